@@ -1,0 +1,2 @@
+/** Test helpers for users of overlap: fakes and stream fixtures. */
+export {};
