@@ -1,0 +1,27 @@
+/**
+ * The model as the round loop sees it: a request in, neutral stream events out. Provider adapters
+ * (Anthropic, OpenAI-compatible) and test fakes implement it.
+ */
+
+import type { Message } from "../stream/message.js";
+import type { StreamEvent } from "../stream/stream-event.js";
+import type { ToolSpec } from "../tools/define-tool.js";
+
+/** One request to the model. */
+export interface ModelRequest {
+  system?: string;
+  messages: readonly Message[];
+  tools: readonly ToolSpec[];
+  maxTokens?: number;
+}
+
+/** A streaming model. */
+export interface ModelClient {
+  /** A short honest label for UIs and logs (e.g. "claude-sonnet-4-5", "scripted-shop"). */
+  readonly label?: string;
+  /**
+   * Streams one response. Errors before the stream (HTTP 4xx/5xx) are thrown from the first
+   * `next()`; aborting `signal` must end the request.
+   */
+  stream(request: ModelRequest, options: { signal: AbortSignal }): AsyncIterable<StreamEvent>;
+}

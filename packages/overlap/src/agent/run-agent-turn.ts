@@ -1,0 +1,162 @@
+/**
+ * The round loop (S11): rounds continue while the model stops for tool use, up to a limit. Every
+ * request is checked by the validator first; every round's messages are handed to `onMessages`
+ * before the next request, so a crash loses at most the round in flight (and repair covers it).
+ */
+
+import type { ToolLedger } from "../dispatch/tool-ledger.js";
+import { OverlapError } from "../errors.js";
+import type { AgentEventSink } from "../round/agent-event.js";
+import { type RoundResult, StreamedRound } from "../round/streamed-round.js";
+import type { Message } from "../stream/message.js";
+import type { StopReason, StreamEvent } from "../stream/stream-event.js";
+import type { ToolExecutor } from "../tools/tool-executor.js";
+import type { ModelClient } from "./model-client.js";
+import { validateConversation } from "./validate-conversation.js";
+
+/** Options of {@link runAgentTurn}. */
+export interface AgentTurnOptions {
+  model: ModelClient;
+  // biome-ignore lint/suspicious/noExplicitAny: the loop is agnostic of the host context.
+  executor: ToolExecutor<any>;
+  /** The conversation so far, ending with the user's new message. */
+  messages: readonly Message[];
+  /** Receives every AgentEvent; the last one is always `done`. */
+  sink: AgentEventSink;
+  system?: string;
+  /** Most model rounds in this turn. Default 10. */
+  maxRounds?: number;
+  maxTokens?: number;
+  /** Cancels the turn; the conversation is repaired and stays valid. */
+  signal?: AbortSignal;
+  /** Name of the agent, carried by events. */
+  agent?: string;
+  concurrency?: number;
+  ledger?: ToolLedger;
+  previewIntervalMs?: number;
+  now?: () => number;
+  /** Persists the messages each round added, before the next request is sent. */
+  onMessages?: (added: readonly Message[]) => Promise<void> | void;
+}
+
+/** What a turn produced. */
+export interface AgentTurnResult {
+  /** The messages this turn added, in order (assistant, tool results, ...). */
+  added: Message[];
+  /** The whole conversation after the turn. */
+  messages: Message[];
+  stopReason: StopReason;
+  rounds: RoundResult[];
+  error?: OverlapError;
+}
+
+/** Runs model rounds until the model stops asking for tools. Never rejects. */
+export async function runAgentTurn(options: AgentTurnOptions): Promise<AgentTurnResult> {
+  const maxRounds = options.maxRounds ?? 10;
+  const messages = [...options.messages];
+  const added: Message[] = [];
+  const rounds: RoundResult[] = [];
+  const emit = (event: Parameters<AgentEventSink>[0]) => {
+    try {
+      options.sink(options.agent && !event.agent ? { ...event, agent: options.agent } : event);
+    } catch {
+      // The sink's failure (a closed connection) must not stop the turn.
+    }
+  };
+  let stopReason: StopReason = "end_turn";
+  let error: OverlapError | undefined;
+
+  for (let round = 1; ; round++) {
+    if (round > maxRounds) {
+      error = new OverlapError("max_rounds", `The turn stopped after ${maxRounds} rounds.`);
+      break;
+    }
+    // After pause_turn the conversation ends with the assistant message: the request continues it.
+    const violations = validateConversation(messages);
+    if (violations.length > 0) {
+      error = new OverlapError("invalid_conversation", violations[0]!.message, {
+        details: violations,
+      });
+      break;
+    }
+    const result = await runRound(options, messages, round);
+    rounds.push(result);
+    stopReason = result.stopReason;
+    const fresh: Message[] = [];
+    if (result.assistant.content.length > 0) fresh.push(result.assistant);
+    if (result.toolResults) fresh.push(result.toolResults);
+    messages.push(...fresh);
+    added.push(...fresh);
+    if (fresh.length > 0) {
+      try {
+        await options.onMessages?.(fresh);
+      } catch (err) {
+        error = new OverlapError("invalid_conversation", "The conversation could not be saved.", {
+          cause: err,
+        });
+        break;
+      }
+    }
+    if (result.error) {
+      error = result.error;
+      break;
+    }
+    if (stopReason !== "tool_use" && stopReason !== "pause_turn") break;
+    if (options.signal?.aborted) {
+      error = new OverlapError("aborted", "The turn was cancelled.");
+      break;
+    }
+  }
+  if (error) {
+    stopReason = error.code === "max_rounds" ? stopReason : "error";
+    emit({ type: "error", code: error.code, message: error.publicMessage });
+  }
+  emit({ type: "done", rounds: rounds.length, stopReason });
+  const out: AgentTurnResult = { added, messages, stopReason, rounds };
+  if (error) out.error = error;
+  return out;
+}
+
+function runRound(
+  options: AgentTurnOptions,
+  messages: readonly Message[],
+  round: number,
+): Promise<RoundResult> {
+  const controller = new AbortController();
+  const outer = options.signal;
+  const onAbort = () => controller.abort(outer?.reason);
+  if (outer?.aborted) controller.abort(outer.reason);
+  else outer?.addEventListener("abort", onAbort, { once: true });
+  const relay = new StreamedRound({
+    executor: options.executor,
+    sink: options.sink,
+    round,
+    signal: controller.signal,
+    ...pick(options, ["agent", "concurrency", "ledger", "previewIntervalMs", "now"]),
+  });
+  let events: AsyncIterable<StreamEvent>;
+  try {
+    events = options.model.stream(
+      { messages, tools: options.executor.specs(), ...pick(options, ["system", "maxTokens"]) },
+      { signal: controller.signal },
+    );
+  } catch (err) {
+    // A client that fails before returning a stream is reported like a failed stream.
+    events = failing(err);
+  }
+  return relay.relay(events).finally(() => outer?.removeEventListener("abort", onAbort));
+}
+
+function pick<T extends object, K extends keyof T>(
+  source: T,
+  keys: readonly K[],
+): Partial<Pick<T, K>> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const key of keys) if (source[key] !== undefined) out[key] = source[key];
+  return out;
+}
+
+// biome-ignore lint/correctness/useYield: it only throws, as the failed request did.
+async function* failing(err: unknown): AsyncGenerator<StreamEvent> {
+  throw err;
+}

@@ -1,0 +1,254 @@
+/**
+ * EagerDispatcher (S6, S8, B2, B3): starts a tool the moment its call is complete, keeps the
+ * running task by call id, and at the end of the message joins every call of the final message in
+ * that message's order, whatever order they finished in. Nothing runs twice: tasks are keyed by
+ * call id, and a ledger (when given) replays outcomes recorded by an earlier attempt.
+ */
+
+import type { ParseToolInputResult } from "../json/parse-tool-input.js";
+import type { AgentEventSink, ToolCallState } from "../round/agent-event.js";
+import type { StopReason } from "../stream/stream-event.js";
+import type { ToolCall, ToolExecutor } from "../tools/tool-executor.js";
+import { failedOutcome, type ToolOutcome } from "../tools/tool-outcome.js";
+import type { ToolLedger } from "./tool-ledger.js";
+
+/** A call as listed in the final message: the truth for {@link EagerDispatcher.collect}. */
+export interface FinalToolUse {
+  id: string;
+  name: string;
+  /** Strict parse of its arguments; `null` when they were cut off before the block ended. */
+  input: ParseToolInputResult | null;
+}
+
+/** Options of an {@link EagerDispatcher}. */
+export interface EagerDispatcherOptions {
+  // biome-ignore lint/suspicious/noExplicitAny: the dispatcher is agnostic of the host context.
+  executor: ToolExecutor<any>;
+  /** Most tools running at once in this round. Default: unlimited. */
+  concurrency?: number;
+  /** Replays outcomes of calls that finished in an earlier attempt (B4). */
+  ledger?: ToolLedger;
+  /** Display channel for events tools send while running (delegate tools). */
+  emit?: AgentEventSink;
+  /** Told of every state change of a call, in the order they happen. */
+  onStatus?: (callId: string, name: string, status: ToolCallState) => void;
+  /** Told of ledger failures (the call's outcome says what the model needs to know). */
+  onError?: (error: unknown, call: ToolCall) => void;
+}
+
+/** What {@link EagerDispatcher.dispatch} did with a call. */
+export type DispatchResult = "started" | "queued" | "deferred" | "duplicate" | "cancelled";
+
+interface Task {
+  call: ToolCall;
+  controller: AbortController;
+  outcome: Promise<ToolOutcome>;
+}
+
+/** Stop reasons after which a complete eager call that never started may still start. */
+const LATE_START_OK: ReadonlySet<StopReason> = new Set([
+  "tool_use",
+  "end_turn",
+  "stop_sequence",
+  "max_tokens",
+  "pause_turn",
+]);
+
+/** One round's dispatcher. Create one per round. */
+export class EagerDispatcher {
+  readonly #options: EagerDispatcherOptions;
+  readonly #tasks = new Map<string, Task>();
+  /** Calls waiting for a concurrency slot, in dispatch order. */
+  readonly #waiting: Array<() => void> = [];
+  #running = 0;
+  #cancelReason: string | undefined;
+
+  constructor(options: EagerDispatcherOptions) {
+    this.#options = options;
+  }
+
+  /** True once {@link cancelAll} was called. */
+  get cancelled(): boolean {
+    return this.#cancelReason !== undefined;
+  }
+
+  /**
+   * Starts a complete call now (moment 2). A deferred tool is only noted; it starts in collect if
+   * the message ends with stop reason tool_use. A second dispatch of the same id is a no-op.
+   */
+  dispatch(call: ToolCall): DispatchResult {
+    if (this.#tasks.has(call.id)) return "duplicate";
+    if (this.#cancelReason !== undefined) return "cancelled";
+    if (this.#options.executor.tool(call.name)?.dispatch === "deferred") return "deferred";
+    return this.#start(call);
+  }
+
+  /**
+   * Joins the round (S8). `toolUses` is the final message's list of local calls, the truth:
+   * started tasks are reused, missing ones are started when allowed, and every call gets exactly
+   * one outcome, returned in this list's order.
+   */
+  async collect(toolUses: readonly FinalToolUse[], stopReason: StopReason): Promise<ToolOutcome[]> {
+    const seen = new Set<string>();
+    const outcomes = toolUses.map((use): Promise<ToolOutcome> => {
+      if (seen.has(use.id)) {
+        return Promise.resolve(
+          failedOutcome(use.id, use.name, "not_executed", `Duplicate call id ${use.id}: ignored.`),
+        );
+      }
+      seen.add(use.id);
+      const task = this.#tasks.get(use.id);
+      if (task) return task.outcome;
+      const refusal = this.#whyNotStart(use, stopReason);
+      if (refusal) return Promise.resolve(refusal);
+      const input = use.input as Extract<ParseToolInputResult, { ok: true }>;
+      this.#start({ id: use.id, name: use.name, input: input.value });
+      return this.#tasks.get(use.id)!.outcome;
+    });
+    return Promise.all(outcomes);
+  }
+
+  /**
+   * Aborts every running task and keeps queued ones from starting (S17). Their outcomes become
+   * `interrupted` / `not_executed`; tasks that already finished keep their real result.
+   */
+  cancelAll(reason: string): void {
+    if (this.#cancelReason !== undefined) return;
+    this.#cancelReason = reason;
+    for (const task of this.#tasks.values()) task.controller.abort(new CancelledError(reason));
+    // Queued tasks see the abort when their slot is granted and report not_executed.
+    for (const grant of this.#waiting.splice(0)) {
+      this.#running++; // each released waiter holds a slot until its finally releases it
+      grant();
+    }
+  }
+
+  #whyNotStart(use: FinalToolUse, stopReason: StopReason): ToolOutcome | undefined {
+    const { id, name } = use;
+    if (use.input === null) {
+      const why =
+        stopReason === "max_tokens"
+          ? "the response reached its length limit (max_tokens) before the arguments were complete"
+          : "the response was interrupted before the arguments were complete";
+      return failedOutcome(
+        id,
+        name,
+        stopReason === "max_tokens" ? "invalid_input" : "not_executed",
+        `${name} was not run: ${why}. Call it again with complete arguments${stopReason === "max_tokens" ? ", keeping the response shorter" : ""}.`,
+      );
+    }
+    if (!use.input.ok) {
+      return failedOutcome(id, name, "invalid_input", `${name} was not run. ${use.input.error}`);
+    }
+    if (this.#cancelReason !== undefined) {
+      return failedOutcome(id, name, "not_executed", `${name} was not run: ${this.#cancelReason}.`);
+    }
+    const deferred = this.#options.executor.tool(name)?.dispatch === "deferred";
+    if (deferred && stopReason !== "tool_use") {
+      return failedOutcome(
+        id,
+        name,
+        "not_executed",
+        `${name} was not run: it only runs when the response completes normally, and this one ended with "${stopReason}". Call it again if it is still wanted.`,
+      );
+    }
+    if (!deferred && !LATE_START_OK.has(stopReason)) {
+      return failedOutcome(
+        id,
+        name,
+        "not_executed",
+        `${name} was not run: the response ended with "${stopReason}".`,
+      );
+    }
+    return undefined;
+  }
+
+  #start(call: ToolCall): DispatchResult {
+    const controller = new AbortController();
+    const { limit, queued } = this.#slot();
+    const outcome = this.#run(call, controller, limit, queued);
+    this.#tasks.set(call.id, { call, controller, outcome });
+    return queued ? "queued" : "started";
+  }
+
+  #slot(): { limit: Promise<void>; queued: boolean } {
+    const max = this.#options.concurrency ?? Number.POSITIVE_INFINITY;
+    if (this.#running < max) {
+      this.#running++;
+      return { limit: Promise.resolve(), queued: false };
+    }
+    // The slot is handed over by the task that frees it, so the count never exceeds max.
+    return { limit: new Promise<void>((grant) => this.#waiting.push(grant)), queued: true };
+  }
+
+  #release(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#running--;
+  }
+
+  async #run(
+    call: ToolCall,
+    controller: AbortController,
+    slot: Promise<void>,
+    queued: boolean,
+  ): Promise<ToolOutcome> {
+    const { executor, ledger, emit } = this.#options;
+    const status = (s: ToolCallState) => this.#options.onStatus?.(call.id, call.name, s);
+    let holdsSlot = false;
+    try {
+      if (queued) status("queued");
+      await slot;
+      holdsSlot = true;
+      if (controller.signal.aborted) {
+        status("cancelled");
+        return failedOutcome(
+          call.id,
+          call.name,
+          "not_executed",
+          `${call.name} was not run: ${this.#cancelReason}.`,
+        );
+      }
+      const recorded = await ledger?.lookup(call.id);
+      if (recorded) {
+        status(recorded.isError ? "failed" : "done");
+        return { ...recorded, replayed: true };
+      }
+      status("running");
+      const outcome = await executor.execute(call, {
+        signal: controller.signal,
+        ...(emit ? { emit } : {}),
+      });
+      if (ledger && (outcome.status === "ok" || outcome.status === "error")) {
+        // The effect happened whatever the ledger says: a failed write must not hide the result.
+        await ledger.record(outcome).catch((error: unknown) => this.#options.onError?.(error, call));
+      }
+      status(stateOf(outcome));
+      return outcome;
+    } catch (error) {
+      // Only the ledger lookup can throw here (the executor never does): the tool did not run.
+      this.#options.onError?.(error, call);
+      status("failed");
+      return failedOutcome(
+        call.id,
+        call.name,
+        "error",
+        `${call.name} could not be run because of an internal error. It may be retried.`,
+      );
+    } finally {
+      if (holdsSlot) this.#release();
+    }
+  }
+}
+
+/** The abort reason given to tools when a round is cancelled. */
+export class CancelledError extends Error {
+  override readonly name = "AbortError";
+}
+
+function stateOf(outcome: ToolOutcome): ToolCallState {
+  if (outcome.status === "ok") return "done";
+  return outcome.status === "interrupted" || outcome.status === "not_executed"
+    ? "cancelled"
+    : "failed";
+}

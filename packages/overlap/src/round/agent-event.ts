@@ -1,0 +1,103 @@
+/**
+ * The AgentEvent protocol: what a round tells the user interface (docs/protocol.md). Two channels
+ * share it (S14): display events (`text-delta`, `tool-call-start`, `tool-input-preview`,
+ * `tool-call`, `tool-status`, `server-tool`) flow while the model generates; result events (`ui`,
+ * `tool-result`) are emitted in call order after the join. Every event concerning a call carries
+ * `callId`, so a preview and its final card meet (S13).
+ */
+
+import type { JsonPreview } from "../json/partial-json-parser.js";
+import type { StopReason, Usage } from "../stream/stream-event.js";
+import type { UiEvent } from "../tools/tool-outcome.js";
+import type { RoundTimings } from "./round-timings.js";
+
+/** Fields every event may carry. */
+export interface AgentEventBase {
+  /** Set on events forwarded from a delegate tool's inner agent: the parent call's id. */
+  parentCallId?: string;
+  /** Which agent produced the event (e.g. "shopper", "merchant"), when the host names them. */
+  agent?: string;
+}
+
+/** Lifecycle of a tool call as shown to the user. */
+export type ToolCallState = "queued" | "running" | "done" | "failed" | "cancelled";
+
+/** How a completed call was handled at its block stop. */
+export type DispatchDecision = "started" | "deferred" | "invalid";
+
+/** Every event a round emits. The `type` is the SSE `event:` name. */
+export type AgentEvent = AgentEventBase &
+  (
+    | { type: "round-start"; round: number }
+    | { type: "text-delta"; round: number; index: number; text: string }
+    | { type: "thinking-delta"; round: number; index: number; thinking: string }
+    | { type: "tool-call-start"; round: number; index: number; callId: string; name: string }
+    | {
+        type: "tool-input-preview";
+        round: number;
+        index: number;
+        callId: string;
+        name: string;
+        /** Tolerant snapshot of the arguments so far: display only. */
+        preview: JsonPreview | undefined;
+        /** Bytes of argument text received so far. */
+        bytes: number;
+      }
+    | {
+        type: "tool-call";
+        round: number;
+        index: number;
+        callId: string;
+        name: string;
+        /** The strictly parsed arguments (`{}` when they were invalid). */
+        input: Readonly<Record<string, unknown>>;
+        dispatch: DispatchDecision;
+        /** For `invalid`: what was wrong, as told to the model. */
+        error?: string;
+      }
+    | {
+        type: "tool-status";
+        round: number;
+        callId: string;
+        name: string;
+        status: ToolCallState;
+        /** Milliseconds since the round started. */
+        atMs: number;
+      }
+    | {
+        type: "server-tool";
+        round: number;
+        index: number;
+        callId: string;
+        name: string;
+        phase: "call" | "result";
+        input?: Readonly<Record<string, unknown>>;
+        result?: unknown;
+      }
+    | { type: "ui"; round: number; callId: string; name: string; ui: UiEvent }
+    | {
+        type: "tool-result";
+        round: number;
+        callId: string;
+        name: string;
+        isError: boolean;
+        status: string;
+        /** What the model reads next round. */
+        resultText: string;
+      }
+    | {
+        type: "round-end";
+        round: number;
+        stopReason: StopReason;
+        usage: Usage;
+        timings: RoundTimings;
+      }
+    | { type: "done"; rounds: number; stopReason: StopReason }
+    | { type: "error"; code: string; message: string }
+  );
+
+/** The name of an AgentEvent (the SSE `event:` field). */
+export type AgentEventType = AgentEvent["type"];
+
+/** Receives AgentEvents as they happen. Must not throw; a slow sink does not block the round. */
+export type AgentEventSink = (event: AgentEvent) => void;

@@ -1,0 +1,347 @@
+/**
+ * StreamedRound (S1, S7, S11, S14): one model round end to end. Events are processed one at a time
+ * (S3); at each tool block's stop the call is dispatched at once, so tools run while the model
+ * still writes (S7). Display events go to the sink as they happen; at the end the round joins,
+ * emits `ui` and `tool-result` events in call order and returns the assistant message plus ONE
+ * user message holding every tool_result. A failed or cancelled stream is repaired here: every
+ * tool_use still gets exactly one result (S17, B6).
+ */
+
+import { EagerDispatcher, type FinalToolUse } from "../dispatch/eager-dispatcher.js";
+import type { ToolLedger } from "../dispatch/tool-ledger.js";
+import { OverlapError } from "../errors.js";
+import { type AssemblerReport, BlockAssembler } from "../stream/block-assembler.js";
+import type { AssistantMessage, ToolResultBlock, UserMessage } from "../stream/message.js";
+import type { StopReason, StreamEvent, Usage } from "../stream/stream-event.js";
+import type { ToolExecutor } from "../tools/tool-executor.js";
+import type { ToolOutcome } from "../tools/tool-outcome.js";
+import type { AgentEvent, AgentEventSink } from "./agent-event.js";
+import { PreviewCoalescer } from "./preview-coalescer.js";
+import { RoundClock } from "./round-clock.js";
+import type { RoundTimings } from "./round-timings.js";
+
+/** Options of a {@link StreamedRound}. */
+export interface StreamedRoundOptions {
+  // biome-ignore lint/suspicious/noExplicitAny: the round is agnostic of the host context.
+  executor: ToolExecutor<any>;
+  /** Receives every AgentEvent as it happens. */
+  sink: AgentEventSink;
+  /** Round number within the turn, carried by events. Default 1. */
+  round?: number;
+  /** Name of the agent, carried by events (e.g. "shopper"). */
+  agent?: string;
+  /** Most tools running at once in this round. Default: unlimited. */
+  concurrency?: number;
+  /** Replays outcomes recorded by an earlier attempt (B4). */
+  ledger?: ToolLedger;
+  /** Cancels the round: the stream is left, running tools are aborted, the result is repaired. */
+  signal?: AbortSignal;
+  /** Minimum milliseconds between two previews of one call. Default 50; 0 sends every delta. */
+  previewIntervalMs?: number;
+  /** Monotonic clock in ms. Default `performance.now`. */
+  now?: () => number;
+}
+
+/** What a round produced. The two messages are always a valid continuation of the conversation. */
+export interface RoundResult {
+  /** The assistant message, as far as it got (possibly empty when interrupted at once). */
+  assistant: AssistantMessage;
+  /** ONE user message answering every tool_use, results in call order; absent when none. */
+  toolResults: UserMessage | undefined;
+  stopReason: StopReason;
+  /** One outcome per tool_use of `assistant`, in call order. */
+  outcomes: ToolOutcome[];
+  usage: Usage;
+  timings: RoundTimings;
+  /** Set when the stream failed or the round was cancelled; the messages were repaired. */
+  error?: OverlapError;
+}
+
+interface Final {
+  message: AssistantMessage;
+  toolUses: FinalToolUse[];
+  stopReason: StopReason;
+}
+
+const ABORTED = Symbol("aborted");
+
+/** One model round. Create one per round and call {@link relay} once. */
+export class StreamedRound {
+  readonly #options: StreamedRoundOptions;
+  readonly #round: number;
+  readonly #assembler = new BlockAssembler();
+  readonly #clock: RoundClock;
+  readonly #previews: PreviewCoalescer;
+  readonly #dispatcher: EagerDispatcher;
+  #final: Final | undefined;
+  #streamError: OverlapError | undefined;
+
+  constructor(options: StreamedRoundOptions) {
+    this.#options = options;
+    this.#round = options.round ?? 1;
+    const now = options.now ?? (() => performance.now());
+    this.#clock = new RoundClock(now);
+    this.#previews = new PreviewCoalescer(options.previewIntervalMs ?? 50, now);
+    this.#dispatcher = new EagerDispatcher({
+      executor: options.executor,
+      emit: (event) => this.#emit(event),
+      onStatus: (callId, name, status) =>
+        this.#emit({
+          type: "tool-status",
+          round: this.#round,
+          callId,
+          name,
+          status,
+          atMs: this.#clock.toolStatus(callId, name, status),
+        }),
+      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+      ...(options.ledger ? { ledger: options.ledger } : {}),
+    });
+  }
+
+  /** Consumes the provider's neutral events and runs the round to its end. Never rejects. */
+  async relay(events: AsyncIterable<StreamEvent>): Promise<RoundResult> {
+    const signal = this.#options.signal;
+    const cancel = () => this.#dispatcher.cancelAll("the response was cancelled");
+    signal?.addEventListener("abort", cancel, { once: true });
+    try {
+      this.#emit({ type: "round-start", round: this.#round });
+      let error = await this.#consume(events);
+      this.#clock.streamEnd();
+      this.#previews.dispose();
+      const final = error || !this.#final ? this.#interrupt(error) : this.#final;
+      const outcomes = await this.#dispatcher.collect(final.toolUses, final.stopReason);
+      if (!error && signal?.aborted) error = abortedError();
+      return this.#finish(final, outcomes, error ?? (this.#final ? undefined : streamCut()));
+    } finally {
+      signal?.removeEventListener("abort", cancel);
+      this.#previews.dispose();
+    }
+  }
+
+  /** Reads the stream until message_stop, a failure, or cancellation; returns the failure. */
+  async #consume(events: AsyncIterable<StreamEvent>): Promise<OverlapError | undefined> {
+    const signal = this.#options.signal;
+    let iterator: AsyncIterator<StreamEvent> | undefined;
+    const stopped = new Promise<typeof ABORTED>((resolve) => {
+      if (signal?.aborted) resolve(ABORTED);
+      signal?.addEventListener("abort", () => resolve(ABORTED), { once: true });
+    });
+    try {
+      iterator = events[Symbol.asyncIterator]();
+      while (!this.#assembler.ended) {
+        const pending = iterator.next();
+        pending.catch(() => {}); // it may lose the race to a cancel and reject later
+        const next = await Promise.race([pending, stopped]);
+        if (next === ABORTED) return abortedError();
+        if (next.done) return this.#assembler.ended ? undefined : streamCut();
+        this.#clock.event();
+        for (const report of this.#assembler.push(next.value)) this.#handle(report);
+        if (this.#streamError) return this.#streamError;
+      }
+      return undefined;
+    } catch (err) {
+      if (err instanceof OverlapError) return err;
+      return new OverlapError("stream_interrupted", `The model stream failed: ${describe(err)}`, {
+        cause: err,
+      });
+    } finally {
+      // Leave the provider's stream (closes the HTTP response) without waiting on it.
+      iterator?.return?.()?.catch?.(() => {});
+    }
+  }
+
+  #handle(report: AssemblerReport): void {
+    const round = this.#round;
+    switch (report.type) {
+      case "block-start": {
+        const block = report.block;
+        const isCall = block.type === "tool_use" || block.type === "server_tool_use";
+        this.#clock.blockStart(
+          report.index,
+          block.type,
+          isCall ? block.id : undefined,
+          isCall ? block.name : undefined,
+        );
+        if (block.type === "tool_use") {
+          this.#emit({
+            type: "tool-call-start",
+            round,
+            index: report.index,
+            callId: block.id,
+            name: block.name,
+          });
+        } else if ("tool_use_id" in block) {
+          this.#emit({
+            type: "server-tool",
+            round,
+            index: report.index,
+            callId: block.tool_use_id,
+            name: block.type,
+            phase: "result",
+            result: block.content,
+          });
+        }
+        return;
+      }
+      case "text-delta":
+        this.#emit({ type: "text-delta", round, index: report.index, text: report.text });
+        return;
+      case "thinking-delta":
+        this.#emit({
+          type: "thinking-delta",
+          round,
+          index: report.index,
+          thinking: report.thinking,
+        });
+        return;
+      case "tool-input-delta":
+        if (report.server) return;
+        this.#previews.update(report.callId, () =>
+          this.#emit({
+            type: "tool-input-preview",
+            round,
+            index: report.index,
+            callId: report.callId,
+            name: report.name,
+            preview: report.preview(),
+            bytes: report.bytes,
+          }),
+        );
+        return;
+      case "block-stop":
+        this.#clock.blockStop(report.index);
+        return;
+      case "tool-call":
+        this.#clock.blockStop(report.index);
+        this.#toolCall(report);
+        return;
+      case "message-end":
+        this.#final = {
+          message: report.message,
+          toolUses: report.toolUses,
+          stopReason: report.stopReason,
+        };
+        return;
+      case "stream-error":
+        this.#streamError = new OverlapError(
+          "stream_error",
+          `The model stream reported ${report.errorType}: ${report.message}`,
+          { details: { errorType: report.errorType } },
+        );
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** Moment 2: the call's arguments are complete. Dispatch it now (S6). */
+  #toolCall(report: Extract<AssemblerReport, { type: "tool-call" }>): void {
+    const { callId, name, index, input } = report;
+    const round = this.#round;
+    this.#previews.finish(callId);
+    const value = input.ok ? input.value : {};
+    if (report.server) {
+      this.#emit({ type: "server-tool", round, index, callId, name, phase: "call", input: value });
+      return;
+    }
+    if (!input.ok) {
+      this.#emit({
+        type: "tool-call",
+        round,
+        index,
+        callId,
+        name,
+        input: value,
+        dispatch: "invalid",
+        error: input.error,
+      });
+      return;
+    }
+    const deferred = this.#options.executor.tool(name)?.dispatch === "deferred";
+    this.#emit({
+      type: "tool-call",
+      round,
+      index,
+      callId,
+      name,
+      input: value,
+      dispatch: deferred ? "deferred" : "started",
+    });
+    if (!deferred) this.#clock.toolReady(callId, name);
+    this.#dispatcher.dispatch({ id: callId, name, input: input.value });
+  }
+
+  /** The stream failed or was cancelled: stop every tool and answer from what was generated. */
+  #interrupt(error: OverlapError | undefined): Final {
+    this.#dispatcher.cancelAll(
+      error?.code === "aborted" ? "the response was cancelled" : "the response was interrupted",
+    );
+    const partial = this.#final ?? this.#assembler.partial();
+    return { message: partial.message, toolUses: partial.toolUses, stopReason: "error" };
+  }
+
+  #finish(final: Final, outcomes: ToolOutcome[], error: OverlapError | undefined): RoundResult {
+    const round = this.#round;
+    for (const outcome of outcomes) {
+      const { callId, name } = outcome;
+      for (const ui of outcome.events) this.#emit({ type: "ui", round, callId, name, ui });
+      this.#emit({
+        type: "tool-result",
+        round,
+        callId,
+        name,
+        isError: outcome.isError,
+        status: outcome.status,
+        resultText: outcome.resultText,
+      });
+    }
+    const timings = this.#clock.end();
+    const usage = this.#assembler.usage;
+    this.#emit({ type: "round-end", round, stopReason: final.stopReason, usage, timings });
+    const result: RoundResult = {
+      assistant: final.message,
+      toolResults: outcomes.length > 0 ? toolResultMessage(outcomes) : undefined,
+      stopReason: final.stopReason,
+      outcomes,
+      usage,
+      timings,
+    };
+    if (error) result.error = error;
+    return result;
+  }
+
+  #emit(event: AgentEvent): void {
+    const agent = this.#options.agent;
+    try {
+      this.#options.sink(agent && event.agent === undefined ? { ...event, agent } : event);
+    } catch {
+      // A failing sink (a closed connection) must not break the round or lose tool results.
+    }
+  }
+}
+
+/** ONE user message answering every call, tool_result blocks in call order (S11). */
+export function toolResultMessage(outcomes: readonly ToolOutcome[]): UserMessage {
+  return {
+    role: "user",
+    content: outcomes.map(
+      (o): ToolResultBlock =>
+        o.isError
+          ? { type: "tool_result", tool_use_id: o.callId, content: o.resultText, is_error: true }
+          : { type: "tool_result", tool_use_id: o.callId, content: o.resultText },
+    ),
+  };
+}
+
+function abortedError(): OverlapError {
+  return new OverlapError("aborted", "The round was cancelled.");
+}
+
+function streamCut(): OverlapError {
+  return new OverlapError("stream_interrupted", "The model stream ended before message_stop.");
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,427 @@
+/**
+ * BlockAssembler (S2, S3, B1): a pure, synchronous state machine fed one neutral stream event at a
+ * time. State is kept per content-block index. It never does I/O and never runs a tool; it reports
+ * what happened so the round above can act (display, dispatch, join).
+ *
+ * A tool call is complete only at its block's stop event (or at message_stop, which ends every
+ * block), never because a prefix of its arguments happens to parse.
+ */
+
+import { OverlapError } from "../errors.js";
+import { type ParseToolInputResult, parseToolInput } from "../json/parse-tool-input.js";
+import { type JsonPreview, PartialJsonParser } from "../json/partial-json-parser.js";
+import {
+  type AssistantContentBlock,
+  type AssistantMessage,
+  type Citation,
+  SERVER_TOOL_RESULT_TYPES,
+  type TextBlock,
+  type ThinkingBlock,
+} from "./message.js";
+import {
+  normalizeStopReason,
+  type StopReason,
+  type StreamEvent,
+  type Usage,
+} from "./stream-event.js";
+
+/** A tool call as recorded in the assembled message, with the fate of its arguments. */
+export interface ToolUseRecord {
+  index: number;
+  id: string;
+  name: string;
+  /** Strict parse of the complete arguments; `null` when the block never stopped (cut off). */
+  input: ParseToolInputResult | null;
+  /** The raw argument text received. */
+  raw: string;
+}
+
+/** What the assembler observed for one event. */
+export type AssemblerReport =
+  | { type: "message-start"; id: string; model: string; usage: Usage }
+  /** Moment 1: a block started; for tool blocks name and call id are known, arguments not. */
+  | { type: "block-start"; index: number; block: AssistantContentBlock }
+  | { type: "text-delta"; index: number; text: string }
+  | { type: "thinking-delta"; index: number; thinking: string }
+  | { type: "citation"; index: number; citation: Citation }
+  | {
+      type: "tool-input-delta";
+      index: number;
+      callId: string;
+      name: string;
+      server: boolean;
+      delta: string;
+      /** Argument characters received so far. */
+      bytes: number;
+      /** Tolerant snapshot of the arguments so far (display only); computed on demand. */
+      preview: () => JsonPreview | undefined;
+    }
+  /** A non-tool block finished. */
+  | { type: "block-stop"; index: number; block: AssistantContentBlock }
+  /** Moment 2: a tool block finished; its arguments were parsed strictly. */
+  | {
+      type: "tool-call";
+      index: number;
+      callId: string;
+      name: string;
+      server: boolean;
+      input: ParseToolInputResult;
+    }
+  | { type: "message-delta"; stopReason: StopReason | null; usage: Usage }
+  | {
+      type: "message-end";
+      message: AssistantMessage;
+      stopReason: StopReason;
+      usage: Usage;
+      /** The message's local tool calls in index order: the truth for the join (S8). */
+      toolUses: ToolUseRecord[];
+    }
+  | { type: "stream-error"; errorType: string; message: string };
+
+type BlockState =
+  | { kind: "text"; block: TextBlock; stopped: boolean }
+  | { kind: "thinking"; block: ThinkingBlock; stopped: boolean }
+  | {
+      kind: "tool";
+      server: boolean;
+      id: string;
+      name: string;
+      raw: string;
+      parser: PartialJsonParser;
+      input: ParseToolInputResult | null;
+      stopped: boolean;
+    }
+  | { kind: "whole"; block: AssistantContentBlock; stopped: boolean };
+
+const NONE: readonly AssemblerReport[] = Object.freeze([]);
+
+/** Assembles one model message from neutral stream events. Create one per round. */
+export class BlockAssembler {
+  readonly #blocks = new Map<number, BlockState>();
+  #usage: Usage = {};
+  #stopReason: StopReason | null = null;
+  #started = false;
+  #ended = false;
+
+  /** True once message_stop was seen. */
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /** The stop reason reported so far (null until message_delta carries one). */
+  get stopReason(): StopReason | null {
+    return this.#stopReason;
+  }
+
+  /** Cumulative usage reported so far. */
+  get usage(): Usage {
+    return this.#usage;
+  }
+
+  /**
+   * Feeds one event. Returns what it caused, in order. Throws {@link OverlapError}
+   * `stream_protocol` when the event contradicts the stream so far (e.g. a delta for a block that
+   * never started); unknown event types and unknown delta types are ignored.
+   */
+  push(event: StreamEvent): readonly AssemblerReport[] {
+    if (this.#ended) {
+      if (event.type === "ping") return NONE;
+      throw protocol(`event "${event.type}" after message_stop`);
+    }
+    switch (event.type) {
+      case "message_start":
+        return this.#messageStart(event);
+      case "content_block_start":
+        return this.#blockStart(event.index, event.content_block);
+      case "content_block_delta":
+        return this.#blockDelta(event);
+      case "content_block_stop":
+        return this.#blockStop(this.#block(event.index, "content_block_stop"), event.index);
+      case "message_delta": {
+        if (event.delta?.stop_reason != null) {
+          this.#stopReason = normalizeStopReason(event.delta.stop_reason);
+        }
+        if (event.usage) this.#usage = { ...this.#usage, ...definedFields(event.usage) };
+        return [{ type: "message-delta", stopReason: this.#stopReason, usage: this.#usage }];
+      }
+      case "message_stop":
+        return this.#messageStop();
+      case "error":
+        return [
+          {
+            type: "stream-error",
+            errorType: String(event.error?.type ?? "error"),
+            message: String(event.error?.message ?? "stream error"),
+          },
+        ];
+      default:
+        // ping and event types added to the protocol later carry nothing we need.
+        return NONE;
+    }
+  }
+
+  /** The tolerant preview of a tool block's arguments so far (display only). */
+  preview(index: number): JsonPreview | undefined {
+    const state = this.#blocks.get(index);
+    return state?.kind === "tool" ? state.parser.snapshot() : undefined;
+  }
+
+  /**
+   * The message as far as it got, for repair after an interruption: every started block in
+   * index order (tool blocks that never stopped get `{}` as input and `input: null` in their
+   * record); empty text, unsigned thinking and server tool calls without their result are left
+   * out because the API rejects them.
+   */
+  partial(): { message: AssistantMessage; toolUses: ToolUseRecord[] } {
+    return this.#assemble(true);
+  }
+
+  #messageStart(
+    event: Extract<StreamEvent, { type: "message_start" }>,
+  ): readonly AssemblerReport[] {
+    if (this.#started) throw protocol("second message_start");
+    this.#started = true;
+    const message = event.message ?? { id: "", model: "" };
+    this.#usage = definedFields(message.usage ?? {});
+    return [
+      {
+        type: "message-start",
+        id: String(message.id ?? ""),
+        model: String(message.model ?? ""),
+        usage: this.#usage,
+      },
+    ];
+  }
+
+  #blockStart(index: number, block: AssistantContentBlock): readonly AssemblerReport[] {
+    if (!Number.isInteger(index) || index < 0) throw protocol(`invalid block index ${index}`);
+    if (this.#blocks.has(index)) throw protocol(`block ${index} started twice`);
+    if (block === null || typeof block !== "object")
+      throw protocol(`block ${index} has no content`);
+    let state: BlockState;
+    switch (block.type) {
+      case "text":
+        state = {
+          kind: "text",
+          block: { type: "text", text: block.text ?? "", ...citationsOf(block) },
+          stopped: false,
+        };
+        break;
+      case "thinking":
+        state = {
+          kind: "thinking",
+          block: {
+            type: "thinking",
+            thinking: block.thinking ?? "",
+            signature: block.signature ?? "",
+          },
+          stopped: false,
+        };
+        break;
+      case "tool_use":
+      case "server_tool_use": {
+        if (typeof block.id !== "string" || block.id === "")
+          throw protocol(`tool block ${index} has no id`);
+        if (typeof block.name !== "string" || block.name === "") {
+          throw protocol(`tool block ${index} has no name`);
+        }
+        state = {
+          kind: "tool",
+          server: block.type === "server_tool_use",
+          id: block.id,
+          name: block.name,
+          raw: "",
+          parser: new PartialJsonParser(),
+          input: null,
+          stopped: false,
+        };
+        break;
+      }
+      default:
+        // redacted_thinking, server tool results and block types we do not know arrive whole.
+        state = { kind: "whole", block: { ...block }, stopped: false };
+    }
+    this.#blocks.set(index, state);
+    return [{ type: "block-start", index, block: this.#blockOf(state) }];
+  }
+
+  #blockDelta(
+    event: Extract<StreamEvent, { type: "content_block_delta" }>,
+  ): readonly AssemblerReport[] {
+    const { index, delta } = event;
+    const state = this.#block(index, "content_block_delta");
+    if (state.stopped) throw protocol(`delta for block ${index} after its stop`);
+    switch (delta?.type) {
+      case "text_delta": {
+        if (state.kind !== "text") throw mismatch(index, delta.type, state.kind);
+        const text = String(delta.text ?? "");
+        state.block.text += text;
+        return text === "" ? NONE : [{ type: "text-delta", index, text }];
+      }
+      case "citations_delta": {
+        if (state.kind !== "text") throw mismatch(index, delta.type, state.kind);
+        const citations = state.block.citations ?? [];
+        citations.push(delta.citation);
+        state.block.citations = citations;
+        return [{ type: "citation", index, citation: delta.citation }];
+      }
+      case "thinking_delta": {
+        if (state.kind !== "thinking") throw mismatch(index, delta.type, state.kind);
+        const thinking = String(delta.thinking ?? "");
+        state.block.thinking += thinking;
+        return thinking === "" ? NONE : [{ type: "thinking-delta", index, thinking }];
+      }
+      case "signature_delta": {
+        if (state.kind !== "thinking") throw mismatch(index, delta.type, state.kind);
+        state.block.signature += String(delta.signature ?? "");
+        return NONE;
+      }
+      case "input_json_delta": {
+        if (state.kind !== "tool") throw mismatch(index, delta.type, state.kind);
+        const chunk = String(delta.partial_json ?? "");
+        // Providers open every tool block with an empty delta: nothing to show yet.
+        if (chunk === "") return NONE;
+        state.raw += chunk;
+        state.parser.push(chunk);
+        const parser = state.parser;
+        return [
+          {
+            type: "tool-input-delta",
+            index,
+            callId: state.id,
+            name: state.name,
+            server: state.server,
+            delta: chunk,
+            bytes: state.raw.length,
+            preview: () => parser.snapshot(),
+          },
+        ];
+      }
+      default:
+        return NONE;
+    }
+  }
+
+  #blockStop(state: BlockState, index: number): readonly AssemblerReport[] {
+    if (state.stopped) throw protocol(`block ${index} stopped twice`);
+    state.stopped = true;
+    if (state.kind !== "tool") return [{ type: "block-stop", index, block: this.#blockOf(state) }];
+    state.input = parseToolInput(state.raw);
+    return [
+      {
+        type: "tool-call",
+        index,
+        callId: state.id,
+        name: state.name,
+        server: state.server,
+        input: state.input,
+      },
+    ];
+  }
+
+  #messageStop(): readonly AssemblerReport[] {
+    const reports: AssemblerReport[] = [];
+    // message_stop is an explicit end for every block still open (B1): close them in order.
+    for (const index of this.#sortedIndexes()) {
+      const state = this.#blocks.get(index)!;
+      if (!state.stopped) reports.push(...this.#blockStop(state, index));
+    }
+    this.#ended = true;
+    const { message, toolUses } = this.#assemble(false);
+    const stopReason = this.#stopReason ?? (toolUses.length > 0 ? "tool_use" : "end_turn");
+    this.#stopReason = stopReason;
+    reports.push({ type: "message-end", message, stopReason, usage: this.#usage, toolUses });
+    return reports;
+  }
+
+  #assemble(partial: boolean): { message: AssistantMessage; toolUses: ToolUseRecord[] } {
+    const content: AssistantContentBlock[] = [];
+    const toolUses: ToolUseRecord[] = [];
+    const answered = new Set<string>();
+    if (partial) {
+      for (const state of this.#blocks.values()) {
+        if (state.kind === "whole" && "tool_use_id" in state.block)
+          answered.add(state.block.tool_use_id);
+      }
+    }
+    for (const index of this.#sortedIndexes()) {
+      const state = this.#blocks.get(index)!;
+      if (partial && state.kind === "text" && state.block.text === "") continue;
+      if (partial && state.kind === "thinking" && !(state.stopped && state.block.signature))
+        continue;
+      // A provider-side call cut off before its result cannot be sent back: it has no answer.
+      if (partial && state.kind === "tool" && state.server && !answered.has(state.id)) continue;
+      content.push(this.#blockOf(state));
+      if (state.kind === "tool" && !state.server) {
+        toolUses.push({
+          index,
+          id: state.id,
+          name: state.name,
+          input: state.input,
+          raw: state.raw,
+        });
+      }
+    }
+    return { message: { role: "assistant", content }, toolUses };
+  }
+
+  /** A copy of the block as it stands, safe to hand out. */
+  #blockOf(state: BlockState): AssistantContentBlock {
+    switch (state.kind) {
+      case "text":
+        return state.block.citations
+          ? { ...state.block, citations: [...state.block.citations] }
+          : { ...state.block };
+      case "thinking":
+        return { ...state.block };
+      case "tool": {
+        const input = state.input?.ok ? state.input.value : {};
+        return {
+          type: state.server ? "server_tool_use" : "tool_use",
+          id: state.id,
+          name: state.name,
+          input,
+        };
+      }
+      case "whole":
+        return state.block;
+    }
+  }
+
+  #block(index: number, what: string): BlockState {
+    const state = this.#blocks.get(index);
+    if (!state) throw protocol(`${what} for block ${index}, which never started`);
+    return state;
+  }
+
+  #sortedIndexes(): number[] {
+    return [...this.#blocks.keys()].sort((a, b) => a - b);
+  }
+}
+
+/** True for a block type that arrives whole and is produced by the provider (S18). */
+export function isServerToolResult(block: AssistantContentBlock): boolean {
+  return SERVER_TOOL_RESULT_TYPES.has(block.type);
+}
+
+function citationsOf(block: TextBlock): Pick<TextBlock, "citations"> {
+  return Array.isArray(block.citations) && block.citations.length > 0
+    ? { citations: [...block.citations] }
+    : {};
+}
+
+function definedFields(usage: Usage): Usage {
+  const out: Usage = {};
+  for (const [key, value] of Object.entries(usage)) {
+    if (value !== undefined && value !== null) (out as Record<string, unknown>)[key] = value;
+  }
+  return out;
+}
+
+function protocol(message: string): OverlapError {
+  return new OverlapError("stream_protocol", `Invalid model stream: ${message}.`);
+}
+
+function mismatch(index: number, deltaType: string, kind: string): OverlapError {
+  return protocol(`${deltaType} for block ${index}, which is a ${kind} block`);
+}

@@ -1,0 +1,104 @@
+/**
+ * Conversation content in the Messages API's shape. overlap keeps the conversation in this one
+ * shape whatever the provider; adapters for other wire formats translate at their edge.
+ */
+
+/** A citation attached to a text block (kept opaque: the UI and the API read it, we do not). */
+export type Citation = Readonly<Record<string, unknown>>;
+
+/** Model-written text. */
+export interface TextBlock {
+  type: "text";
+  text: string;
+  citations?: Citation[] | null;
+}
+
+/** Extended thinking; the signature must be sent back unchanged. */
+export interface ThinkingBlock {
+  type: "thinking";
+  thinking: string;
+  signature: string;
+}
+
+/** Thinking the provider encrypted; opaque, sent back unchanged. */
+export interface RedactedThinkingBlock {
+  type: "redacted_thinking";
+  data: string;
+}
+
+/** A call of a local tool. `input` is the strictly parsed object (or `{}` when it never parsed). */
+export interface ToolUseBlock {
+  type: "tool_use";
+  id: string;
+  name: string;
+  input: Readonly<Record<string, unknown>>;
+}
+
+/** A call of a provider-side tool (e.g. web search): recorded, never executed locally (S18). */
+export interface ServerToolUseBlock {
+  type: "server_tool_use";
+  id: string;
+  name: string;
+  input: Readonly<Record<string, unknown>>;
+}
+
+/** Result types of provider-side tools; such blocks arrive whole at block start. */
+export type ServerToolResultType =
+  | "web_search_tool_result"
+  | "web_fetch_tool_result"
+  | "code_execution_tool_result"
+  | "bash_code_execution_tool_result"
+  | "text_editor_code_execution_tool_result"
+  | "mcp_tool_result";
+
+/** The result of a provider-side tool, produced by the provider itself. */
+export interface ServerToolResultBlock {
+  type: ServerToolResultType;
+  tool_use_id: string;
+  content: unknown;
+}
+
+/** Every block an assistant message can hold. */
+export type AssistantContentBlock =
+  | TextBlock
+  | ThinkingBlock
+  | RedactedThinkingBlock
+  | ToolUseBlock
+  | ServerToolUseBlock
+  | ServerToolResultBlock;
+
+/** The answer to one tool_use, sent in the next user message. */
+export interface ToolResultBlock {
+  type: "tool_result";
+  tool_use_id: string;
+  content: string | TextBlock[];
+  is_error?: boolean;
+}
+
+/** Every block a user message can hold (images and documents pass through opaquely). */
+export type UserContentBlock = TextBlock | ToolResultBlock;
+
+/** A message written by the model. */
+export interface AssistantMessage {
+  role: "assistant";
+  content: AssistantContentBlock[];
+}
+
+/** A message written by the user or carrying tool results. */
+export interface UserMessage {
+  role: "user";
+  content: string | UserContentBlock[];
+}
+
+/** One turn of the conversation. */
+export type Message = AssistantMessage | UserMessage;
+
+/** The list of server-side result block types, for runtime checks. */
+export const SERVER_TOOL_RESULT_TYPES: ReadonlySet<string> = new Set<ServerToolResultType>([
+  "web_search_tool_result",
+  "web_fetch_tool_result",
+  "code_execution_tool_result",
+  "bash_code_execution_tool_result",
+  "text_editor_code_execution_tool_result",
+  "mcp_tool_result",
+]);

@@ -1,0 +1,89 @@
+/**
+ * The neutral stream vocabulary every provider adapter produces. It is the Messages API's streaming
+ * vocabulary (the richest one: explicit per-block start and stop), with stop reasons normalised.
+ * Other wire formats (OpenAI Chat Completions) are translated into it by their adapter, which is
+ * where their missing per-call stop signal is synthesised (B1).
+ */
+
+import type { AssistantContentBlock, Citation } from "./message.js";
+
+/**
+ * Why a message ended, in one set for every provider. `error` is never sent by a provider: the
+ * runtime uses it for a stream that failed or was cut.
+ */
+export type StopReason =
+  | "end_turn"
+  | "tool_use"
+  | "max_tokens"
+  | "stop_sequence"
+  | "pause_turn"
+  | "refusal"
+  | "error";
+
+/** Token usage; `message_delta` carries cumulative values. */
+export interface Usage {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+}
+
+/** A block as announced at `content_block_start` (tool inputs are still the `{}` placeholder). */
+export type StartedContentBlock = AssistantContentBlock;
+
+/** The incremental pieces of a block. */
+export type ContentDelta =
+  | { type: "text_delta"; text: string }
+  | { type: "input_json_delta"; partial_json: string }
+  | { type: "thinking_delta"; thinking: string }
+  | { type: "signature_delta"; signature: string }
+  | { type: "citations_delta"; citation: Citation };
+
+/** One event of a model's streamed response. */
+export type StreamEvent =
+  | {
+      type: "message_start";
+      message: {
+        id: string;
+        model: string;
+        role?: "assistant";
+        content?: AssistantContentBlock[];
+        stop_reason?: string | null;
+        usage?: Usage;
+      };
+    }
+  | { type: "content_block_start"; index: number; content_block: StartedContentBlock }
+  | { type: "content_block_delta"; index: number; delta: ContentDelta }
+  | { type: "content_block_stop"; index: number }
+  | {
+      type: "message_delta";
+      delta: { stop_reason?: string | null; stop_sequence?: string | null };
+      usage?: Usage;
+    }
+  | { type: "message_stop" }
+  | { type: "ping" }
+  | { type: "error"; error: { type: string; message: string } };
+
+const STOP_REASONS: Readonly<Record<string, StopReason>> = {
+  end_turn: "end_turn",
+  tool_use: "tool_use",
+  max_tokens: "max_tokens",
+  stop_sequence: "stop_sequence",
+  pause_turn: "pause_turn",
+  refusal: "refusal",
+  error: "error",
+  // Anthropic: the context window filled up mid-generation; it is a truncation like max_tokens.
+  model_context_window_exceeded: "max_tokens",
+  // OpenAI Chat Completions finish reasons, for adapters that pass them through.
+  stop: "end_turn",
+  tool_calls: "tool_use",
+  function_call: "tool_use",
+  length: "max_tokens",
+  content_filter: "refusal",
+};
+
+/** Maps any provider's stop/finish reason to the neutral set; unknown values end the turn. */
+export function normalizeStopReason(reason: string | null | undefined): StopReason | null {
+  if (reason == null) return null;
+  return STOP_REASONS[reason] ?? "end_turn";
+}

@@ -1,0 +1,129 @@
+/**
+ * defineTool (S9, B2): a tool is a name, a description, a zod schema for its input, a kind, a
+ * dispatch policy, a timeout and a `run` function that receives validated input and an
+ * AbortSignal. The model sees the JSON Schema generated from the zod schema.
+ */
+
+import { z } from "zod";
+import type { AgentEvent } from "../round/agent-event.js";
+import type { UiEvent } from "./tool-outcome.js";
+
+/**
+ * - `handler`: business logic with effects (add to cart...).
+ * - `display`: builds UI (cards) from its input plus server data; tells the model briefly what
+ *   was shown.
+ * - `delegate`: hands the task to another agent and returns its answer; the inner agent's events
+ *   are forwarded live, tagged with this call's id.
+ */
+export type ToolKind = "handler" | "display" | "delegate";
+
+/**
+ * - `eager` (default): starts the moment its arguments are complete, while the model still writes.
+ * - `deferred`: starts only once the whole message ended with stop reason `tool_use`; for
+ *   irreversible actions (checkout) that must not run on a response that gets cut off.
+ */
+export type DispatchPolicy = "eager" | "deferred";
+
+/** What `run` receives besides its input. */
+export interface ToolContext<C = unknown> {
+  /** The call id (tool_use id): stable across retries, the key of the ledger. */
+  callId: string;
+  /** Aborted on timeout, on interruption of the round, or when the turn is cancelled. */
+  signal: AbortSignal;
+  /** The host application's context (session, database...), given to the ToolExecutor. */
+  context: C;
+  /**
+   * Sends an AgentEvent to the display channel now. A delegate tool forwards its inner agent's
+   * events with it; they are tagged with this call's id as `parentCallId`.
+   */
+  emit(event: AgentEvent): void;
+}
+
+/** A tool's structured return value. */
+export interface ToolResultSpec {
+  /** The text the model reads. Defaults to JSON of `data`, or a short note for display tools. */
+  text?: string;
+  /** Structured result, serialised as JSON for the model when `text` is absent. */
+  data?: unknown;
+  /** Formal UI events (cards, cart updates), emitted in call order after the join. */
+  events?: UiEvent[];
+  /** An expected failure the model should read as an error (out of stock, limit reached). */
+  isError?: boolean;
+}
+
+/** What `run` may return: plain text for the model, or a {@link ToolResultSpec}. */
+export type ToolReturn = string | ToolResultSpec;
+
+/** The definition passed to {@link defineTool}. */
+export interface ToolConfig<S extends z.ZodType, C> {
+  name: string;
+  description: string;
+  input: S;
+  kind?: ToolKind;
+  dispatch?: DispatchPolicy;
+  /** Milliseconds before the call is aborted and reported as a timeout. */
+  timeoutMs?: number;
+  run(input: z.output<S>, ctx: ToolContext<C>): ToolReturn | Promise<ToolReturn>;
+}
+
+/** A defined tool, ready for a ToolExecutor. */
+export interface Tool<S extends z.ZodType = z.ZodType, C = unknown> {
+  readonly name: string;
+  readonly description: string;
+  readonly input: S;
+  readonly kind: ToolKind;
+  readonly dispatch: DispatchPolicy;
+  readonly timeoutMs: number | undefined;
+  /** JSON Schema of the input, as sent to the model. */
+  readonly inputSchema: Record<string, unknown>;
+  run(input: z.output<S>, ctx: ToolContext<C>): ToolReturn | Promise<ToolReturn>;
+}
+
+/** A tool of any input type, as held by an executor. */
+// biome-ignore lint/suspicious/noExplicitAny: tool inputs are checked by their own schema at run time.
+export type AnyTool<C = any> = Tool<z.ZodType, C>;
+
+/** The tool description sent to a model (Messages API shape). */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  input_schema: Record<string, unknown>;
+}
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** Defines a tool. Throws a TypeError for a name the model APIs would reject. */
+export function defineTool<S extends z.ZodType, C = unknown>(config: ToolConfig<S, C>): Tool<S, C> {
+  if (!TOOL_NAME.test(config.name)) {
+    throw new TypeError(
+      `Tool name "${config.name}" must match ${TOOL_NAME} (the model APIs require it).`,
+    );
+  }
+  if (config.kind === "display" && config.dispatch === "deferred") {
+    // Display tools have no side effects; deferring them only delays the UI.
+    throw new TypeError(`Display tool "${config.name}" cannot be deferred.`);
+  }
+  const schema = z.toJSONSchema(config.input, { io: "input", unrepresentable: "any" }) as Record<
+    string,
+    unknown
+  >;
+  delete schema.$schema;
+  if (schema.type !== "object") {
+    throw new TypeError(`Tool "${config.name}" input must be an object schema (z.object(...)).`);
+  }
+  return {
+    name: config.name,
+    description: config.description,
+    input: config.input,
+    kind: config.kind ?? "handler",
+    dispatch: config.dispatch ?? "eager",
+    timeoutMs: config.timeoutMs,
+    inputSchema: schema,
+    run: config.run,
+  };
+}
+
+/** The spec a model receives for a tool. */
+export function toolSpec(tool: AnyTool): ToolSpec {
+  return { name: tool.name, description: tool.description, input_schema: tool.inputSchema };
+}

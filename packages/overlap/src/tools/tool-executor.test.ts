@@ -1,0 +1,237 @@
+import { describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { parseToolInput, type ToolInput } from "../json/parse-tool-input.js";
+import type { AgentEvent } from "../round/agent-event.js";
+import { defineTool } from "./define-tool.js";
+import { ToolError } from "./tool-error.js";
+import { type ToolCall, ToolExecutor } from "./tool-executor.js";
+
+function input(value: object): ToolInput {
+  const parsed = parseToolInput(JSON.stringify(value));
+  if (!parsed.ok) throw new Error(parsed.error);
+  return parsed.value;
+}
+
+const call = (name: string, value: object, id = "call_1"): ToolCall => ({
+  id,
+  name,
+  input: input(value),
+});
+
+const add = defineTool({
+  name: "add",
+  description: "Adds two numbers.",
+  input: z.object({ a: z.number(), b: z.number().max(100) }),
+  run: ({ a, b }) => ({ data: { sum: a + b }, events: [{ type: "sum", value: a + b }] }),
+});
+
+describe("defineTool", () => {
+  it("derives the JSON Schema the model sees from the zod schema", () => {
+    expect(add.inputSchema).toMatchObject({
+      type: "object",
+      properties: { a: { type: "number" }, b: { type: "number", maximum: 100 } },
+      required: ["a", "b"],
+    });
+    expect(add.inputSchema).not.toHaveProperty("$schema");
+    expect(add.kind).toBe("handler");
+    expect(add.dispatch).toBe("eager");
+  });
+
+  it("rejects names the APIs would refuse, non-object inputs and deferred display tools", () => {
+    const base = { description: "x", input: z.object({}), run: () => "" };
+    expect(() => defineTool({ ...base, name: "has space" })).toThrow(TypeError);
+    expect(() => defineTool({ ...base, name: "ok", input: z.string() as never })).toThrow(/object/);
+    expect(() =>
+      defineTool({ ...base, name: "card", kind: "display", dispatch: "deferred" }),
+    ).toThrow(/deferred/);
+  });
+});
+
+describe("ToolExecutor.execute", () => {
+  it("runs a handler and returns its result text and UI events", async () => {
+    const outcome = await new ToolExecutor([add]).execute(call("add", { a: 2, b: 3 }));
+    expect(outcome).toEqual({
+      callId: "call_1",
+      name: "add",
+      status: "ok",
+      resultText: '{"sum":5}',
+      events: [{ type: "sum", value: 5 }],
+      isError: false,
+    });
+  });
+
+  it("reports an unknown tool without throwing, naming the tools that exist", async () => {
+    const outcome = await new ToolExecutor([add]).execute(call("multiply", {}));
+    expect(outcome.status).toBe("unknown_tool");
+    expect(outcome.isError).toBe(true);
+    expect(outcome.resultText).toContain("add");
+  });
+
+  it("validates input with the schema and never runs the tool on invalid input", async () => {
+    const run = vi.fn(() => "ran");
+    const tool = defineTool({
+      name: "t",
+      description: "",
+      input: z.object({ qty: z.number().int().min(1) }),
+      run,
+    });
+    const outcome = await new ToolExecutor([tool]).execute(call("t", { qty: 0 }));
+    expect(outcome.status).toBe("invalid_input");
+    expect(outcome.resultText).toMatch(/qty/);
+    expect(run).not.toHaveBeenCalled();
+  });
+
+  it("shows a ToolError's message but masks unexpected exceptions", async () => {
+    const onUnexpectedError = vi.fn();
+    const tools = [
+      defineTool({
+        name: "expected",
+        description: "",
+        input: z.object({}),
+        run: () => {
+          throw new ToolError("Only 2 left in stock.");
+        },
+      }),
+      defineTool({
+        name: "bug",
+        description: "",
+        input: z.object({}),
+        run: async () => {
+          throw new Error("connection to 10.0.0.5 refused: password=hunter2");
+        },
+      }),
+    ];
+    const executor = new ToolExecutor(tools, { onUnexpectedError });
+    const expected = await executor.execute(call("expected", {}));
+    expect(expected).toMatchObject({
+      status: "error",
+      isError: true,
+      resultText: "Only 2 left in stock.",
+    });
+    const bug = await executor.execute(call("bug", {}));
+    expect(bug.status).toBe("error");
+    expect(bug.resultText).not.toContain("hunter2");
+    expect(bug.resultText).toContain("internal error");
+    expect(onUnexpectedError).toHaveBeenCalledOnce();
+  });
+
+  it("times out a slow tool, aborting its signal", async () => {
+    let seen: AbortSignal | undefined;
+    const slow = defineTool({
+      name: "slow",
+      description: "",
+      input: z.object({}),
+      timeoutMs: 20,
+      run: (_input, ctx) => {
+        seen = ctx.signal;
+        return new Promise<string>(() => {}); // never settles and ignores the signal
+      },
+    });
+    const outcome = await new ToolExecutor([slow], { abortGraceMs: 5 }).execute(call("slow", {}));
+    expect(outcome.status).toBe("timeout");
+    expect(outcome.resultText).toContain("20 ms");
+    expect(seen?.aborted).toBe(true);
+  });
+
+  it("reports interrupted when the caller aborts a running tool", async () => {
+    const controller = new AbortController();
+    const stoppable = defineTool({
+      name: "stoppable",
+      description: "",
+      input: z.object({}),
+      run: (_input, ctx) =>
+        new Promise<string>((_resolve, reject) => {
+          ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason));
+        }),
+    });
+    const pending = new ToolExecutor([stoppable]).execute(call("stoppable", {}), {
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(), 5);
+    const outcome = await pending;
+    expect(outcome.status).toBe("interrupted");
+    expect(outcome.isError).toBe(true);
+  });
+
+  it("keeps the real result of a tool that finishes within the abort grace (its effect happened)", async () => {
+    const controller = new AbortController();
+    const finishing = defineTool({
+      name: "finishing",
+      description: "",
+      input: z.object({}),
+      run: (_input, ctx) =>
+        new Promise<string>((resolve) => {
+          ctx.signal.addEventListener("abort", () => setTimeout(() => resolve("committed"), 1));
+        }),
+    });
+    const pending = new ToolExecutor([finishing], { abortGraceMs: 50 }).execute(
+      call("finishing", {}),
+      {
+        signal: controller.signal,
+      },
+    );
+    setTimeout(() => controller.abort(), 5);
+    expect(await pending).toMatchObject({ status: "ok", resultText: "committed" });
+  });
+
+  it("does not start a tool whose signal is already aborted", async () => {
+    const run = vi.fn(() => "ran");
+    const tool = defineTool({ name: "t", description: "", input: z.object({}), run });
+    const outcome = await new ToolExecutor([tool]).execute(call("t", {}), {
+      signal: AbortSignal.abort(),
+    });
+    expect(outcome.status).toBe("not_executed");
+    expect(run).not.toHaveBeenCalled();
+  });
+
+  it("gives display tools a short default result and passes the host context", async () => {
+    const card = defineTool<z.ZodObject<{ sku: z.ZodString }>, { currency: string }>({
+      name: "show_card",
+      description: "",
+      kind: "display",
+      input: z.object({ sku: z.string() }),
+      run: ({ sku }, ctx) => ({ events: [{ type: "card", sku, currency: ctx.context.currency }] }),
+    });
+    const outcome = await new ToolExecutor([card], { context: { currency: "EUR" } }).execute(
+      call("show_card", { sku: "A" }),
+    );
+    expect(outcome.resultText).toBe("Shown to the user.");
+    expect(outcome.events).toEqual([{ type: "card", sku: "A", currency: "EUR" }]);
+  });
+
+  it("tags events a delegate forwards with the parent call id", async () => {
+    const delegate = defineTool({
+      name: "ask_merchant",
+      description: "",
+      kind: "delegate",
+      input: z.object({ q: z.string() }),
+      run: ({ q }, ctx) => {
+        ctx.emit({ type: "text-delta", round: 1, index: 0, text: `merchant thinks about ${q}` });
+        return "Restock on Friday.";
+      },
+    });
+    const seen: AgentEvent[] = [];
+    const outcome = await new ToolExecutor([delegate]).execute(
+      call("ask_merchant", { q: "socks" }, "call_9"),
+      {
+        emit: (e) => seen.push(e),
+      },
+    );
+    expect(outcome.resultText).toBe("Restock on Friday.");
+    expect(seen).toEqual([
+      {
+        type: "text-delta",
+        round: 1,
+        index: 0,
+        text: "merchant thinks about socks",
+        parentCallId: "call_9",
+      },
+    ]);
+  });
+
+  it("lists tool specs for the model", () => {
+    expect(new ToolExecutor([add]).specs()).toEqual([
+      { name: "add", description: "Adds two numbers.", input_schema: add.inputSchema },
+    ]);
+  });
+});

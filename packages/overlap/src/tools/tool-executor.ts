@@ -1,0 +1,246 @@
+/**
+ * ToolExecutor (S9, S10, B2): the one place a tool runs. It looks the tool up, validates the input
+ * with the tool's schema, passes an AbortSignal, applies the timeout, and turns every way a call
+ * can end into a {@link ToolOutcome}. `execute` never rejects.
+ */
+
+import { z } from "zod";
+import type { ToolInput } from "../json/parse-tool-input.js";
+import type { AgentEvent, AgentEventSink } from "../round/agent-event.js";
+import {
+  type AnyTool,
+  type ToolResultSpec,
+  type ToolReturn,
+  type ToolSpec,
+  toolSpec,
+} from "./define-tool.js";
+import { ToolError } from "./tool-error.js";
+import { failedOutcome, type ToolOutcome } from "./tool-outcome.js";
+
+/** A call ready to run: its arguments passed the strict parse (a preview can never be one). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  input: ToolInput;
+}
+
+/** Options of a {@link ToolExecutor}. */
+export interface ToolExecutorOptions<C> {
+  /** The host context every tool receives as `ctx.context`. */
+  context?: C;
+  /** Timeout for tools that set none. Default 60 s. */
+  defaultTimeoutMs?: number;
+  /**
+   * After an abort, how long to wait for the tool to settle before reporting it interrupted. A
+   * tool that finishes within the grace keeps its real result: its effect happened (B3).
+   */
+  abortGraceMs?: number;
+  /** Called with unexpected exceptions (their details are masked from the model and the UI). */
+  onUnexpectedError?: (error: unknown, call: ToolCall) => void;
+}
+
+/** Per-call options of {@link ToolExecutor.execute}. */
+export interface ExecuteOptions {
+  signal?: AbortSignal;
+  /** Display channel for events a tool sends while it runs (delegate tools). */
+  emit?: AgentEventSink;
+}
+
+const DISPLAY_DEFAULT_TEXT = "Shown to the user.";
+
+/** Runs tools by name with uniform outcomes. */
+export class ToolExecutor<C = unknown> {
+  readonly #tools = new Map<string, AnyTool<C>>();
+  readonly #context: C;
+  readonly #defaultTimeoutMs: number;
+  readonly #abortGraceMs: number;
+  readonly #onUnexpectedError: ((error: unknown, call: ToolCall) => void) | undefined;
+
+  constructor(tools: readonly AnyTool<C>[], options: ToolExecutorOptions<C> = {}) {
+    for (const tool of tools) {
+      if (this.#tools.has(tool.name)) throw new TypeError(`Tool "${tool.name}" is defined twice.`);
+      this.#tools.set(tool.name, tool);
+    }
+    this.#context = options.context as C;
+    this.#defaultTimeoutMs = options.defaultTimeoutMs ?? 60_000;
+    this.#abortGraceMs = options.abortGraceMs ?? 50;
+    this.#onUnexpectedError = options.onUnexpectedError;
+  }
+
+  /** The tool of that name, if any. */
+  tool(name: string): AnyTool<C> | undefined {
+    return this.#tools.get(name);
+  }
+
+  /** The tool list as sent to the model. */
+  specs(): ToolSpec[] {
+    return [...this.#tools.values()].map(toolSpec);
+  }
+
+  /** Runs one call. Never rejects: every failure is an outcome. */
+  async execute(call: ToolCall, options: ExecuteOptions = {}): Promise<ToolOutcome> {
+    const tool = this.#tools.get(call.name);
+    if (!tool) {
+      const known = [...this.#tools.keys()].join(", ");
+      return failedOutcome(
+        call.id,
+        call.name,
+        "unknown_tool",
+        `There is no tool named "${call.name}". Available tools: ${known}.`,
+      );
+    }
+    const parsed = await tool.input.safeParseAsync(call.input);
+    // Checked after validation too: it may be async, and the round may be cancelled meanwhile.
+    if (options.signal?.aborted) {
+      return failedOutcome(
+        call.id,
+        call.name,
+        "not_executed",
+        `${call.name} was not run: the response was cancelled before it started.`,
+      );
+    }
+
+    if (!parsed.success) {
+      return failedOutcome(
+        call.id,
+        call.name,
+        "invalid_input",
+        `Invalid arguments for ${call.name}: ${z.prettifyError(parsed.error)}. Fix them and call the tool again.`,
+      );
+    }
+    return this.#run(tool, call, parsed.data, options);
+  }
+
+  async #run(
+    tool: AnyTool<C>,
+    call: ToolCall,
+    input: unknown,
+    options: ExecuteOptions,
+  ): Promise<ToolOutcome> {
+    const controller = new AbortController();
+    const timeoutMs = tool.timeoutMs ?? this.#defaultTimeoutMs;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(
+        new DOMException(`${call.name} timed out after ${timeoutMs} ms`, "TimeoutError"),
+      );
+    }, timeoutMs);
+    const outer = options.signal;
+    const onOuterAbort = () => controller.abort(outer?.reason);
+    outer?.addEventListener("abort", onOuterAbort, { once: true });
+
+    const emit = options.emit;
+    const ctx = {
+      callId: call.id,
+      signal: controller.signal,
+      context: this.#context,
+      emit: (event: AgentEvent) => {
+        if (!emit) return;
+        try {
+          emit(
+            tool.kind === "delegate"
+              ? { ...event, parentCallId: event.parentCallId ?? call.id }
+              : event,
+          );
+        } catch {
+          // A sink must not break the tool that feeds it.
+        }
+      },
+    };
+
+    // The tool's own promise, settled into a value so nothing can reject unhandled.
+    const running: Promise<Settled> = (async () => tool.run(input, ctx))().then(
+      (value) => ({ ok: true as const, value }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
+    try {
+      const first = await Promise.race([running, aborted(controller.signal)]);
+      let settled: Settled | undefined = first === ABORTED ? undefined : first;
+      if (!settled) {
+        // Aborted: give the tool a short grace to finish or stop. If it finished, its effect
+        // happened and we keep the real result (recorded truthfully, B3).
+        const late = await Promise.race([running, delay(this.#abortGraceMs)]);
+        settled = late === TIMEOUT ? undefined : late;
+        if (!settled || (!settled.ok && controller.signal.aborted && isAbortLike(settled.error))) {
+          return timedOut
+            ? failedOutcome(
+                call.id,
+                call.name,
+                "timeout",
+                `${call.name} did not finish within ${timeoutMs} ms and was stopped. It may be retried.`,
+              )
+            : interrupted(call, "while it was running");
+        }
+      }
+      return settled.ok
+        ? this.#success(tool, call, settled.value)
+        : this.#failure(call, settled.error);
+    } finally {
+      clearTimeout(timer);
+      outer?.removeEventListener("abort", onOuterAbort);
+    }
+  }
+
+  #success(tool: AnyTool<C>, call: ToolCall, value: ToolReturn): ToolOutcome {
+    const spec: ToolResultSpec = typeof value === "string" ? { text: value } : (value ?? {});
+    const text =
+      spec.text ??
+      (spec.data !== undefined
+        ? JSON.stringify(spec.data)
+        : tool.kind === "display"
+          ? DISPLAY_DEFAULT_TEXT
+          : "Done.");
+    const isError = spec.isError === true;
+    return {
+      callId: call.id,
+      name: call.name,
+      status: isError ? "error" : "ok",
+      resultText: text,
+      events: spec.events ?? [],
+      isError,
+    };
+  }
+
+  #failure(call: ToolCall, error: unknown): ToolOutcome {
+    if (error instanceof ToolError)
+      return failedOutcome(call.id, call.name, "error", error.message);
+    this.#onUnexpectedError?.(error, call);
+    // Unexpected exceptions are masked: their details may hold internals (B12).
+    return failedOutcome(
+      call.id,
+      call.name,
+      "error",
+      `${call.name} failed with an internal error. Do not retry it more than once; tell the user if it fails again.`,
+    );
+  }
+}
+
+type Settled = { ok: true; value: ToolReturn } | { ok: false; error: unknown };
+
+const ABORTED = Symbol("aborted");
+const TIMEOUT = Symbol("timeout");
+
+function aborted(signal: AbortSignal): Promise<typeof ABORTED> {
+  if (signal.aborted) return Promise.resolve(ABORTED);
+  return new Promise((resolve) =>
+    signal.addEventListener("abort", () => resolve(ABORTED), { once: true }),
+  );
+}
+
+function delay(ms: number): Promise<typeof TIMEOUT> {
+  return new Promise((resolve) => setTimeout(() => resolve(TIMEOUT), ms));
+}
+
+function isAbortLike(error: unknown): boolean {
+  return error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError");
+}
+
+function interrupted(call: ToolCall, when: string): ToolOutcome {
+  return failedOutcome(
+    call.id,
+    call.name,
+    "interrupted",
+    `${call.name} was interrupted ${when} because the response was cancelled; it may not have completed. Check the current state before calling it again.`,
+  );
+}

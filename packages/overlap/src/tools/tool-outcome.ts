@@ -1,0 +1,57 @@
+/**
+ * What one tool call produced (S10): the text the model reads next round, and the formal UI
+ * events for the front end. Every way a call can end is a ToolOutcome, never an exception.
+ */
+
+/**
+ * A formal UI event produced by a tool (a card, a cart update...). `type` names it; the rest is
+ * the host application's payload. Sent to the browser as an AgentEvent `ui` after the join.
+ */
+export interface UiEvent {
+  type: string;
+  [key: string]: unknown;
+}
+
+/**
+ * How a call ended.
+ * - `ok`: the tool ran and returned.
+ * - `error`: the tool ran and threw, or reported an error itself.
+ * - `invalid_input`: the arguments never became valid JSON, or failed the schema; not run.
+ * - `unknown_tool`: no tool of that name; not run.
+ * - `timeout`: the tool exceeded its time limit and was aborted.
+ * - `interrupted`: the tool was running when the round was interrupted, and was aborted.
+ * - `not_executed`: the tool never started (deferred after a non-tool_use stop, stream cut...).
+ */
+export type ToolOutcomeStatus =
+  | "ok"
+  | "error"
+  | "invalid_input"
+  | "unknown_tool"
+  | "timeout"
+  | "interrupted"
+  | "not_executed";
+
+/** The uniform result of a tool call. */
+export interface ToolOutcome {
+  callId: string;
+  name: string;
+  status: ToolOutcomeStatus;
+  /** The tool_result content the model reads in the next round. */
+  resultText: string;
+  /** Formal UI events, emitted in call order after the join (S14). */
+  events: UiEvent[];
+  /** Whether the tool_result is sent with `is_error: true`. */
+  isError: boolean;
+  /** True when this outcome was reused from the ledger instead of running the tool (B4). */
+  replayed?: boolean;
+}
+
+/** Builds an outcome for a call that did not produce a real result. */
+export function failedOutcome(
+  callId: string,
+  name: string,
+  status: Exclude<ToolOutcomeStatus, "ok">,
+  resultText: string,
+): ToolOutcome {
+  return { callId, name, status, resultText, events: [], isError: true };
+}
