@@ -8,7 +8,11 @@
  */
 
 import { OverlapError } from "../errors.js";
-import { type ParseToolInputResult, parseToolInput } from "../json/parse-tool-input.js";
+import {
+  type ParseToolInputResult,
+  parseToolInput,
+  type ToolInput,
+} from "../json/parse-tool-input.js";
 import { type JsonPreview, PartialJsonParser } from "../json/partial-json-parser.js";
 import {
   type AssistantContentBlock,
@@ -87,6 +91,8 @@ type BlockState =
       id: string;
       name: string;
       raw: string;
+      /** A non-empty input given whole at block start (adapters of whole-call providers). */
+      startInput: Readonly<Record<string, unknown>> | undefined;
       parser: PartialJsonParser;
       input: ParseToolInputResult | null;
       stopped: boolean;
@@ -94,6 +100,16 @@ type BlockState =
   | { kind: "whole"; block: AssistantContentBlock; stopped: boolean };
 
 const NONE: readonly AssemblerReport[] = Object.freeze([]);
+
+/** Event types that change the message; after message_stop they are a protocol violation. */
+const CONTENT_EVENTS: ReadonlySet<string> = new Set([
+  "message_start",
+  "content_block_start",
+  "content_block_delta",
+  "content_block_stop",
+  "message_delta",
+  "message_stop",
+]);
 
 /** Assembles one model message from neutral stream events. Create one per round. */
 export class BlockAssembler {
@@ -125,7 +141,7 @@ export class BlockAssembler {
    */
   push(event: StreamEvent): readonly AssemblerReport[] {
     if (this.#ended) {
-      if (event.type === "ping") return NONE;
+      if (!CONTENT_EVENTS.has(event.type)) return NONE; // ping and types added later are ignored
       throw protocol(`event "${event.type}" after message_stop`);
     }
     switch (event.type) {
@@ -231,6 +247,7 @@ export class BlockAssembler {
           id: block.id,
           name: block.name,
           raw: "",
+          startInput: nonEmptyObject(block.input),
           parser: new PartialJsonParser(),
           input: null,
           stopped: false,
@@ -239,7 +256,7 @@ export class BlockAssembler {
       }
       default:
         // redacted_thinking, server tool results and block types we do not know arrive whole.
-        state = { kind: "whole", block: { ...block }, stopped: false };
+        state = { kind: "whole", block: structuredClone(block), stopped: false };
     }
     this.#blocks.set(index, state);
     return [{ type: "block-start", index, block: this.#blockOf(state) }];
@@ -306,7 +323,11 @@ export class BlockAssembler {
     if (state.stopped) throw protocol(`block ${index} stopped twice`);
     state.stopped = true;
     if (state.kind !== "tool") return [{ type: "block-stop", index, block: this.#blockOf(state) }];
-    state.input = parseToolInput(state.raw);
+    // An adapter may announce a whole call at start (no deltas): its input is then the truth.
+    state.input =
+      state.raw === "" && state.startInput !== undefined
+        ? { ok: true, value: state.startInput as ToolInput }
+        : parseToolInput(state.raw);
     return [
       {
         type: "tool-call",
@@ -346,7 +367,8 @@ export class BlockAssembler {
     }
     for (const index of this.#sortedIndexes()) {
       const state = this.#blocks.get(index)!;
-      if (partial && state.kind === "text" && state.block.text === "") continue;
+      // Empty or blank text is rejected by the API on the next request: never keep it.
+      if (state.kind === "text" && state.block.text.trim() === "") continue;
       if (partial && state.kind === "thinking" && !(state.stopped && state.block.signature))
         continue;
       // A provider-side call cut off before its result cannot be sent back: it has no answer.
@@ -384,7 +406,7 @@ export class BlockAssembler {
         };
       }
       case "whole":
-        return state.block;
+        return structuredClone(state.block);
     }
   }
 
@@ -408,6 +430,15 @@ function citationsOf(block: TextBlock): Pick<TextBlock, "citations"> {
   return Array.isArray(block.citations) && block.citations.length > 0
     ? { citations: [...block.citations] }
     : {};
+}
+
+function nonEmptyObject(value: unknown): Readonly<Record<string, unknown>> | undefined {
+  return value !== null &&
+    typeof value === "object" &&
+    !Array.isArray(value) &&
+    Object.keys(value).length > 0
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 function definedFields(usage: Usage): Usage {

@@ -1,2 +1,24 @@
 /** Test helpers for users of overlap: fakes and stream fixtures. */
-export {};
+export {
+  type ExpectedToolCall,
+  errorRound,
+  errorRoundExpected,
+  invalidJsonRound,
+  invalidJsonRoundExpected,
+  maxTokensRound,
+  maxTokensRoundExpected,
+  richRound,
+  richRoundExpected,
+  type StreamFixture,
+  type StreamFixtureExpectation,
+  shoppingRound,
+  shoppingRoundExpected,
+  streamFixtures,
+} from "./fixtures.js";
+export {
+  mulberry32,
+  replayChunked,
+  splitFrames,
+  splitSeeded,
+  sseToStreamEvents,
+} from "./replay.js";
