@@ -1,9 +1,128 @@
 /**
  * overlap: start each tool call the moment its arguments are complete, while the model is still
  * generating, with every tool run exactly once, results in call order and a valid conversation.
+ *
+ * Layers, from the bottom: json (two parsers that never mix), stream (neutral events and the
+ * BlockAssembler), tools (defineTool, ToolExecutor), dispatch (EagerDispatcher), round
+ * (StreamedRound), agent (the round loop, repair, validator, stores), sse (wire encoding).
  */
+
+export { type ConversationStore, InMemoryConversationStore } from "./agent/conversation-store.js";
+export type { ModelClient, ModelRequest } from "./agent/model-client.js";
+export {
+  appendUserText,
+  MISSING_RESULT_TEXT,
+  repairConversation,
+} from "./agent/repair-conversation.js";
+export {
+  type AgentTurnOptions,
+  type AgentTurnResult,
+  runAgentTurn,
+} from "./agent/run-agent-turn.js";
+export {
+  assertValidConversation,
+  type ConversationViolation,
+  type ConversationViolationCode,
+  type ValidateConversationOptions,
+  validateConversation,
+} from "./agent/validate-conversation.js";
+export {
+  CancelledError,
+  type DispatchResult,
+  EagerDispatcher,
+  type EagerDispatcherOptions,
+  type FinalToolUse,
+} from "./dispatch/eager-dispatcher.js";
+export { InMemoryToolLedger, type ToolLedger } from "./dispatch/tool-ledger.js";
+export { isOverlapError, OverlapError, type OverlapErrorCode } from "./errors.js";
 export {
   type ParseToolInputResult,
   parseToolInput,
   type ToolInput,
 } from "./json/parse-tool-input.js";
+export {
+  type JsonPreview,
+  PartialJsonParser,
+  parsePartialJson,
+} from "./json/partial-json-parser.js";
+export type {
+  AgentEvent,
+  AgentEventBase,
+  AgentEventSink,
+  AgentEventType,
+  DispatchDecision,
+  ToolCallState,
+} from "./round/agent-event.js";
+export { PreviewCoalescer } from "./round/preview-coalescer.js";
+export type { BlockTiming, RoundTimings, ToolTiming } from "./round/round-timings.js";
+export {
+  type RoundResult,
+  StreamedRound,
+  type StreamedRoundOptions,
+  toolResultMessage,
+} from "./round/streamed-round.js";
+export { decodeSseStream, type SseSource } from "./sse/decode-sse-stream.js";
+export { SseDecoder, type SseFrame } from "./sse/sse-decoder.js";
+export {
+  encodeAgentEvent,
+  encodeSseComment,
+  encodeSseFrame,
+  type SseFrameInit,
+} from "./sse/sse-encoder.js";
+export {
+  type AssemblerReport,
+  BlockAssembler,
+  isServerToolResult,
+  type ToolUseRecord,
+} from "./stream/block-assembler.js";
+export type {
+  AssistantContentBlock,
+  AssistantMessage,
+  Citation,
+  Message,
+  RedactedThinkingBlock,
+  ServerToolResultBlock,
+  ServerToolResultType,
+  ServerToolUseBlock,
+  TextBlock,
+  ThinkingBlock,
+  ToolResultBlock,
+  ToolUseBlock,
+  UserContentBlock,
+  UserMessage,
+} from "./stream/message.js";
+export { SERVER_TOOL_RESULT_TYPES } from "./stream/message.js";
+export {
+  type ContentDelta,
+  normalizeStopReason,
+  type StartedContentBlock,
+  type StopReason,
+  type StreamEvent,
+  type Usage,
+} from "./stream/stream-event.js";
+export {
+  type AnyTool,
+  type DispatchPolicy,
+  defineTool,
+  type Tool,
+  type ToolConfig,
+  type ToolContext,
+  type ToolKind,
+  type ToolResultSpec,
+  type ToolReturn,
+  type ToolSpec,
+  toolSpec,
+} from "./tools/define-tool.js";
+export { ToolError } from "./tools/tool-error.js";
+export {
+  type ExecuteOptions,
+  type ToolCall,
+  ToolExecutor,
+  type ToolExecutorOptions,
+} from "./tools/tool-executor.js";
+export {
+  failedOutcome,
+  type ToolOutcome,
+  type ToolOutcomeStatus,
+  type UiEvent,
+} from "./tools/tool-outcome.js";

@@ -214,14 +214,16 @@ export class EagerDispatcher {
         status(recorded.isError ? "failed" : "done");
         return { ...recorded, replayed: true };
       }
-      status("running");
       const outcome = await executor.execute(call, {
         signal: controller.signal,
+        onStart: () => status("running"),
         ...(emit ? { emit } : {}),
       });
       if (ledger && (outcome.status === "ok" || outcome.status === "error")) {
         // The effect happened whatever the ledger says: a failed write must not hide the result.
-        await ledger.record(outcome).catch((error: unknown) => this.#options.onError?.(error, call));
+        await ledger
+          .record(outcome)
+          .catch((error: unknown) => this.#options.onError?.(error, call));
       }
       status(stateOf(outcome));
       return outcome;

@@ -22,3 +22,13 @@ export {
   splitSeeded,
   sseToStreamEvents,
 } from "./replay.js";
+export {
+  type BuildOptions,
+  buildStreamEvents,
+  type FakeModel,
+  type FakeResponse,
+  fakeModel,
+  type ReplayOptions,
+  replayEvents,
+  type ScriptBlock,
+} from "./stream-builder.js";

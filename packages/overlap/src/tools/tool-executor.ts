@@ -44,6 +44,8 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   /** Display channel for events a tool sends while it runs (delegate tools). */
   emit?: AgentEventSink;
+  /** Called right before the tool's `run` begins (after lookup and validation). */
+  onStart?: () => void;
 }
 
 const DISPLAY_DEFAULT_TEXT = "Shown to the user.";
@@ -129,6 +131,8 @@ export class ToolExecutor<C = unknown> {
     const outer = options.signal;
     const onOuterAbort = () => controller.abort(outer?.reason);
     outer?.addEventListener("abort", onOuterAbort, { once: true });
+    options.onStart?.();
+    if (outer?.aborted) controller.abort(outer.reason); // aborted by onStart itself
 
     const emit = options.emit;
     const ctx = {
