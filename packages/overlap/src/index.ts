@@ -8,6 +8,11 @@
  */
 
 export { type ConversationStore, InMemoryConversationStore } from "./agent/conversation-store.js";
+export {
+  type DelegateAgent,
+  type DelegateToolConfig,
+  defineDelegateTool,
+} from "./agent/define-delegate-tool.js";
 export type { ModelClient, ModelRequest } from "./agent/model-client.js";
 export {
   appendUserText,
