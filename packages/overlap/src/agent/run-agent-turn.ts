@@ -34,6 +34,8 @@ export interface AgentTurnOptions {
   concurrency?: number;
   ledger?: ToolLedger;
   previewIntervalMs?: number;
+  /** A model stream silent for this long is treated as dropped. Default 120 s. */
+  idleTimeoutMs?: number;
   now?: () => number;
   /** Persists the messages each round added, before the next request is sent. */
   onMessages?: (added: readonly Message[]) => Promise<void> | void;
@@ -132,7 +134,14 @@ function runRound(
     sink: options.sink,
     round,
     signal: controller.signal,
-    ...pick(options, ["agent", "concurrency", "ledger", "previewIntervalMs", "now"]),
+    ...pick(options, [
+      "agent",
+      "concurrency",
+      "ledger",
+      "previewIntervalMs",
+      "idleTimeoutMs",
+      "now",
+    ]),
   });
   let events: AsyncIterable<StreamEvent>;
   try {

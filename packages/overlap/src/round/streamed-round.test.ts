@@ -352,6 +352,26 @@ describe("interruption after every event index (S17, B6)", () => {
   }
 });
 
+describe("a silent stream", () => {
+  it("is treated as dropped after the idle timeout: running tools cancelled, calls answered", async () => {
+    const tools = shop();
+    const events = buildStreamEvents(blocks).slice(0, 12);
+    const hanging = (async function* () {
+      yield* replayEvents(events);
+      await new Promise(() => {}); // the connection stays open but says nothing
+    })();
+    const round = new StreamedRound({
+      executor: tools.executor,
+      sink: () => {},
+      idleTimeoutMs: 40,
+    });
+    const result = await round.relay(hanging);
+    expect(result.error?.code).toBe("stream_interrupted");
+    expect(result.error?.message).toContain("silent");
+    assertValidContinuation(result.assistant, result.toolResults);
+  });
+});
+
 describe("cancellation during the join", () => {
   it("aborts running tools, keeps finished results, and reports the round as cancelled", async () => {
     const controller = new AbortController();

@@ -38,6 +38,8 @@ export interface StreamedRoundOptions {
   signal?: AbortSignal;
   /** Minimum milliseconds between two previews of one call. Default 50; 0 sends every delta. */
   previewIntervalMs?: number;
+  /** A stream silent for this long is treated as dropped. Default 120 s (providers ping). */
+  idleTimeoutMs?: number;
   /** Monotonic clock in ms. Default `performance.now`. */
   now?: () => number;
 }
@@ -64,6 +66,7 @@ interface Final {
 }
 
 const ABORTED = Symbol("aborted");
+const IDLE = Symbol("idle");
 
 /** One model round. Create one per round and call {@link relay} once. */
 export class StreamedRound {
@@ -119,22 +122,46 @@ export class StreamedRound {
     }
   }
 
-  /** Reads the stream until message_stop, a failure, or cancellation; returns the failure. */
+  /**
+   * Reads the stream until message_stop, a failure, cancellation or a silence longer than the
+   * idle timeout (a hung connection must not hang the round); returns the failure.
+   */
   async #consume(events: AsyncIterable<StreamEvent>): Promise<OverlapError | undefined> {
     const signal = this.#options.signal;
+    const idleMs = this.#options.idleTimeoutMs ?? 120_000;
     let iterator: AsyncIterator<StreamEvent> | undefined;
-    const stopped = new Promise<typeof ABORTED>((resolve) => {
+    let lastEventAt = Date.now();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort: (() => void) | undefined;
+    const interrupted = new Promise<typeof ABORTED | typeof IDLE>((resolve) => {
+      onAbort = () => resolve(ABORTED);
       if (signal?.aborted) resolve(ABORTED);
-      signal?.addEventListener("abort", () => resolve(ABORTED), { once: true });
+      signal?.addEventListener("abort", onAbort, { once: true });
+      // One timer re-armed from the last event's time, instead of one timer per event.
+      const watch = (ms: number) => {
+        timer = setTimeout(() => {
+          const quiet = Date.now() - lastEventAt;
+          if (quiet >= idleMs) resolve(IDLE);
+          else watch(idleMs - quiet);
+        }, ms);
+      };
+      watch(idleMs);
     });
     try {
       iterator = events[Symbol.asyncIterator]();
       while (!this.#assembler.ended) {
         const pending = iterator.next();
         pending.catch(() => {}); // it may lose the race to a cancel and reject later
-        const next = await Promise.race([pending, stopped]);
+        const next = await Promise.race([pending, interrupted]);
         if (next === ABORTED) return abortedError();
-        if (next.done) return this.#assembler.ended ? undefined : streamCut();
+        if (next === IDLE) {
+          return new OverlapError(
+            "stream_interrupted",
+            `The model stream was silent for ${idleMs} ms.`,
+          );
+        }
+        if (next.done) return streamCut();
+        lastEventAt = Date.now();
         this.#clock.event();
         for (const report of this.#assembler.push(next.value)) this.#handle(report);
         if (this.#streamError) return this.#streamError;
@@ -146,6 +173,8 @@ export class StreamedRound {
         cause: err,
       });
     } finally {
+      clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener("abort", onAbort);
       // Leave the provider's stream (closes the HTTP response) without waiting on it.
       iterator?.return?.()?.catch?.(() => {});
     }
