@@ -12,6 +12,7 @@ export type OverlapErrorCode =
   | "invalid_conversation"
   | "max_rounds"
   | "provider_error"
+  | "storage_error"
   | "invalid_tool_definition";
 
 /** Messages safe to show a browser, per code (error details are masked toward users, B12). */
@@ -23,6 +24,7 @@ const PUBLIC_MESSAGES: Readonly<Record<OverlapErrorCode, string>> = {
   invalid_conversation: "The conversation could not be continued.",
   max_rounds: "The assistant stopped after too many steps.",
   provider_error: "The model service is unavailable right now.",
+  storage_error: "The conversation could not be saved.",
   invalid_tool_definition: "A tool is misconfigured.",
 };
 

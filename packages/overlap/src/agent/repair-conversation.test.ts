@@ -47,6 +47,24 @@ describe("repairConversation", () => {
     ]);
   });
 
+  it("renames a repeated call id, and its result, so every id is unique", () => {
+    const messages: Message[] = [
+      { role: "user", content: "go" },
+      { role: "assistant", content: [use("call_0")] },
+      { role: "user", content: [result("call_0", "first")] },
+      { role: "assistant", content: [use("call_0"), use("call_0")] },
+      { role: "user", content: [result("call_0", "second"), result("call_0", "third")] },
+    ];
+    const repaired = repairConversation(messages);
+    expect(validateConversation(repaired)).toEqual([]);
+    expect(repaired[3]?.content).toEqual([use("call_0_dup2"), use("call_0_dup3")]);
+    expect(repaired[4]?.content).toEqual([
+      result("call_0_dup2", "second"),
+      result("call_0_dup3", "third"),
+    ]);
+    expect(repaired[1]).toBe(messages[1]);
+  });
+
   it("merges same-role neighbours and drops empty blocks and messages", () => {
     const messages: Message[] = [
       { role: "user", content: "one" },
@@ -79,7 +97,8 @@ describe("repairConversation", () => {
     const id = fc.integer({ min: 0, max: 6 }).map((n) => `id${n}`);
     const assistantBlock = fc.oneof(
       fc.constantFrom("", " ", "words").map(text),
-      fc.constant(null).map(() => use(`u${next++}`)), // tool_use ids stay unique, like a real model's
+      fc.constant(null).map(() => use(`u${next++}`)),
+      id.map((i) => use(i)), // ids repeated across and within messages, like some servers send
     );
     const userBlock = fc.oneof(
       fc.constantFrom("", "question").map(text),

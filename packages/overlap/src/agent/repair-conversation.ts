@@ -17,13 +17,14 @@ export const MISSING_RESULT_TEXT =
   "No result was recorded for this call: the conversation was interrupted before it finished. It may or may not have taken effect; check the current state before calling it again.";
 
 /**
- * Returns a structurally valid version of `messages`: empty blocks and messages dropped, same-role
- * neighbours merged, every tool_use answered in the next user message (missing answers added,
- * results first, orphan and duplicate results dropped).
+ * Returns a structurally valid version of `messages`: call ids made unique (a repeated id and its
+ * result are renamed), empty blocks and messages dropped, same-role neighbours merged, every
+ * tool_use answered in the next user message (missing answers added, results first, orphan and
+ * duplicate results dropped).
  */
 export function repairConversation(messages: readonly Message[]): Message[] {
   const out: Message[] = [];
-  for (const message of messages) {
+  for (const message of withUniqueCallIds(messages)) {
     const cleaned = withoutEmptyBlocks(message);
     if (cleaned === undefined) continue;
     const last = out.at(-1);
@@ -74,6 +75,52 @@ export function appendUserText(
     from = Math.min(from, repaired.length - 1);
   }
   return { messages: repaired, from };
+}
+
+/**
+ * Renames every call id already used earlier (in the conversation or the same message), and the
+ * matching result in the next user message: the k-th call with an id owns the k-th result with it.
+ */
+function withUniqueCallIds(messages: readonly Message[]): readonly Message[] {
+  const seen = new Set<string>();
+  let out: Message[] | undefined;
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i]!;
+    if (message.role !== "assistant") continue;
+    const occurrences = new Map<string, number>();
+    const renames = new Map<string, string>(); // `${old}#${occurrence}` -> new id
+    const content = message.content.map((block) => {
+      if (block.type !== "tool_use" && block.type !== "server_tool_use") return block;
+      const occurrence = (occurrences.get(block.id) ?? 0) + 1;
+      occurrences.set(block.id, occurrence);
+      if (!seen.has(block.id)) {
+        seen.add(block.id);
+        return block;
+      }
+      let id = block.id;
+      for (let n = 2; seen.has(id); n++) id = `${block.id}_dup${n}`;
+      seen.add(id);
+      renames.set(`${block.id}#${occurrence}`, id);
+      return { ...block, id };
+    });
+    if (renames.size === 0) continue;
+    out ??= [...messages];
+    out[i] = { role: "assistant", content };
+    const next = out[i + 1];
+    if (next?.role !== "user" || typeof next.content === "string") continue;
+    const seenResults = new Map<string, number>();
+    out[i + 1] = {
+      role: "user",
+      content: next.content.map((block) => {
+        if (block.type !== "tool_result") return block;
+        const occurrence = (seenResults.get(block.tool_use_id) ?? 0) + 1;
+        seenResults.set(block.tool_use_id, occurrence);
+        const id = renames.get(`${block.tool_use_id}#${occurrence}`);
+        return id === undefined ? block : { ...block, tool_use_id: id };
+      }),
+    };
+  }
+  return out ?? messages;
 }
 
 function toolUseIds(message: AssistantMessage): string[] {

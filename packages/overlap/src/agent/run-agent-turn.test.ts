@@ -63,8 +63,9 @@ describe("runAgentTurn", () => {
       sink: (e) => seen.push(e),
       system: "You are a shop assistant.",
       agent: "shopper",
-      onMessages: (added) => {
-        persisted.push([...added]);
+      onMessages: ({ from, messages }) => {
+        persisted.push([...messages]);
+        expect(from).toBe(persisted.length === 1 ? 1 : 3);
       },
     });
     expect(turn.error).toBeUndefined();
@@ -149,7 +150,7 @@ describe("runAgentTurn", () => {
     const seen: AgentEvent[] = [];
     const store = new InMemoryConversationStore();
     await store.write("c1", 0, [user("add the slow thing")]);
-    let stored = await store.load("c1");
+    const stored = await store.load("c1");
     const first = runAgentTurn({
       model,
       executor: tools.executor,
@@ -160,10 +161,7 @@ describe("runAgentTurn", () => {
           setTimeout(() => controller.abort(), 5);
       },
       signal: controller.signal,
-      onMessages: (added) =>
-        store.write("c1", stored.length + 0, added).then(async () => {
-          stored = await store.load("c1");
-        }),
+      onMessages: ({ from, messages }) => store.write("c1", from, messages),
     });
     const turn = await first;
     expect(turn.error?.code).toBe("aborted");
@@ -250,6 +248,100 @@ describe("runAgentTurn", () => {
     });
     expect(tools.runs).toEqual(["AERO", "SOCK"]);
     expect(tools.cart).toEqual(["AERO", "SOCK"]);
+  });
+
+  it("after pause_turn, a tool-calling continuation joins the same assistant message", async () => {
+    const tools = cartTools();
+    const paused = buildStreamEvents(
+      [
+        {
+          type: "server_tool_use",
+          id: "srvtoolu_1",
+          name: "web_search",
+          input: { query: "shoes" },
+        },
+        { type: "web_search_tool_result", tool_use_id: "srvtoolu_1", content: [] },
+      ],
+      { stopReason: "pause_turn" },
+    );
+    const model = fakeModel([paused, toolRound, finalRound]);
+    const updates: Array<{ from: number; count: number }> = [];
+    const turn = await runAgentTurn({
+      model,
+      executor: tools.executor,
+      messages: [user("search, then add")],
+      sink: () => {},
+      onMessages: ({ from, messages }) => {
+        updates.push({ from, count: messages.length });
+      },
+    });
+    expect(turn.error).toBeUndefined();
+    expect(tools.cart).toEqual(["AERO", "SOCK"]);
+    expect(turn.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(turn.messages[1]?.content).toHaveLength(6); // search + result + text + three calls
+    for (const request of model.requests)
+      expect(validateConversation(request.messages)).toEqual([]);
+    expect(updates).toEqual([
+      { from: 1, count: 1 },
+      { from: 1, count: 2 }, // the continued assistant message is rewritten, its results appended
+      { from: 3, count: 1 },
+    ]);
+  });
+
+  it("a call id reused from an earlier round gets a fresh id and runs (some servers reuse ids)", async () => {
+    const tools = cartTools();
+    const again = buildStreamEvents([
+      { type: "tool_use", id: "call_0", name: "add_to_cart", input: { sku: "B" } },
+    ]);
+    const first = buildStreamEvents([
+      { type: "tool_use", id: "call_0", name: "add_to_cart", input: { sku: "A" } },
+    ]);
+    const ledger = new InMemoryToolLedger();
+    const model = fakeModel([first, again, finalRound]);
+    const turn = await runAgentTurn({
+      model,
+      executor: tools.executor,
+      messages: [user("add A then B")],
+      sink: () => {},
+      ledger,
+    });
+    expect(turn.error).toBeUndefined();
+    expect(tools.cart).toEqual(["A", "B"]); // not replayed from the ledger as call_0
+    const ids = turn.messages.flatMap((m) =>
+      m.role === "assistant" ? m.content.filter((b) => b.type === "tool_use").map((b) => b.id) : [],
+    );
+    expect(ids).toEqual(["call_0", "call_0_dup2"]);
+    expect(validateConversation(turn.messages)).toEqual([]);
+  });
+
+  it("a turn cancelled before it starts runs no tool", async () => {
+    const tools = cartTools();
+    const model = fakeModel([toolRound]);
+    const turn = await runAgentTurn({
+      model,
+      executor: tools.executor,
+      messages: [user("add")],
+      sink: () => {},
+      signal: AbortSignal.abort(),
+    });
+    expect(turn.error?.code).toBe("aborted");
+    expect(tools.runs).toEqual([]);
+  });
+
+  it("a storage failure stops the turn with a storage_error", async () => {
+    const tools = cartTools();
+    const model = fakeModel([toolRound, finalRound]);
+    const turn = await runAgentTurn({
+      model,
+      executor: tools.executor,
+      messages: [user("add")],
+      sink: () => {},
+      onMessages: () => {
+        throw new Error("disk full");
+      },
+    });
+    expect(turn.error?.code).toBe("storage_error");
+    expect(model.requests).toHaveLength(1);
   });
 
   it("continues after pause_turn by sending the paused assistant message back", async () => {

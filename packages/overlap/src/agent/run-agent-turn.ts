@@ -10,7 +10,7 @@ import type { AgentEventSink } from "../round/agent-event.js";
 import { type RoundResult, StreamedRound } from "../round/streamed-round.js";
 import type { Message } from "../stream/message.js";
 import type { StopReason, StreamEvent } from "../stream/stream-event.js";
-import type { ToolExecutor } from "../tools/tool-executor.js";
+import type { ToolCall, ToolExecutor } from "../tools/tool-executor.js";
 import type { ModelClient } from "./model-client.js";
 import { validateConversation } from "./validate-conversation.js";
 
@@ -34,11 +34,17 @@ export interface AgentTurnOptions {
   concurrency?: number;
   ledger?: ToolLedger;
   previewIntervalMs?: number;
+  /** Told when the ledger fails to record an outcome. */
+  onLedgerError?: (error: unknown, call: ToolCall) => void;
   /** A model stream silent for this long is treated as dropped. Default 120 s. */
   idleTimeoutMs?: number;
   now?: () => number;
-  /** Persists the messages each round added, before the next request is sent. */
-  onMessages?: (added: readonly Message[]) => Promise<void> | void;
+  /**
+   * Persists each round's changes before the next request is sent: `messages` replace the
+   * conversation from position `from` on (as `ConversationStore.write` takes them). Usually an
+   * append; after pause_turn the continued assistant message is rewritten in place.
+   */
+  onMessages?: (update: { from: number; messages: readonly Message[] }) => Promise<void> | void;
 }
 
 /** What a turn produced. */
@@ -56,7 +62,6 @@ export interface AgentTurnResult {
 export async function runAgentTurn(options: AgentTurnOptions): Promise<AgentTurnResult> {
   const maxRounds = options.maxRounds ?? 10;
   const messages = [...options.messages];
-  const added: Message[] = [];
   const rounds: RoundResult[] = [];
   const emit = (event: Parameters<AgentEventSink>[0]) => {
     try {
@@ -83,17 +88,13 @@ export async function runAgentTurn(options: AgentTurnOptions): Promise<AgentTurn
     }
     const result = await runRound(options, messages, round);
     rounds.push(result);
+    const from = appendRound(messages, result, stopReason === "pause_turn");
     stopReason = result.stopReason;
-    const fresh: Message[] = [];
-    if (result.assistant.content.length > 0) fresh.push(result.assistant);
-    if (result.toolResults) fresh.push(result.toolResults);
-    messages.push(...fresh);
-    added.push(...fresh);
-    if (fresh.length > 0) {
+    if (from < messages.length) {
       try {
-        await options.onMessages?.(fresh);
+        await options.onMessages?.({ from, messages: messages.slice(from) });
       } catch (err) {
-        error = new OverlapError("invalid_conversation", "The conversation could not be saved.", {
+        error = new OverlapError("storage_error", "The conversation could not be saved.", {
           cause: err,
         });
         break;
@@ -114,9 +115,44 @@ export async function runAgentTurn(options: AgentTurnOptions): Promise<AgentTurn
     emit({ type: "error", code: error.code, message: error.publicMessage });
   }
   emit({ type: "done", rounds: rounds.length, stopReason });
+  const added = messages.slice(options.messages.length);
   const out: AgentTurnResult = { added, messages, stopReason, rounds };
   if (error) out.error = error;
   return out;
+}
+
+/**
+ * Adds a round's messages to the conversation; returns the first position that changed. After
+ * pause_turn the model continues the same assistant turn, so its new content joins that message.
+ */
+function appendRound(messages: Message[], result: RoundResult, continuesPause: boolean): number {
+  let from = messages.length;
+  const last = messages.at(-1);
+  if (result.assistant.content.length > 0) {
+    if (continuesPause && last?.role === "assistant") {
+      from = messages.length - 1;
+      messages[from] = {
+        role: "assistant",
+        content: [...last.content, ...result.assistant.content],
+      };
+    } else {
+      messages.push(result.assistant);
+    }
+  }
+  if (result.toolResults) messages.push(result.toolResults);
+  return from;
+}
+
+/** Every call id the conversation already holds: a new call must not reuse one. */
+function usedCallIds(messages: readonly Message[]): Set<string> {
+  const ids = new Set<string>();
+  for (const message of messages) {
+    if (message.role !== "assistant") continue;
+    for (const block of message.content) {
+      if (block.type === "tool_use" || block.type === "server_tool_use") ids.add(block.id);
+    }
+  }
+  return ids;
 }
 
 function runRound(
@@ -134,10 +170,12 @@ function runRound(
     sink: options.sink,
     round,
     signal: controller.signal,
+    usedIds: usedCallIds(messages),
     ...pick(options, [
       "agent",
       "concurrency",
       "ledger",
+      "onLedgerError",
       "previewIntervalMs",
       "idleTimeoutMs",
       "now",

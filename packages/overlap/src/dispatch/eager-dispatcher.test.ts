@@ -239,4 +239,42 @@ describe("EagerDispatcher", () => {
       ["a", "done"],
     ]);
   });
+
+  it("keeps the real result when the ledger's record throws, even synchronously", async () => {
+    const ledger = new InMemoryToolLedger();
+    ledger.record = () => {
+      throw new Error("db down");
+    };
+    const errors: unknown[] = [];
+    const runs: string[] = [];
+    const once = defineTool({
+      name: "once",
+      description: "",
+      input: z.object({}),
+      run: (_input, ctx) => {
+        runs.push(ctx.callId);
+        return "charged";
+      },
+    });
+    const d = new EagerDispatcher({
+      executor: new ToolExecutor([once]),
+      ledger,
+      onError: (e) => errors.push(e),
+    });
+    d.dispatch({ id: "a", name: "once", input: input({}) });
+    const [outcome] = await d.collect(
+      [{ id: "a", name: "once", input: { ok: true, value: input({}) } }],
+      "tool_use",
+    );
+    expect(outcome).toMatchObject({ status: "ok", resultText: "charged" });
+    expect(runs).toEqual(["a"]);
+    expect(errors).toHaveLength(1);
+  });
+
+  it.each([0, -1, Number.NaN, 1.5])(
+    "rejects concurrency %s, which would hang every call",
+    (concurrency) => {
+      expect(() => harness({ concurrency })).toThrow(RangeError);
+    },
+  );
 });

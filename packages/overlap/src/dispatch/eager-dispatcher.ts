@@ -64,6 +64,14 @@ export class EagerDispatcher {
   #cancelReason: string | undefined;
 
   constructor(options: EagerDispatcherOptions) {
+    const limit = options.concurrency;
+    if (
+      limit !== undefined &&
+      !(limit === Number.POSITIVE_INFINITY || (Number.isInteger(limit) && limit > 0))
+    ) {
+      // 0, NaN or a negative limit would queue every call forever.
+      throw new RangeError(`concurrency must be a positive integer, got ${limit}.`);
+    }
     this.#options = options;
   }
 
@@ -77,10 +85,19 @@ export class EagerDispatcher {
    * the message ends with stop reason tool_use. A second dispatch of the same id is a no-op.
    */
   dispatch(call: ToolCall): DispatchResult {
+    const decision = this.decide(call);
+    return decision === "started" ? this.#start(call) : decision;
+  }
+
+  /**
+   * What {@link dispatch} would do with the call now, without doing it ("started" covers both
+   * starting and queueing). Lets a caller announce the decision before any status event.
+   */
+  decide(call: ToolCall): Exclude<DispatchResult, "queued"> {
     if (this.#tasks.has(call.id)) return "duplicate";
     if (this.#cancelReason !== undefined) return "cancelled";
     if (this.#options.executor.tool(call.name)?.dispatch === "deferred") return "deferred";
-    return this.#start(call);
+    return "started";
   }
 
   /**
@@ -221,14 +238,15 @@ export class EagerDispatcher {
       });
       if (ledger && (outcome.status === "ok" || outcome.status === "error")) {
         // The effect happened whatever the ledger says: a failed write must not hide the result.
-        await ledger
-          .record(outcome)
+        await Promise.resolve()
+          .then(() => ledger.record(outcome))
           .catch((error: unknown) => this.#options.onError?.(error, call));
       }
       status(stateOf(outcome));
       return outcome;
     } catch (error) {
-      // Only the ledger lookup can throw here (the executor never does): the tool did not run.
+      // Only the ledger lookup can throw here (the executor never does, record is caught above):
+      // the tool did not run.
       this.#options.onError?.(error, call);
       status("failed");
       return failedOutcome(

@@ -22,8 +22,13 @@ export interface AgentEventBase {
 /** Lifecycle of a tool call as shown to the user. */
 export type ToolCallState = "queued" | "running" | "done" | "failed" | "cancelled";
 
-/** How a completed call was handled at its block stop. */
-export type DispatchDecision = "started" | "deferred" | "invalid";
+/**
+ * How a completed call was handled at its block stop: `started` (running, or queued for a
+ * concurrency slot), `deferred` (runs only if the message ends with tool_use), `invalid` (its
+ * arguments are not valid JSON; never run), `cancelled` (the round was being cancelled),
+ * `duplicate` (the same call id was already dispatched; it runs once).
+ */
+export type DispatchDecision = "started" | "deferred" | "invalid" | "cancelled" | "duplicate";
 
 /** Every event a round emits. The `type` is the SSE `event:` name. */
 export type AgentEvent = AgentEventBase &

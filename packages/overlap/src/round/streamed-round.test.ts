@@ -352,6 +352,34 @@ describe("interruption after every event index (S17, B6)", () => {
   }
 });
 
+describe("the announced dispatch decision", () => {
+  it("says cancelled for calls completed while the round was being cancelled", async () => {
+    const controller = new AbortController();
+    const tools = shop();
+    const seen: AgentEvent[] = [];
+    const round = new StreamedRound({
+      executor: tools.executor,
+      signal: controller.signal,
+      sink: (e) => {
+        seen.push(e);
+        if (e.type === "tool-call" && e.callId === "toolu_a") controller.abort();
+      },
+    });
+    // No per-block stops: message_stop completes all three calls at once, and the first one's
+    // announcement cancels the round, so the other two are announced as cancelled.
+    const events = buildStreamEvents(blocks).filter(
+      (e) => !(e.type === "content_block_stop" && e.index > 0),
+    );
+    const result = await round.relay(replayEvents(events));
+    const decisions = seen
+      .filter((e) => e.type === "tool-call")
+      .map((e) => (e as { dispatch: string }).dispatch);
+    expect(decisions).toEqual(["started", "cancelled", "cancelled"]);
+    expect(result.outcomes.every((o) => o.status === "not_executed")).toBe(true);
+    expect(tools.runs).toEqual([]);
+  });
+});
+
 describe("a silent stream", () => {
   it("is treated as dropped after the idle timeout: running tools cancelled, calls answered", async () => {
     const tools = shop();

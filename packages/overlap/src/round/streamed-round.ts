@@ -13,7 +13,7 @@ import { OverlapError } from "../errors.js";
 import { type AssemblerReport, BlockAssembler } from "../stream/block-assembler.js";
 import type { AssistantMessage, ToolResultBlock, UserMessage } from "../stream/message.js";
 import type { StopReason, StreamEvent, Usage } from "../stream/stream-event.js";
-import type { ToolExecutor } from "../tools/tool-executor.js";
+import type { ToolCall, ToolExecutor } from "../tools/tool-executor.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
 import type { AgentEvent, AgentEventSink } from "./agent-event.js";
 import { PreviewCoalescer } from "./preview-coalescer.js";
@@ -38,6 +38,10 @@ export interface StreamedRoundOptions {
   signal?: AbortSignal;
   /** Minimum milliseconds between two previews of one call. Default 50; 0 sends every delta. */
   previewIntervalMs?: number;
+  /** Call ids used earlier in the conversation; a call reusing one gets a fresh id. */
+  usedIds?: ReadonlySet<string>;
+  /** Told when the ledger fails to record an outcome (a retry could then repeat the effect). */
+  onLedgerError?: (error: unknown, call: ToolCall) => void;
   /** A stream silent for this long is treated as dropped. Default 120 s (providers ping). */
   idleTimeoutMs?: number;
   /** Monotonic clock in ms. Default `performance.now`. */
@@ -72,7 +76,7 @@ const IDLE = Symbol("idle");
 export class StreamedRound {
   readonly #options: StreamedRoundOptions;
   readonly #round: number;
-  readonly #assembler = new BlockAssembler();
+  readonly #assembler: BlockAssembler;
   readonly #clock: RoundClock;
   readonly #previews: PreviewCoalescer;
   readonly #dispatcher: EagerDispatcher;
@@ -82,6 +86,7 @@ export class StreamedRound {
   constructor(options: StreamedRoundOptions) {
     this.#options = options;
     this.#round = options.round ?? 1;
+    this.#assembler = new BlockAssembler(options.usedIds ? { usedIds: options.usedIds } : {});
     const now = options.now ?? (() => performance.now());
     this.#clock = new RoundClock(now);
     this.#previews = new PreviewCoalescer(options.previewIntervalMs ?? 50, now);
@@ -99,6 +104,7 @@ export class StreamedRound {
         }),
       ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
       ...(options.ledger ? { ledger: options.ledger } : {}),
+      ...(options.onLedgerError ? { onError: options.onLedgerError } : {}),
     });
   }
 
@@ -106,7 +112,9 @@ export class StreamedRound {
   async relay(events: AsyncIterable<StreamEvent>): Promise<RoundResult> {
     const signal = this.#options.signal;
     const cancel = () => this.#dispatcher.cancelAll("the response was cancelled");
-    signal?.addEventListener("abort", cancel, { once: true });
+    if (signal?.aborted)
+      cancel(); // a listener never fires for an abort that already happened
+    else signal?.addEventListener("abort", cancel, { once: true });
     try {
       this.#emit({ type: "round-start", round: this.#round });
       let error = await this.#consume(events);
@@ -128,7 +136,7 @@ export class StreamedRound {
    */
   async #consume(events: AsyncIterable<StreamEvent>): Promise<OverlapError | undefined> {
     const signal = this.#options.signal;
-    const idleMs = this.#options.idleTimeoutMs ?? 120_000;
+    const idleMs = Math.min(this.#options.idleTimeoutMs ?? 120_000, 2 ** 31 - 1);
     let iterator: AsyncIterator<StreamEvent> | undefined;
     let lastEventAt = Date.now();
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -150,6 +158,7 @@ export class StreamedRound {
     try {
       iterator = events[Symbol.asyncIterator]();
       while (!this.#assembler.ended) {
+        if (signal?.aborted) return abortedError();
         const pending = iterator.next();
         pending.catch(() => {}); // it may lose the race to a cancel and reject later
         const next = await Promise.race([pending, interrupted]);
@@ -161,6 +170,7 @@ export class StreamedRound {
           );
         }
         if (next.done) return streamCut();
+        if (signal?.aborted) return abortedError(); // aborted while this event was already due
         lastEventAt = Date.now();
         this.#clock.event();
         for (const report of this.#assembler.push(next.value)) this.#handle(report);
@@ -168,6 +178,7 @@ export class StreamedRound {
       }
       return undefined;
     } catch (err) {
+      if (signal?.aborted) return abortedError(); // the provider failed because we aborted it
       if (err instanceof OverlapError) return err;
       return new OverlapError("stream_interrupted", `The model stream failed: ${describe(err)}`, {
         cause: err,
@@ -287,18 +298,12 @@ export class StreamedRound {
       });
       return;
     }
-    const deferred = this.#options.executor.tool(name)?.dispatch === "deferred";
-    this.#emit({
-      type: "tool-call",
-      round,
-      index,
-      callId,
-      name,
-      input: value,
-      dispatch: deferred ? "deferred" : "started",
-    });
-    if (!deferred) this.#clock.toolReady(callId, name);
-    this.#dispatcher.dispatch({ id: callId, name, input: input.value });
+    const call = { id: callId, name, input: input.value };
+    // Announce the real decision before dispatching, so no status event precedes the call.
+    const dispatch = this.#dispatcher.decide(call);
+    this.#emit({ type: "tool-call", round, index, callId, name, input: value, dispatch });
+    if (dispatch === "started") this.#clock.toolReady(callId, name);
+    this.#dispatcher.dispatch(call);
   }
 
   /** The stream failed or was cancelled: stop every tool and answer from what was generated. */
@@ -306,7 +311,13 @@ export class StreamedRound {
     this.#dispatcher.cancelAll(
       error?.code === "aborted" ? "the response was cancelled" : "the response was interrupted",
     );
-    const partial = this.#final ?? this.#assembler.partial();
+    let partial: Pick<Final, "message" | "toolUses">;
+    try {
+      partial = this.#final ?? this.#assembler.partial();
+    } catch {
+      // A stream malformed enough to break the partial view too: keep nothing rather than throw.
+      partial = { message: { role: "assistant", content: [] }, toolUses: [] };
+    }
     return { message: partial.message, toolUses: partial.toolUses, stopReason: "error" };
   }
 

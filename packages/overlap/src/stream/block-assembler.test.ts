@@ -465,4 +465,38 @@ describe("BlockAssembler rules", () => {
       input: { ok: true, value: { verbose: true } },
     });
   });
+
+  it("gives a repeated or already-used call id a fresh one, consistently in reports and message", () => {
+    const assembler = new BlockAssembler({ usedIds: new Set(["toolu_old"]) });
+    const reports = [
+      start,
+      toolStart(0, "toolu_old"),
+      stop(0),
+      toolStart(1, "toolu_x"),
+      stop(1),
+      toolStart(2, "toolu_x"),
+      stop(2),
+      messageStop,
+    ].flatMap((e) => [...assembler.push(e)]);
+    const calls = reports
+      .filter((r) => r.type === "tool-call")
+      .map((r) => (r.type === "tool-call" ? r.callId : ""));
+    expect(calls).toEqual(["toolu_old_dup2", "toolu_x", "toolu_x_dup2"]);
+    const end = reports.find((r) => r.type === "message-end");
+    if (end?.type !== "message-end") throw new Error("no end");
+    expect(end.toolUses.map((u) => u.id)).toEqual(calls);
+    expect(end.message.content.map((b) => (b.type === "tool_use" ? b.id : ""))).toEqual(calls);
+  });
+
+  it("coerces malformed scalar fields instead of breaking later (text: 5)", () => {
+    const assembler = new BlockAssembler();
+    assembler.push(start);
+    assembler.push({
+      type: "content_block_start",
+      index: 0,
+      content_block: { type: "text", text: 5 as never },
+    });
+    expect(assembler.partial().message.content).toEqual([{ type: "text", text: "5" }]);
+    expect(() => assembler.push(null as never)).toThrow(/not an object/);
+  });
 });

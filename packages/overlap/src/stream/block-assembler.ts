@@ -111,13 +111,29 @@ const CONTENT_EVENTS: ReadonlySet<string> = new Set([
   "message_stop",
 ]);
 
+/** Options of a {@link BlockAssembler}. */
+export interface BlockAssemblerOptions {
+  /**
+   * Call ids already used earlier in the conversation. A call that reuses one (some
+   * OpenAI-compatible servers number calls `call_0`, `call_1`... every round), or that repeats an
+   * id within the message, is given a fresh id: ids must be unique for the results to be matched
+   * and for the ledger to never replay another call's outcome.
+   */
+  usedIds?: ReadonlySet<string>;
+}
+
 /** Assembles one model message from neutral stream events. Create one per round. */
 export class BlockAssembler {
   readonly #blocks = new Map<number, BlockState>();
+  readonly #usedIds: Set<string>;
   #usage: Usage = {};
   #stopReason: StopReason | null = null;
   #started = false;
   #ended = false;
+
+  constructor(options: BlockAssemblerOptions = {}) {
+    this.#usedIds = new Set(options.usedIds);
+  }
 
   /** True once message_stop was seen. */
   get ended(): boolean {
@@ -140,6 +156,9 @@ export class BlockAssembler {
    * never started); unknown event types and unknown delta types are ignored.
    */
   push(event: StreamEvent): readonly AssemblerReport[] {
+    if (event === null || typeof event !== "object" || typeof event.type !== "string") {
+      throw protocol("an event that is not an object with a type");
+    }
     if (this.#ended) {
       if (!CONTENT_EVENTS.has(event.type)) return NONE; // ping and types added later are ignored
       throw protocol(`event "${event.type}" after message_stop`);
@@ -219,7 +238,7 @@ export class BlockAssembler {
       case "text":
         state = {
           kind: "text",
-          block: { type: "text", text: block.text ?? "", ...citationsOf(block) },
+          block: { type: "text", text: String(block.text ?? ""), ...citationsOf(block) },
           stopped: false,
         };
         break;
@@ -228,8 +247,8 @@ export class BlockAssembler {
           kind: "thinking",
           block: {
             type: "thinking",
-            thinking: block.thinking ?? "",
-            signature: block.signature ?? "",
+            thinking: String(block.thinking ?? ""),
+            signature: String(block.signature ?? ""),
           },
           stopped: false,
         };
@@ -244,7 +263,7 @@ export class BlockAssembler {
         state = {
           kind: "tool",
           server: block.type === "server_tool_use",
-          id: block.id,
+          id: this.#uniqueId(block.id),
           name: block.name,
           raw: "",
           startInput: nonEmptyObject(block.input),
@@ -408,6 +427,13 @@ export class BlockAssembler {
       case "whole":
         return structuredClone(state.block);
     }
+  }
+
+  #uniqueId(id: string): string {
+    let unique = id;
+    for (let n = 2; this.#usedIds.has(unique); n++) unique = `${id}_dup${n}`;
+    this.#usedIds.add(unique);
+    return unique;
   }
 
   #block(index: number, what: string): BlockState {

@@ -234,4 +234,50 @@ describe("ToolExecutor.execute", () => {
       { name: "add", description: "Adds two numbers.", input_schema: add.inputSchema },
     ]);
   });
+
+  it("drops events a tool emits after its outcome was returned (nothing after done)", async () => {
+    let late: (() => void) | undefined;
+    const leaky = defineTool({
+      name: "leaky",
+      description: "",
+      kind: "delegate",
+      input: z.object({}),
+      run: (_input, ctx) => {
+        late = () => ctx.emit({ type: "text-delta", round: 1, index: 0, text: "late" });
+        return "ok";
+      },
+    });
+    const seen: AgentEvent[] = [];
+    await new ToolExecutor([leaky]).execute(call("leaky", {}), { emit: (e) => seen.push(e) });
+    late?.();
+    expect(seen).toEqual([]);
+  });
+
+  it("an unbounded timeout sets no timer (setTimeout would fire at once past 2^31-1 ms)", async () => {
+    const tool = defineTool({
+      name: "patient",
+      description: "",
+      input: z.object({}),
+      timeoutMs: Number.POSITIVE_INFINITY,
+      run: async () => {
+        await new Promise((r) => setTimeout(r, 20));
+        return "finished";
+      },
+    });
+    expect(await new ToolExecutor([tool]).execute(call("patient", {}))).toMatchObject({
+      status: "ok",
+    });
+  });
+
+  it("does not run a tool when the start notification cancels the call", async () => {
+    const run = vi.fn(() => "ran");
+    const tool = defineTool({ name: "t", description: "", input: z.object({}), run });
+    const controller = new AbortController();
+    const outcome = await new ToolExecutor([tool]).execute(call("t", {}), {
+      signal: controller.signal,
+      onStart: () => controller.abort(),
+    });
+    expect(outcome.status).toBe("not_executed");
+    expect(run).not.toHaveBeenCalled();
+  });
 });

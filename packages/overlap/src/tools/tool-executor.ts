@@ -119,28 +119,42 @@ export class ToolExecutor<C = unknown> {
     input: unknown,
     options: ExecuteOptions,
   ): Promise<ToolOutcome> {
+    const outer = options.signal;
+    options.onStart?.();
+    if (outer?.aborted) {
+      // Cancelled by whoever was told of the start (e.g. a failed write of the status).
+      return failedOutcome(
+        call.id,
+        call.name,
+        "not_executed",
+        `${call.name} was not run: the response was cancelled before it started.`,
+      );
+    }
     const controller = new AbortController();
     const timeoutMs = tool.timeoutMs ?? this.#defaultTimeoutMs;
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort(
-        new DOMException(`${call.name} timed out after ${timeoutMs} ms`, "TimeoutError"),
-      );
-    }, timeoutMs);
-    const outer = options.signal;
+    // setTimeout fires at once for delays past 2^31-1 ms: an unbounded timeout sets no timer.
+    const timer =
+      Number.isFinite(timeoutMs) && timeoutMs < MAX_TIMER_MS
+        ? setTimeout(() => {
+            timedOut = true;
+            controller.abort(
+              new DOMException(`${call.name} timed out after ${timeoutMs} ms`, "TimeoutError"),
+            );
+          }, timeoutMs)
+        : undefined;
     const onOuterAbort = () => controller.abort(outer?.reason);
     outer?.addEventListener("abort", onOuterAbort, { once: true });
-    options.onStart?.();
-    if (outer?.aborted) controller.abort(outer.reason); // aborted by onStart itself
 
     const emit = options.emit;
+    // Closed when execute returns: a tool still winding down must not emit after its outcome.
+    let open = true;
     const ctx = {
       callId: call.id,
       signal: controller.signal,
       context: this.#context,
       emit: (event: AgentEvent) => {
-        if (!emit) return;
+        if (!emit || !open) return;
         try {
           emit(
             tool.kind === "delegate"
@@ -164,7 +178,9 @@ export class ToolExecutor<C = unknown> {
       if (!settled) {
         // Aborted: give the tool a short grace to finish or stop. If it finished, its effect
         // happened and we keep the real result (recorded truthfully, B3).
-        const late = await Promise.race([running, delay(this.#abortGraceMs)]);
+        const grace = delay(this.#abortGraceMs);
+        const late = await Promise.race([running, grace.promise]);
+        grace.cancel();
         settled = late === TIMEOUT ? undefined : late;
         if (!settled || (!settled.ok && controller.signal.aborted && isAbortLike(settled.error))) {
           return timedOut
@@ -181,6 +197,7 @@ export class ToolExecutor<C = unknown> {
         ? this.#success(tool, call, settled.value)
         : this.#failure(call, settled.error);
     } finally {
+      open = false;
       clearTimeout(timer);
       outer?.removeEventListener("abort", onOuterAbort);
     }
@@ -223,6 +240,8 @@ export class ToolExecutor<C = unknown> {
 type Settled = { ok: true; value: ToolReturn } | { ok: false; error: unknown };
 
 const ABORTED = Symbol("aborted");
+/** The largest delay setTimeout honours. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 const TIMEOUT = Symbol("timeout");
 
 function aborted(signal: AbortSignal): Promise<typeof ABORTED> {
@@ -232,8 +251,12 @@ function aborted(signal: AbortSignal): Promise<typeof ABORTED> {
   );
 }
 
-function delay(ms: number): Promise<typeof TIMEOUT> {
-  return new Promise((resolve) => setTimeout(() => resolve(TIMEOUT), ms));
+function delay(ms: number): { promise: Promise<typeof TIMEOUT>; cancel: () => void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const promise = new Promise<typeof TIMEOUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMEOUT), ms);
+  });
+  return { promise, cancel: () => clearTimeout(timer) };
 }
 
 function isAbortLike(error: unknown): boolean {
