@@ -49,6 +49,14 @@ const toolRound = buildStreamEvents([
   { type: "tool_use", id: "toolu_3", name: "cart_total", input: {} },
 ]);
 const finalRound = buildStreamEvents([{ type: "text", text: "Your cart has 2 items." }]);
+/** A provider-side search that paused the turn (stop reason pause_turn). */
+const pausedRound = buildStreamEvents(
+  [
+    { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: { query: "shoes" } },
+    { type: "web_search_tool_result", tool_use_id: "srvtoolu_1", content: [] },
+  ],
+  { stopReason: "pause_turn" },
+);
 
 describe("runAgentTurn", () => {
   it("runs rounds while the model asks for tools, then answers; every request is valid", async () => {
@@ -252,19 +260,7 @@ describe("runAgentTurn", () => {
 
   it("after pause_turn, a tool-calling continuation joins the same assistant message", async () => {
     const tools = cartTools();
-    const paused = buildStreamEvents(
-      [
-        {
-          type: "server_tool_use",
-          id: "srvtoolu_1",
-          name: "web_search",
-          input: { query: "shoes" },
-        },
-        { type: "web_search_tool_result", tool_use_id: "srvtoolu_1", content: [] },
-      ],
-      { stopReason: "pause_turn" },
-    );
-    const model = fakeModel([paused, toolRound, finalRound]);
+    const model = fakeModel([pausedRound, toolRound, finalRound]);
     const updates: Array<{ from: number; count: number }> = [];
     const turn = await runAgentTurn({
       model,
@@ -346,19 +342,7 @@ describe("runAgentTurn", () => {
 
   it("continues after pause_turn by sending the paused assistant message back", async () => {
     const tools = cartTools();
-    const paused = buildStreamEvents(
-      [
-        {
-          type: "server_tool_use",
-          id: "srvtoolu_1",
-          name: "web_search",
-          input: { query: "shoes" },
-        },
-        { type: "web_search_tool_result", tool_use_id: "srvtoolu_1", content: [] },
-      ],
-      { stopReason: "pause_turn" },
-    );
-    const model = fakeModel([paused, finalRound]);
+    const model = fakeModel([pausedRound, finalRound]);
     const turn = await runAgentTurn({
       model,
       executor: tools.executor,

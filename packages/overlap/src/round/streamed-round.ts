@@ -112,8 +112,8 @@ export class StreamedRound {
   async relay(events: AsyncIterable<StreamEvent>): Promise<RoundResult> {
     const signal = this.#options.signal;
     const cancel = () => this.#dispatcher.cancelAll("the response was cancelled");
-    if (signal?.aborted)
-      cancel(); // a listener never fires for an abort that already happened
+    // A listener never fires for an abort that already happened: cancel now.
+    if (signal?.aborted) cancel();
     else signal?.addEventListener("abort", cancel, { once: true });
     try {
       this.#emit({ type: "round-start", round: this.#round });
@@ -123,7 +123,7 @@ export class StreamedRound {
       const final = error || !this.#final ? this.#interrupt(error) : this.#final;
       const outcomes = await this.#dispatcher.collect(final.toolUses, final.stopReason);
       if (!error && signal?.aborted) error = abortedError();
-      return this.#finish(final, outcomes, error ?? (this.#final ? undefined : streamCut()));
+      return this.#finish(final, outcomes, error);
     } finally {
       signal?.removeEventListener("abort", cancel);
       this.#previews.dispose();
