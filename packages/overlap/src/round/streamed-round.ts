@@ -169,8 +169,9 @@ export class StreamedRound {
             `The model stream was silent for ${idleMs} ms.`,
           );
         }
+        // Aborted while this event was already due; some SDKs end a stream quietly on abort.
+        if (signal?.aborted) return abortedError();
         if (next.done) return streamCut();
-        if (signal?.aborted) return abortedError(); // aborted while this event was already due
         lastEventAt = Date.now();
         this.#clock.event();
         for (const report of this.#assembler.push(next.value)) this.#handle(report);

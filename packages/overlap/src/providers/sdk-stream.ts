@@ -1,0 +1,85 @@
+/**
+ * What both provider adapters share: turning an official SDK's request + stream into neutral
+ * events with typed failures. Failures before the stream (HTTP 4xx/5xx, after the SDK's own retry
+ * policy for 429/529/5xx) throw `provider_error`; a provider `error` event mid-stream becomes a
+ * neutral `error` event (the round repairs; nothing is retried blindly); a dropped connection
+ * throws `stream_interrupted`; an abort ends the stream quietly (the round knows it aborted).
+ */
+
+import { OverlapError } from "../errors.js";
+import type { StreamEvent } from "../stream/stream-event.js";
+
+/** The fields of the SDKs' APIError classes that we read (both SDKs share the shape). */
+interface SdkApiError {
+  status?: number | undefined;
+  type?: string | null;
+  error?: unknown;
+  message: string;
+  name: string;
+}
+
+/**
+ * Opens the SDK stream with `open`, then yields what `translate` makes of each SDK item, then
+ * `finish()`'s events. `signal` aborts the HTTP request (the SDKs take it per request).
+ */
+export async function* sdkEventStream<T>(
+  open: () => Promise<AsyncIterable<T>>,
+  translate: (item: T) => Iterable<StreamEvent>,
+  finish: () => Iterable<StreamEvent>,
+  signal: AbortSignal,
+): AsyncGenerator<StreamEvent> {
+  let items: AsyncIterable<T>;
+  try {
+    items = await open();
+  } catch (err) {
+    if (signal.aborted) return;
+    throw providerError(err);
+  }
+  try {
+    for await (const item of items) yield* translate(item);
+  } catch (err) {
+    if (signal.aborted) return;
+    const api = asApiError(err);
+    if (api && api.status === undefined && api.error !== undefined) {
+      // An error the provider sent inside the stream (e.g. overloaded_error).
+      yield { type: "error", error: { type: errorType(api), message: errorMessage(api) } };
+      return;
+    }
+    throw new OverlapError("stream_interrupted", `The model stream was cut: ${describe(err)}`, {
+      cause: err,
+    });
+  }
+  yield* finish();
+}
+
+/** A failure before the stream started, with the HTTP status when there was one. */
+export function providerError(err: unknown): OverlapError {
+  const api = asApiError(err);
+  return new OverlapError("provider_error", `The model request failed: ${describe(err)}`, {
+    cause: err,
+    details: { status: api?.status, type: api ? errorType(api) : undefined },
+  });
+}
+
+function asApiError(err: unknown): SdkApiError | undefined {
+  return err instanceof Error && "status" in err && "error" in err
+    ? (err as SdkApiError)
+    : undefined;
+}
+
+function errorType(api: SdkApiError): string {
+  if (api.type) return api.type;
+  const body = api.error as { type?: unknown; error?: { type?: unknown } } | undefined;
+  const type = body?.error?.type ?? body?.type;
+  return typeof type === "string" ? type : "api_error";
+}
+
+function errorMessage(api: SdkApiError): string {
+  const body = api.error as { message?: unknown; error?: { message?: unknown } } | undefined;
+  const message = body?.error?.message ?? body?.message;
+  return typeof message === "string" ? message : api.message;
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
