@@ -1,13 +1,15 @@
 import { defineConfig } from "vitest/config";
 
+// Workspace packages export their TypeScript sources under the "source" condition, so tests run
+// against src/ without a build step (and never against a stale dist/).
+const conditions = ["source", "import", "module", "node", "default"];
+
 export default defineConfig({
-  resolve: {
-    // Workspace packages export their TypeScript sources under the "source" condition,
-    // so tests run against src/ without a build step.
-    conditions: ["source"],
-  },
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: ["source"] } },
   test: {
     include: ["packages/*/src/**/*.test.ts", "apps/*/src/**/*.test.ts", "bench/src/**/*.test.ts"],
     testTimeout: 20_000,
+    server: { deps: { inline: [/packages\/overlap/, /packages\/sim/, /^overlap/] } },
   },
 });

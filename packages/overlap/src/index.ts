@@ -74,6 +74,8 @@ export {
   encodeSseFrame,
   type SseFrameInit,
 } from "./sse/sse-encoder.js";
+export { type SseResponseBodyOptions, sseResponseBody } from "./sse/sse-response-body.js";
+export { type LoggedEvent, TurnEventLog } from "./sse/turn-event-log.js";
 export {
   type AssemblerReport,
   BlockAssembler,

@@ -1,0 +1,88 @@
+/**
+ * One running turn per session (B9, S17): a turn runs on its own, independent of any HTTP
+ * connection, writing every AgentEvent to its TurnEventLog. A browser that disconnects only stops
+ * reading (it can resume with Last-Event-ID); `cancel` is the one thing that stops a turn. The last
+ * turn's log is kept per session so a reload after the end still replays it.
+ */
+
+import { randomUUID } from "node:crypto";
+import { type AgentEvent, TurnEventLog } from "overlap";
+
+/** What a turn's body receives. */
+export interface TurnContext {
+  turnId: string;
+  /** Logs an event (and wakes every reader). */
+  emit(event: AgentEvent): void;
+  /** Aborted by {@link TurnRegistry.cancel} or {@link TurnRegistry.close}. */
+  signal: AbortSignal;
+}
+
+interface Turn {
+  log: TurnEventLog;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+/** Running and last turns, per session. */
+export class TurnRegistry {
+  readonly #turns = new Map<string, Turn>();
+  readonly #onError: (error: unknown, sessionId: string) => void;
+
+  constructor(options: { onError?: (error: unknown, sessionId: string) => void } = {}) {
+    this.#onError = options.onError ?? (() => {});
+  }
+
+  /**
+   * Starts a turn unless one is running for the session (then `undefined`: the caller answers
+   * 409). The body must emit the turn's `done`; the log is closed when the body settles anyway.
+   */
+  start(sessionId: string, body: (turn: TurnContext) => Promise<void>): TurnEventLog | undefined {
+    if (this.running(sessionId)) return undefined;
+    const turnId = randomUUID();
+    const log = new TurnEventLog(turnId);
+    const controller = new AbortController();
+    const done = (async () => {
+      try {
+        await body({ turnId, emit: (event) => log.append(event), signal: controller.signal });
+      } catch (error) {
+        this.#onError(error, sessionId);
+        log.append({
+          type: "error",
+          code: "internal",
+          message: "Something went wrong. Please try again.",
+        });
+        log.append({ type: "done", rounds: 0, stopReason: "error" });
+      } finally {
+        log.close();
+      }
+    })();
+    this.#turns.set(sessionId, { log, controller, done });
+    return log;
+  }
+
+  /** True while a turn of the session runs. */
+  running(sessionId: string): boolean {
+    const turn = this.#turns.get(sessionId);
+    return turn !== undefined && !turn.log.closed;
+  }
+
+  /** The running turn's log, or the last one's. */
+  log(sessionId: string): TurnEventLog | undefined {
+    return this.#turns.get(sessionId)?.log;
+  }
+
+  /** Cancels the running turn; resolves when it has ended. False when none was running. */
+  async cancel(sessionId: string): Promise<boolean> {
+    const turn = this.#turns.get(sessionId);
+    if (!turn || turn.log.closed) return false;
+    turn.controller.abort();
+    await turn.done;
+    return true;
+  }
+
+  /** Cancels every running turn and waits for them (server shutdown). */
+  async close(): Promise<void> {
+    for (const turn of this.#turns.values()) turn.controller.abort();
+    await Promise.all([...this.#turns.values()].map((t) => t.done));
+  }
+}
