@@ -1,0 +1,75 @@
+/**
+ * overlap-sim: a scripted model server speaking the Anthropic Messages API and the OpenAI Chat
+ * Completions API on the wire, with pacing and fault injection. Not a language model.
+ */
+
+export {
+  ANTHROPIC_OVERLOADED_EVENT,
+  ANTHROPIC_PING,
+  type AnthropicWireContext,
+  anthropicMessageBody,
+  encodeAnthropicStream,
+} from "./anthropic-wire.js";
+export { type ApiRejection, anthropicErrorBody, openaiErrorBody } from "./api-rejection.js";
+export { addFaultBlocks, parseFaults, requestFaults, type SimFaults } from "./faults.js";
+export { IdFactory } from "./id-factory.js";
+export {
+  encodeOpenAIStream,
+  finishReason,
+  OPENAI_STREAM_ERROR_FRAME,
+  type OpenAIWireContext,
+  openaiCompletionBody,
+} from "./openai-wire.js";
+export {
+  defaultPacing,
+  estimateTokens,
+  type PaceBlock,
+  type PacedItem,
+  type Pacing,
+  paceBlocks,
+  resolvePacing,
+} from "./pacing.js";
+export {
+  type CallDirective,
+  genericPolicy,
+  parseCallDirectives,
+  type SimPolicy,
+} from "./policy.js";
+export { parseQuirks, requestQuirks, type SimQuirks } from "./quirks.js";
+export {
+  argumentText,
+  outputTokens,
+  type ResolvedBlock,
+  type ResolvedScript,
+  type ResolveOptions,
+  resolveScript,
+} from "./resolve-script.js";
+export type {
+  SimBlock,
+  SimScript,
+  SimServerToolUseBlock,
+  SimStopReason,
+  SimTextBlock,
+  SimThinkingBlock,
+  SimToolUseBlock,
+  SimWebSearchResult,
+  SimWebSearchToolResultBlock,
+} from "./script.js";
+export { mixSeed, SeededRandom } from "./seeded-random.js";
+export {
+  type SimRequest,
+  type SimRequestBlock,
+  type SimRequestMessage,
+  type SimRequestOtherBlock,
+  type SimRequestText,
+  type SimRequestTool,
+  type SimRequestToolResult,
+  type SimRequestToolUse,
+  simRequestFromAnthropic,
+  simRequestFromOpenAI,
+} from "./sim-request.js";
+export { type SimServer, type SimServerOptions, startSim } from "./sim-server.js";
+export { SimSpecError } from "./sim-spec-error.js";
+export { validateAnthropicRequest } from "./validate-anthropic-request.js";
+export { validateOpenAIRequest } from "./validate-openai-request.js";
+export type { WireFrame } from "./wire-frame.js";

@@ -1,0 +1,81 @@
+/**
+ * What a policy answers: a script of content blocks. The server resolves it (ids, argument text,
+ * faults), paces it and encodes it in the wire format of the API that was called.
+ */
+
+/** Why the response stops; the Messages API's values (mapped to `finish_reason` for OpenAI). */
+export type SimStopReason =
+  | "end_turn"
+  | "tool_use"
+  | "max_tokens"
+  | "stop_sequence"
+  | "pause_turn"
+  | "refusal";
+
+/** Visible text. */
+export interface SimTextBlock {
+  type: "text";
+  text: string;
+}
+
+/**
+ * Extended thinking (Messages API only; omitted on Chat Completions, which has no equivalent).
+ * The signature is generated when absent.
+ */
+export interface SimThinkingBlock {
+  type: "thinking";
+  thinking: string;
+  signature?: string;
+}
+
+/** A call of one of the client's tools. */
+export interface SimToolUseBlock {
+  type: "tool_use";
+  /** Generated from the seed when absent, in the called API's style (`toolu_01…` / `call_…`). */
+  id?: string;
+  name: string;
+  /**
+   * The arguments. An object is serialised the way each API does; a string is sent as the raw
+   * argument text, exactly as given, so it can be invalid JSON on purpose.
+   */
+  input: Record<string, unknown> | string;
+}
+
+/** A provider-side web search call (Messages API only). */
+export interface SimServerToolUseBlock {
+  type: "server_tool_use";
+  id?: string;
+  name: "web_search";
+  input: { query: string };
+}
+
+/** One hit of a web search. */
+export interface SimWebSearchResult {
+  title: string;
+  url: string;
+  /** e.g. "April 1, 2025"; null when unknown. */
+  pageAge?: string | null;
+}
+
+/** The results of a web search (Messages API only), sent whole: one start and one stop. */
+export interface SimWebSearchToolResultBlock {
+  type: "web_search_tool_result";
+  /** The server_tool_use it answers; defaults to the closest one before it. */
+  toolUseId?: string;
+  results: SimWebSearchResult[];
+}
+
+/** One block of a script. */
+export type SimBlock =
+  | SimTextBlock
+  | SimThinkingBlock
+  | SimToolUseBlock
+  | SimServerToolUseBlock
+  | SimWebSearchToolResultBlock;
+
+/** The policy's answer to one request. */
+export interface SimScript {
+  blocks: SimBlock[];
+  /** Defaults to `tool_use` when the script calls a tool, `end_turn` otherwise. */
+  stopReason?: SimStopReason;
+}

@@ -1,0 +1,242 @@
+/**
+ * One neutral view of an incoming request, whatever API it came through, for the policy. The
+ * conversation is in the Messages API's shape: OpenAI assistant `tool_calls` become `tool_use`
+ * blocks and `role: "tool"` messages become `tool_result` blocks in a user message.
+ */
+
+/** Text of a message. */
+export interface SimRequestText {
+  type: "text";
+  text: string;
+}
+
+/** A tool call made earlier in the conversation. */
+export interface SimRequestToolUse {
+  type: "tool_use";
+  id: string;
+  name: string;
+  /** The parsed arguments; the raw text when they were not valid JSON (OpenAI only). */
+  input: unknown;
+}
+
+/** A tool's result, with its content flattened to text (non-text parts become `[type]`). */
+export interface SimRequestToolResult {
+  type: "tool_result";
+  tool_use_id: string;
+  content: string;
+  is_error?: boolean;
+}
+
+/** Any other block (thinking, images, server tool blocks...), kept as sent. */
+export interface SimRequestOtherBlock {
+  type: "other";
+  block: Readonly<Record<string, unknown>>;
+}
+
+/** One content block of a {@link SimRequestMessage}. */
+export type SimRequestBlock =
+  | SimRequestText
+  | SimRequestToolUse
+  | SimRequestToolResult
+  | SimRequestOtherBlock;
+
+/** One message of the conversation. */
+export interface SimRequestMessage {
+  role: "user" | "assistant";
+  content: SimRequestBlock[];
+}
+
+/** A tool the client offers. */
+export interface SimRequestTool {
+  name: string;
+  description: string;
+  input_schema: Readonly<Record<string, unknown>>;
+}
+
+/** What a policy sees of a request. */
+export interface SimRequest {
+  api: "anthropic" | "openai";
+  /** The model the client asked for (the response reports a `scripted-` name). */
+  model: string;
+  system?: string;
+  messages: SimRequestMessage[];
+  /** The client's own tools; provider tools such as web search are not listed. */
+  tools: SimRequestTool[];
+  maxTokens?: number;
+  stream: boolean;
+  /** Lower-cased request headers, without credentials (`authorization`, `x-api-key`, cookies). */
+  headers: Readonly<Record<string, string>>;
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+const asString = (v: unknown): string => (typeof v === "string" ? v : "");
+const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+/** Flattens text-or-parts content (both APIs allow either) to one string. */
+function flattenText(content: unknown): string {
+  if (typeof content === "string") return content;
+  return asArray(content)
+    .map((part) =>
+      isObject(part) && typeof part.text === "string"
+        ? part.text
+        : `[${String(isObject(part) ? part.type : "?")}]`,
+    )
+    .join("");
+}
+
+function anthropicBlock(block: unknown): SimRequestBlock {
+  if (!isObject(block)) return { type: "other", block: {} };
+  switch (block.type) {
+    case "text":
+      return { type: "text", text: asString(block.text) };
+    case "tool_use":
+      return {
+        type: "tool_use",
+        id: asString(block.id),
+        name: asString(block.name),
+        input: block.input,
+      };
+    case "tool_result": {
+      const result: SimRequestToolResult = {
+        type: "tool_result",
+        tool_use_id: asString(block.tool_use_id),
+        content: flattenText(block.content),
+      };
+      if (typeof block.is_error === "boolean") result.is_error = block.is_error;
+      return result;
+    }
+    default:
+      return { type: "other", block };
+  }
+}
+
+/** Lower-cases header names and drops credentials, which a policy never needs to see. */
+export function publicHeaders(
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const key = name.toLowerCase();
+    if (value === undefined || key === "authorization" || key === "x-api-key" || key === "cookie")
+      continue;
+    out[key] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return out;
+}
+
+/** The neutral view of a (validated) Messages API request body. */
+export function simRequestFromAnthropic(
+  body: Readonly<Record<string, unknown>>,
+  headers: Readonly<Record<string, string>>,
+): SimRequest {
+  const messages: SimRequestMessage[] = asArray(body.messages)
+    .filter(isObject)
+    .map((m) => ({
+      role: m.role === "assistant" ? "assistant" : "user",
+      content:
+        typeof m.content === "string"
+          ? [{ type: "text", text: m.content }]
+          : asArray(m.content).map(anthropicBlock),
+    }));
+  const tools: SimRequestTool[] = asArray(body.tools)
+    .filter(isObject)
+    // Provider tools (web search...) carry no input_schema and are not the client's to run.
+    .filter((t) => isObject(t.input_schema))
+    .map((t) => ({
+      name: asString(t.name),
+      description: asString(t.description),
+      input_schema: isObject(t.input_schema) ? t.input_schema : {},
+    }));
+  const request: SimRequest = {
+    api: "anthropic",
+    model: asString(body.model),
+    messages,
+    tools,
+    stream: body.stream === true,
+    headers,
+  };
+  if (body.system !== undefined) request.system = flattenText(body.system);
+  if (typeof body.max_tokens === "number") request.maxTokens = body.max_tokens;
+  return request;
+}
+
+function parseArguments(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * The neutral view of a (validated) Chat Completions request body. System and developer messages
+ * become `system`; consecutive tool messages (and a user message right after them) merge into one
+ * user message, results first, as the Messages API requires.
+ */
+export function simRequestFromOpenAI(
+  body: Readonly<Record<string, unknown>>,
+  headers: Readonly<Record<string, string>>,
+): SimRequest {
+  const system: string[] = [];
+  const messages: SimRequestMessage[] = [];
+  const lastUser = (): SimRequestMessage | undefined => {
+    const last = messages.at(-1);
+    return last?.role === "user" ? last : undefined;
+  };
+  for (const m of asArray(body.messages).filter(isObject)) {
+    if (m.role === "system" || m.role === "developer") {
+      system.push(flattenText(m.content));
+    } else if (m.role === "tool") {
+      const result: SimRequestToolResult = {
+        type: "tool_result",
+        tool_use_id: asString(m.tool_call_id),
+        content: flattenText(m.content),
+      };
+      const user = lastUser();
+      if (user?.content.every((b) => b.type === "tool_result")) user.content.push(result);
+      else messages.push({ role: "user", content: [result] });
+    } else if (m.role === "assistant") {
+      const content: SimRequestBlock[] = [];
+      const text = m.content === null || m.content === undefined ? "" : flattenText(m.content);
+      if (text !== "") content.push({ type: "text", text });
+      for (const call of asArray(m.tool_calls).filter(isObject)) {
+        const fn = isObject(call.function) ? call.function : {};
+        content.push({
+          type: "tool_use",
+          id: asString(call.id),
+          name: asString(fn.name),
+          input: parseArguments(asString(fn.arguments)),
+        });
+      }
+      messages.push({ role: "assistant", content });
+    } else {
+      const text: SimRequestText = { type: "text", text: flattenText(m.content) };
+      const user = lastUser();
+      if (user) user.content.push(text);
+      else messages.push({ role: "user", content: [text] });
+    }
+  }
+  const tools: SimRequestTool[] = asArray(body.tools)
+    .filter(isObject)
+    .map((t) => (isObject(t.function) ? t.function : {}))
+    .map((fn) => ({
+      name: asString(fn.name),
+      description: asString(fn.description),
+      input_schema: isObject(fn.parameters) ? fn.parameters : { type: "object", properties: {} },
+    }));
+  const request: SimRequest = {
+    api: "openai",
+    model: asString(body.model),
+    messages,
+    tools,
+    stream: body.stream === true,
+    headers,
+  };
+  if (system.length > 0) request.system = system.join("\n");
+  const maxTokens = body.max_completion_tokens ?? body.max_tokens;
+  if (typeof maxTokens === "number") request.maxTokens = maxTokens;
+  return request;
+}

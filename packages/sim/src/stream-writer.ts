@@ -1,0 +1,90 @@
+/**
+ * Writes paced frames to a response: each at `start + atMs` (absolute, so slow writes never add
+ * up), honouring back-pressure, the `error-after` / `drop-after` faults and a client that leaves.
+ */
+
+import type { ServerResponse } from "node:http";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { WireFrame } from "./wire-frame.js";
+
+/** Options of {@link writeFrames}. */
+export interface WriteFramesOptions {
+  /** Aborted when the client disconnects or the server closes: writing stops. */
+  signal: AbortSignal;
+  /** After this many frames, write `errorFrame` and end the response. */
+  errorAfter?: number | undefined;
+  errorFrame: string;
+  /** After this many frames, destroy the connection: no terminator, no error. */
+  dropAfter?: number | undefined;
+}
+
+/** How a stream ended. */
+export type StreamEnding = "complete" | "error" | "dropped" | "aborted";
+
+/**
+ * Writes `frames` (sorted by time) and ends the response. A fault fires at the time the next frame
+ * was due, as if generation failed there; a count beyond the last frame never fires.
+ */
+export async function writeFrames(
+  res: ServerResponse,
+  frames: readonly WireFrame[],
+  options: WriteFramesOptions,
+): Promise<StreamEnding> {
+  const { signal } = options;
+  const start = performance.now();
+  let flushed: Promise<void> = Promise.resolve();
+  for (const [n, frame] of frames.entries()) {
+    const wait = start + frame.atMs - performance.now();
+    if (wait > 0.5) {
+      try {
+        await sleep(wait, undefined, { signal });
+      } catch {
+        return "aborted";
+      }
+    }
+    if (signal.aborted || res.destroyed) return "aborted";
+    if (options.dropAfter !== undefined && n >= options.dropAfter) {
+      // What was written reaches the client before the cut, as it would on a real connection.
+      await flushed;
+      res.destroy();
+      return "dropped";
+    }
+    if (options.errorAfter !== undefined && n >= options.errorAfter) {
+      res.end(options.errorFrame);
+      return "error";
+    }
+    let written = (): void => {};
+    flushed = new Promise((resolve) => {
+      written = resolve;
+    });
+    if (!res.write(frame.text, () => written())) await drained(res, signal);
+  }
+  if (signal.aborted || res.destroyed) return "aborted";
+  res.end();
+  return "complete";
+}
+
+function drained(res: ServerResponse, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off("drain", done);
+      res.off("close", done);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+/** Waits `ms` unless aborted first; true when the wait completed. */
+export async function pause(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (ms <= 0) return !signal.aborted;
+  try {
+    await sleep(ms, undefined, { signal });
+    return true;
+  } catch {
+    return false;
+  }
+}
