@@ -6,7 +6,9 @@ const conditions = ["source", "import", "module", "node", "default"];
 
 export default defineConfig({
   resolve: { conditions },
-  ssr: { resolve: { conditions, externalConditions: ["source"] } },
+  // Not "import" on the server side: vitest hands these to Node as --conditions, and a CJS package
+  // that require()s a dual-format one (pg -> pg-pool) would then get its ESM build.
+  ssr: { resolve: { conditions: ["source", "node", "default"], externalConditions: ["source"] } },
   test: {
     include: ["packages/*/src/**/*.test.ts", "apps/*/src/**/*.test.ts", "bench/src/**/*.test.ts"],
     testTimeout: 20_000,

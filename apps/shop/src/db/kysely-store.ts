@@ -1,0 +1,437 @@
+/**
+ * The one {@link ShopStore} implementation, over Kysely, shared by SQLite and PostgreSQL. What
+ * differs (JSON column types, the in-transaction lock) comes in through a {@link StoreDialect}.
+ *
+ * The per-session lock (S15) has two halves: a {@link KeyedQueue} in the process, which runs a
+ * session's cart operations one at a time in call order, and the dialect's lock inside the
+ * transaction, which makes other processes sharing the database wait (PostgreSQL advisory lock;
+ * SQLite's BEGIN IMMEDIATE write lock).
+ */
+
+import { createHash, randomBytes } from "node:crypto";
+import type { Kysely, Selectable, Transaction } from "kysely";
+import type { ConversationStore, ToolLedger } from "overlap";
+import {
+  type Cart,
+  type CartLine,
+  type CartRules,
+  DEFAULT_CART_RULES,
+  EMPTY_CART,
+  isWellFormedCart,
+} from "../domain/cart.js";
+import type { Product } from "../domain/catalog.js";
+import {
+  changePrice,
+  DEFAULT_LOW_STOCK_THRESHOLD,
+  lowStockReport,
+  type ProductChangeResult,
+  restockProduct,
+  type SalesSummary,
+  summarizeSales,
+} from "../domain/merchant.js";
+import { checkout as draftOrder, type Order, type OrderLine } from "../domain/orders.js";
+import { violation } from "../domain/rule-violation.js";
+import { type ProductQuery, searchProducts } from "../domain/search-products.js";
+import { KeyedQueue } from "./keyed-queue.js";
+import { migrateToLatest } from "./migrations.js";
+import type { ProductsTable, ShopDatabase } from "./shop-database.js";
+import type {
+  CartChange,
+  CartTransaction,
+  CheckoutResult,
+  ListOrdersOptions,
+  NewSession,
+  Session,
+  SessionKind,
+  ShopStore,
+} from "./shop-store.js";
+import { SqlConversationStore } from "./sql-conversation-store.js";
+import { SqlToolLedger } from "./sql-tool-ledger.js";
+import type { StoreDialect } from "./store-dialect.js";
+
+type Db = Kysely<ShopDatabase> | Transaction<ShopDatabase>;
+
+/** How a {@link KyselyShopStore} is built. */
+export interface KyselyShopStoreOptions {
+  db: Kysely<ShopDatabase>;
+  dialect: StoreDialect;
+  cartRules?: Partial<CartRules>;
+}
+
+/** Thrown inside a checkout transaction to roll it back when stock vanished under it. */
+class StockTaken extends Error {
+  constructor(readonly productName: string) {
+    super(`Stock of ${productName} was taken by another checkout.`);
+  }
+}
+
+/** A {@link ShopStore} over any Kysely dialect. */
+export class KyselyShopStore implements ShopStore {
+  readonly dialect: "sqlite" | "postgres";
+  readonly cartRules: CartRules;
+  readonly conversations: ConversationStore;
+  readonly #db: Kysely<ShopDatabase>;
+  readonly #dialect: StoreDialect;
+  readonly #queue = new KeyedQueue();
+  #lastTimestamp = 0;
+
+  constructor(options: KyselyShopStoreOptions) {
+    this.#db = options.db;
+    this.#dialect = options.dialect;
+    this.dialect = options.dialect.name;
+    this.cartRules = Object.freeze({ ...DEFAULT_CART_RULES, ...options.cartRules });
+    this.conversations = new SqlConversationStore(options.db, options.dialect);
+  }
+
+  async migrate(): Promise<void> {
+    await migrateToLatest(this.#db, this.#dialect);
+  }
+
+  async close(): Promise<void> {
+    await this.#db.destroy();
+  }
+
+  // --- sessions -------------------------------------------------------------------------------
+
+  async createSession(kind: SessionKind): Promise<NewSession> {
+    const session = {
+      id: `s-${randomBytes(8).toString("hex")}`,
+      kind,
+      createdAt: this.#now(),
+    };
+    const token = randomBytes(32).toString("base64url");
+    await this.#db
+      .insertInto("sessions")
+      .values({
+        id: session.id,
+        kind,
+        token_hash: hashToken(token),
+        created_at: session.createdAt,
+      })
+      .execute();
+    return { ...session, token };
+  }
+
+  async findSessionByToken(token: string): Promise<Session | undefined> {
+    // Tokens are 43 characters; anything far longer is not worth hashing.
+    if (typeof token !== "string" || token.length === 0 || token.length > 256) return undefined;
+    const row = await this.#db
+      .selectFrom("sessions")
+      .selectAll()
+      .where("token_hash", "=", hashToken(token))
+      .executeTakeFirst();
+    return row && toSession(row);
+  }
+
+  async getSession(sessionId: string): Promise<Session | undefined> {
+    const row = await this.#db
+      .selectFrom("sessions")
+      .selectAll()
+      .where("id", "=", sessionId)
+      .executeTakeFirst();
+    return row && toSession(row);
+  }
+
+  ledger(sessionId = ""): ToolLedger {
+    return new SqlToolLedger(this.#db, sessionId);
+  }
+
+  // --- products -------------------------------------------------------------------------------
+
+  async listProducts(): Promise<Product[]> {
+    const rows = await this.#db.selectFrom("products").selectAll().orderBy("id").execute();
+    return rows.map(toProduct);
+  }
+
+  async getProduct(productId: string): Promise<Product | undefined> {
+    return readProduct(this.#db, productId);
+  }
+
+  async searchProducts(query: ProductQuery): Promise<Product[]> {
+    // A few hundred rows: ranking in memory keeps one search implementation for both dialects.
+    return searchProducts(await this.listProducts(), query);
+  }
+
+  async restock(productId: string, quantity: number): Promise<ProductChangeResult> {
+    return this.#db.transaction().execute(async (trx) => {
+      const result = restockProduct(await readProduct(trx, productId), quantity);
+      if (!result.ok) return result;
+      // Relative update: a checkout committing meanwhile in another process is not overwritten.
+      await trx
+        .updateTable("products")
+        .set((eb) => ({ stock: eb("stock", "+", quantity) }))
+        .where("id", "=", productId)
+        .execute();
+      return { ok: true, product: (await readProduct(trx, productId)) ?? result.product };
+    });
+  }
+
+  async setPrice(productId: string, priceCents: number): Promise<ProductChangeResult> {
+    return this.#db.transaction().execute(async (trx) => {
+      const result = changePrice(await readProduct(trx, productId), priceCents);
+      if (!result.ok) return result;
+      await trx
+        .updateTable("products")
+        .set({ price_cents: priceCents })
+        .where("id", "=", productId)
+        .execute();
+      return { ok: true, product: (await readProduct(trx, productId)) ?? result.product };
+    });
+  }
+
+  async lowStock(threshold = DEFAULT_LOW_STOCK_THRESHOLD): Promise<Product[]> {
+    const rows = await this.#db
+      .selectFrom("products")
+      .selectAll()
+      .where("stock", "<=", threshold)
+      .execute();
+    return lowStockReport(rows.map(toProduct), threshold);
+  }
+
+  // --- carts and orders -----------------------------------------------------------------------
+
+  withCart<R extends CartChange>(
+    sessionId: string,
+    fn: (cart: Cart, tx: CartTransaction) => R | Promise<R>,
+  ): Promise<R> {
+    return this.#locked(sessionId, async (trx) => {
+      const cart = await readCart(trx, sessionId);
+      const result = await fn(cart, {
+        sessionId,
+        rules: this.cartRules,
+        getProduct: (productId) => readProduct(trx, productId),
+      });
+      const change: CartChange = result;
+      if (change.ok && change.cart !== cart) {
+        if (!isWellFormedCart(change.cart)) {
+          throw new TypeError("withCart: the callback returned a malformed cart; nothing stored.");
+        }
+        await writeCart(trx, sessionId, change.cart, this.#now());
+      }
+      return result;
+    });
+  }
+
+  async getCart(sessionId: string): Promise<Cart> {
+    const result = await this.withCart(sessionId, (cart) => ({ ok: true, cart }) as const);
+    return result.cart;
+  }
+
+  async checkout(sessionId: string, callId: string): Promise<CheckoutResult> {
+    try {
+      return await this.#locked(sessionId, async (trx) => {
+        const placed = await readOrders(trx, { sessionId, callId });
+        if (placed[0]) return { ok: true, order: placed[0], replayed: true, priceChanges: [] };
+        const cart = await readCart(trx, sessionId);
+        const products = new Map<string, Product>();
+        for (const line of cart.lines) {
+          const product = await readProduct(trx, line.productId);
+          if (product) products.set(product.id, product);
+        }
+        const result = draftOrder(cart, products, this.cartRules);
+        if (!result.ok) return result;
+        const { draft } = result;
+        // Rows are locked in id order: two checkouts of the same products in different cart
+        // orders would otherwise deadlock in PostgreSQL.
+        const decrements = [...draft.stockDecrements].sort((a, b) =>
+          a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0,
+        );
+        for (const { productId, quantity } of decrements) {
+          // Carts do not reserve stock, so another session's checkout (in this or another
+          // process) may have taken it since the read: the conditional update is the arbiter.
+          const update = await trx
+            .updateTable("products")
+            .set((eb) => ({ stock: eb("stock", "-", quantity) }))
+            .where("id", "=", productId)
+            .where("stock", ">=", quantity)
+            .executeTakeFirst();
+          if (Number(update.numUpdatedRows) !== 1) {
+            throw new StockTaken(products.get(productId)?.name ?? productId);
+          }
+        }
+        const order: Order = {
+          id: `o-${randomBytes(6).toString("hex")}`,
+          sessionId,
+          callId,
+          lines: draft.lines,
+          totalCents: draft.totalCents,
+          itemCount: draft.itemCount,
+          createdAt: this.#now(),
+        };
+        await insertOrder(trx, order);
+        await trx.deleteFrom("carts").where("session_id", "=", sessionId).execute();
+        return { ok: true, order, replayed: false, priceChanges: draft.priceChanges };
+      });
+    } catch (error) {
+      if (!(error instanceof StockTaken)) throw error;
+      return violation(
+        "insufficient_stock",
+        `${error.productName} sold out while checking out; nothing was charged. Please review the cart.`,
+      );
+    }
+  }
+
+  async listOrders(options: ListOrdersOptions = {}): Promise<Order[]> {
+    return readOrders(this.#db, { ...options, limit: options.limit ?? 50 });
+  }
+
+  async salesSummary(options: { top?: number } = {}): Promise<SalesSummary> {
+    return summarizeSales(await readOrders(this.#db, {}), options.top);
+  }
+
+  /** Runs `fn` in a transaction holding the session's lock, after the session's earlier calls. */
+  #locked<T>(sessionId: string, fn: (trx: Transaction<ShopDatabase>) => Promise<T>): Promise<T> {
+    return this.#queue.run(sessionId, () =>
+      this.#db.transaction().execute(async (trx) => {
+        await this.#dialect.lock(trx, `session:${sessionId}`);
+        return fn(trx);
+      }),
+    );
+  }
+
+  /** ISO timestamps that never repeat or go back within this store, so "newest first" is exact. */
+  #now(): string {
+    this.#lastTimestamp = Math.max(Date.now(), this.#lastTimestamp + 1);
+    return new Date(this.#lastTimestamp).toISOString();
+  }
+}
+
+function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+function toSession(row: Selectable<ShopDatabase["sessions"]>): Session {
+  return { id: row.id, kind: row.kind as SessionKind, createdAt: row.created_at };
+}
+
+function toProduct(row: Selectable<ProductsTable>): Product {
+  return {
+    id: row.id,
+    sku: row.sku,
+    name: row.name,
+    brand: row.brand,
+    category: row.category,
+    tags: JSON.parse(row.tags) as string[],
+    priceCents: Number(row.price_cents),
+    sizes: JSON.parse(row.sizes) as string[],
+    colors: JSON.parse(row.colors) as string[],
+    stock: Number(row.stock),
+    rating: Number(row.rating),
+    description: row.description,
+  };
+}
+
+async function readProduct(db: Db, productId: string): Promise<Product | undefined> {
+  const row = await db
+    .selectFrom("products")
+    .selectAll()
+    .where("id", "=", productId)
+    .executeTakeFirst();
+  return row && toProduct(row);
+}
+
+async function readCart(db: Db, sessionId: string): Promise<Cart> {
+  const row = await db
+    .selectFrom("carts")
+    .select("lines")
+    .where("session_id", "=", sessionId)
+    .executeTakeFirst();
+  if (!row) return EMPTY_CART;
+  // Rebuilt field by field: jsonb does not keep key order, and the cart should look the same
+  // whichever database stored it.
+  const lines = (JSON.parse(row.lines) as CartLine[]).map(
+    ({ productId, quantity, unitPriceCents }) => ({ productId, quantity, unitPriceCents }),
+  );
+  return { lines };
+}
+
+async function writeCart(db: Db, sessionId: string, cart: Cart, now: string): Promise<void> {
+  const lines = JSON.stringify(
+    cart.lines.map(({ productId, quantity, unitPriceCents }) => ({
+      productId,
+      quantity,
+      unitPriceCents,
+    })),
+  );
+  await db
+    .insertInto("carts")
+    .values({ session_id: sessionId, lines, updated_at: now })
+    .onConflict((oc) => oc.column("session_id").doUpdateSet({ lines, updated_at: now }))
+    .execute();
+}
+
+async function insertOrder(db: Db, order: Order): Promise<void> {
+  await db
+    .insertInto("orders")
+    .values({
+      id: order.id,
+      session_id: order.sessionId,
+      call_id: order.callId,
+      total_cents: order.totalCents,
+      item_count: order.itemCount,
+      created_at: order.createdAt,
+    })
+    .execute();
+  await db
+    .insertInto("order_lines")
+    .values(
+      order.lines.map((line, position) => ({
+        order_id: order.id,
+        position,
+        product_id: line.productId,
+        name: line.name,
+        quantity: line.quantity,
+        unit_price_cents: line.unitPriceCents,
+      })),
+    )
+    .execute();
+}
+
+async function readOrders(
+  db: Db,
+  filter: { sessionId?: string; callId?: string; limit?: number },
+): Promise<Order[]> {
+  let query = db.selectFrom("orders").selectAll().orderBy("created_at", "desc").orderBy("id");
+  if (filter.sessionId !== undefined) query = query.where("session_id", "=", filter.sessionId);
+  if (filter.callId !== undefined) query = query.where("call_id", "=", filter.callId);
+  if (filter.limit !== undefined) query = query.limit(Math.max(0, Math.floor(filter.limit)));
+  const rows = await query.execute();
+  if (rows.length === 0) return [];
+  const lineRows = [];
+  // Chunked: both databases cap the number of parameters in one statement.
+  for (let i = 0; i < rows.length; i += 500) {
+    const ids = rows.slice(i, i + 500).map((row) => row.id);
+    lineRows.push(
+      ...(await db
+        .selectFrom("order_lines")
+        .selectAll()
+        .where("order_id", "in", ids)
+        .orderBy("order_id")
+        .orderBy("position")
+        .execute()),
+    );
+  }
+  const linesByOrder = new Map<string, OrderLine[]>();
+  for (const row of lineRows) {
+    const quantity = Number(row.quantity);
+    const unitPriceCents = Number(row.unit_price_cents);
+    const lines = linesByOrder.get(row.order_id) ?? [];
+    lines.push({
+      productId: row.product_id,
+      name: row.name,
+      quantity,
+      unitPriceCents,
+      lineTotalCents: quantity * unitPriceCents,
+    });
+    linesByOrder.set(row.order_id, lines);
+  }
+  return rows.map((row) => ({
+    id: row.id,
+    sessionId: row.session_id,
+    callId: row.call_id,
+    lines: linesByOrder.get(row.id) ?? [],
+    totalCents: Number(row.total_cents),
+    itemCount: Number(row.item_count),
+    createdAt: row.created_at,
+  }));
+}

@@ -1,0 +1,173 @@
+/**
+ * Schema migrations, run at start and idempotent: a `schema_version` table records what was
+ * applied, and the whole run happens in one transaction under the dialect's lock, so two server
+ * processes starting together on one PostgreSQL apply each migration exactly once.
+ */
+
+import { type Kysely, sql, type Transaction } from "kysely";
+import { generateCatalog, type Product } from "../domain/catalog.js";
+import type { ShopDatabase } from "./shop-database.js";
+import type { StoreDialect } from "./store-dialect.js";
+
+/** One schema change. Versions are applied in increasing order and never edited once shipped. */
+interface Migration {
+  readonly version: number;
+  readonly description: string;
+  up(trx: Transaction<ShopDatabase>, dialect: StoreDialect): Promise<void>;
+}
+
+const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: "sessions, messages, products, carts, orders, tool ledger; seed the catalog",
+    async up(trx, { jsonType, exactJsonType }) {
+      const schema = trx.schema;
+      await schema
+        .createTable("sessions")
+        .ifNotExists()
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("kind", "text", (c) => c.notNull())
+        .addColumn("token_hash", "text", (c) => c.notNull().unique())
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .execute();
+      await schema
+        .createTable("messages")
+        .ifNotExists()
+        .addColumn("session_id", "text", (c) => c.notNull())
+        .addColumn("seq", "integer", (c) => c.notNull())
+        .addColumn("role", "text", (c) => c.notNull())
+        .addColumn("content", exactJsonType, (c) => c.notNull())
+        .addPrimaryKeyConstraint("messages_pk", ["session_id", "seq"])
+        .execute();
+      await schema
+        .createTable("products")
+        .ifNotExists()
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("sku", "text", (c) => c.notNull().unique())
+        .addColumn("name", "text", (c) => c.notNull())
+        .addColumn("brand", "text", (c) => c.notNull())
+        .addColumn("category", "text", (c) => c.notNull())
+        .addColumn("tags", jsonType, (c) => c.notNull())
+        .addColumn("price_cents", "integer", (c) => c.notNull().check(nonNegative("price_cents")))
+        .addColumn("sizes", jsonType, (c) => c.notNull())
+        .addColumn("colors", jsonType, (c) => c.notNull())
+        // The CHECK is the last line of defence: no interleaving can ever sell stock twice.
+        .addColumn("stock", "integer", (c) => c.notNull().check(nonNegative("stock")))
+        .addColumn("rating", "double precision", (c) => c.notNull())
+        .addColumn("description", "text", (c) => c.notNull())
+        .execute();
+      await schema
+        .createTable("carts")
+        .ifNotExists()
+        .addColumn("session_id", "text", (c) => c.primaryKey())
+        .addColumn("lines", jsonType, (c) => c.notNull())
+        .addColumn("updated_at", "text", (c) => c.notNull())
+        .execute();
+      await schema
+        .createTable("orders")
+        .ifNotExists()
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("session_id", "text", (c) => c.notNull())
+        .addColumn("call_id", "text", (c) => c.notNull())
+        .addColumn("total_cents", "integer", (c) => c.notNull())
+        .addColumn("item_count", "integer", (c) => c.notNull())
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addUniqueConstraint("orders_session_call_unique", ["session_id", "call_id"])
+        .execute();
+      await schema
+        .createIndex("orders_created_at_idx")
+        .ifNotExists()
+        .on("orders")
+        .column("created_at")
+        .execute();
+      await schema
+        .createTable("order_lines")
+        .ifNotExists()
+        .addColumn("order_id", "text", (c) => c.notNull().references("orders.id"))
+        .addColumn("position", "integer", (c) => c.notNull())
+        .addColumn("product_id", "text", (c) => c.notNull())
+        .addColumn("name", "text", (c) => c.notNull())
+        .addColumn("quantity", "integer", (c) => c.notNull())
+        .addColumn("unit_price_cents", "integer", (c) => c.notNull())
+        .addPrimaryKeyConstraint("order_lines_pk", ["order_id", "position"])
+        .execute();
+      await schema
+        .createTable("tool_ledger")
+        .ifNotExists()
+        .addColumn("session_id", "text", (c) => c.notNull())
+        .addColumn("call_id", "text", (c) => c.notNull())
+        .addColumn("name", "text", (c) => c.notNull())
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("outcome", jsonType, (c) => c.notNull())
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addPrimaryKeyConstraint("tool_ledger_pk", ["session_id", "call_id"])
+        .execute();
+      await seedProducts(trx, generateCatalog());
+    },
+  },
+];
+
+/** The schema version this code expects. */
+export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
+
+/** Applies every pending migration; returns the versions applied (empty when up to date). */
+export async function migrateToLatest(
+  db: Kysely<ShopDatabase>,
+  dialect: StoreDialect,
+): Promise<number[]> {
+  return db.transaction().execute(async (trx) => {
+    await dialect.lock(trx, "overlap-shop:migrations");
+    await trx.schema
+      .createTable("schema_version")
+      .ifNotExists()
+      .addColumn("version", "integer", (c) => c.primaryKey())
+      .addColumn("applied_at", "text", (c) => c.notNull())
+      .execute();
+    const row = await trx
+      .selectFrom("schema_version")
+      .select((eb) => eb.fn.max("version").as("version"))
+      .executeTakeFirst();
+    const current = Number(row?.version ?? 0);
+    const applied: number[] = [];
+    for (const migration of MIGRATIONS) {
+      if (migration.version <= current) continue;
+      await migration.up(trx, dialect);
+      await trx
+        .insertInto("schema_version")
+        .values({ version: migration.version, applied_at: new Date().toISOString() })
+        .execute();
+      applied.push(migration.version);
+    }
+    return applied;
+  });
+}
+
+/** Inserts products in batches (SQLite and PostgreSQL both cap the parameters of a statement). */
+async function seedProducts(trx: Transaction<ShopDatabase>, products: readonly Product[]) {
+  const batchSize = 50;
+  for (let i = 0; i < products.length; i += batchSize) {
+    await trx
+      .insertInto("products")
+      .values(
+        products.slice(i, i + batchSize).map((p) => ({
+          id: p.id,
+          sku: p.sku,
+          name: p.name,
+          brand: p.brand,
+          category: p.category,
+          tags: JSON.stringify(p.tags),
+          price_cents: p.priceCents,
+          sizes: JSON.stringify(p.sizes),
+          colors: JSON.stringify(p.colors),
+          stock: p.stock,
+          rating: p.rating,
+          description: p.description,
+        })),
+      )
+      .execute();
+  }
+}
+
+function nonNegative(column: string) {
+  return sql`${sql.ref(column)} >= 0`;
+}

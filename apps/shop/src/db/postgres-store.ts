@@ -1,0 +1,94 @@
+/**
+ * The PostgreSQL store, for several server processes sharing sessions, carts and the ledger
+ * (B10): Kysely's PostgresDialect over a pg Pool. The per-session lock across processes is a
+ * transaction-scoped advisory lock, `pg_advisory_xact_lock(hashtextextended(key, 0))`, taken as
+ * the transaction's first statement and released by COMMIT or ROLLBACK, so a crashed process can
+ * never leave it held. Transactions stay READ COMMITTED on purpose: every statement after the lock
+ * sees what the previous holder committed (REPEATABLE READ would keep a snapshot from before).
+ */
+
+import { userInfo } from "node:os";
+import { Kysely, PostgresDialect, sql } from "kysely";
+import pg from "pg";
+import type { CartRules } from "../domain/cart.js";
+import { KyselyShopStore } from "./kysely-store.js";
+import type { ShopDatabase } from "./shop-database.js";
+import type { ShopStore } from "./shop-store.js";
+import type { StoreDialect } from "./store-dialect.js";
+
+/** How to open a PostgreSQL store. */
+export interface PostgresStoreOptions {
+  /** `postgres://user:password@host:port/database`. */
+  connectionString: string;
+  /** Schema to use (search_path), e.g. a throwaway one per test run; it must exist. */
+  schema?: string;
+  /** Connections in the pool (default 10). */
+  poolSize?: number;
+  cartRules?: Partial<CartRules>;
+  /** Told about errors of idle pooled connections (the pool replaces them). */
+  onPoolError?: (error: Error) => void;
+}
+
+const POSTGRES_DIALECT: StoreDialect = {
+  name: "postgres",
+  jsonType: "jsonb",
+  exactJsonType: "json",
+  async lock(trx, key) {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+  },
+};
+
+/** OIDs of json and jsonb: handed back as text, like SQLite, so the store parses JSON itself. */
+const JSON_OIDS: ReadonlySet<number> = new Set([114, 3802]);
+
+const types: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    JSON_OIDS.has(oid)
+      ? (value: string) => value
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+/** Opens and migrates a PostgreSQL store. */
+export async function openPostgresStore(options: PostgresStoreOptions): Promise<ShopStore> {
+  if (options.schema !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(options.schema)) {
+    throw new RangeError(`Invalid schema name: ${options.schema}`);
+  }
+  const pool = new pg.Pool({
+    connectionString: withDefaultUser(options.connectionString),
+    max: options.poolSize ?? 10,
+    types,
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  });
+  // An idle connection that dies (server restart) emits "error" on the pool; unhandled, that
+  // would crash the process, while the pool simply replaces the connection.
+  pool.on("error", (error) => options.onPoolError?.(error));
+  const db = new Kysely<ShopDatabase>({ dialect: new PostgresDialect({ pool }) });
+  const store = new KyselyShopStore({
+    db,
+    dialect: POSTGRES_DIALECT,
+    ...(options.cartRules ? { cartRules: options.cartRules } : {}),
+  });
+  try {
+    await store.migrate();
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return store;
+}
+
+/**
+ * Fills in the user name when the URL has none, as libpq does (`PGUSER`, else the OS user):
+ * node-pg only looks at `USER`, which service managers and containers often leave unset.
+ */
+export function withDefaultUser(connectionString: string): string {
+  let url: URL;
+  try {
+    url = new URL(connectionString);
+  } catch {
+    return connectionString;
+  }
+  if (url.username || process.env.PGUSER) return connectionString;
+  url.username = process.env.USER || userInfo().username;
+  return url.toString();
+}

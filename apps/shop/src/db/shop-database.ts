@@ -1,0 +1,98 @@
+/**
+ * The SQL schema as Kysely table types, shared by SQLite and PostgreSQL. JSON columns hold text
+ * in SQLite and json/jsonb in PostgreSQL; both drivers are set up to hand them back as strings, so
+ * the store always parses JSON itself. Timestamps are ISO 8601 text (they sort as time).
+ */
+
+/** Applied schema migrations. */
+export interface SchemaVersionTable {
+  version: number;
+  applied_at: string;
+}
+
+/** Shopper and merchant sessions; only the token's SHA-256 is stored. */
+export interface SessionsTable {
+  id: string;
+  kind: string;
+  token_hash: string;
+  created_at: string;
+}
+
+/** Conversation messages, one row per message, `seq` from 0. */
+export interface MessagesTable {
+  session_id: string;
+  seq: number;
+  role: string;
+  /** JSON of the message's `content` (a string or an array of blocks). */
+  content: string;
+}
+
+/** The catalog with live price and stock. */
+export interface ProductsTable {
+  id: string;
+  sku: string;
+  name: string;
+  brand: string;
+  category: string;
+  /** JSON array of strings. */
+  tags: string;
+  price_cents: number;
+  /** JSON array of strings. */
+  sizes: string;
+  /** JSON array of strings. */
+  colors: string;
+  stock: number;
+  rating: number;
+  description: string;
+}
+
+/** One cart per session. */
+export interface CartsTable {
+  session_id: string;
+  /** JSON array of cart lines. */
+  lines: string;
+  updated_at: string;
+}
+
+/** Placed orders; (session_id, call_id) is unique, which makes checkout idempotent. */
+export interface OrdersTable {
+  id: string;
+  session_id: string;
+  call_id: string;
+  total_cents: number;
+  item_count: number;
+  created_at: string;
+}
+
+/** The lines of an order, in cart order. */
+export interface OrderLinesTable {
+  order_id: string;
+  position: number;
+  product_id: string;
+  name: string;
+  quantity: number;
+  unit_price_cents: number;
+}
+
+/** Finished tool calls (B4), keyed by session and call id. */
+export interface ToolLedgerTable {
+  session_id: string;
+  call_id: string;
+  name: string;
+  status: string;
+  /** JSON of the ToolOutcome. */
+  outcome: string;
+  created_at: string;
+}
+
+/** Every table of the shop. */
+export interface ShopDatabase {
+  schema_version: SchemaVersionTable;
+  sessions: SessionsTable;
+  messages: MessagesTable;
+  products: ProductsTable;
+  carts: CartsTable;
+  orders: OrdersTable;
+  order_lines: OrderLinesTable;
+  tool_ledger: ToolLedgerTable;
+}

@@ -1,0 +1,131 @@
+/**
+ * The shop's storage, one interface over SQLite (the default) and PostgreSQL (several server
+ * processes sharing one database, B10). Business rules live in `domain/`; the store loads what
+ * they need, runs them under the right lock and persists their results.
+ */
+
+import type { ConversationStore, ToolLedger } from "overlap";
+import type { Cart, CartRules } from "../domain/cart.js";
+import type { Product } from "../domain/catalog.js";
+import type { ProductChangeResult, SalesSummary } from "../domain/merchant.js";
+import type { Order, PriceChange } from "../domain/orders.js";
+import type { RuleViolation } from "../domain/rule-violation.js";
+import type { ProductQuery } from "../domain/search-products.js";
+
+/** Who a session belongs to; merchant tools require a merchant session (B12). */
+export type SessionKind = "shopper" | "merchant";
+
+/** A stored session. */
+export interface Session {
+  readonly id: string;
+  readonly kind: SessionKind;
+  /** ISO 8601 timestamp. */
+  readonly createdAt: string;
+}
+
+/** A session just created, with its bearer token. The token is shown once and stored hashed. */
+export interface NewSession extends Session {
+  readonly token: string;
+}
+
+/**
+ * What a {@link ShopStore.withCart} callback returns: a rule result whose `cart` is persisted
+ * when `ok`. Callers may add fields (a message, the changed line...), they are passed through.
+ */
+export type CartChange = { readonly ok: true; readonly cart: Cart } | { readonly ok: false };
+
+/** Read access to products inside a {@link ShopStore.withCart} transaction. */
+export interface CartTransaction {
+  readonly sessionId: string;
+  /** The store's cart limits, to pass to the domain's cart functions. */
+  readonly rules: CartRules;
+  /** A product with its current price and stock, read in the cart's transaction. */
+  getProduct(productId: string): Promise<Product | undefined>;
+}
+
+/** The result of {@link ShopStore.checkout}. */
+export type CheckoutResult =
+  | {
+      readonly ok: true;
+      readonly order: Order;
+      /** True when this call id had already placed the order: nothing was done again. */
+      readonly replayed: boolean;
+      /** Lines charged at a price other than the one captured in the cart (empty on replay). */
+      readonly priceChanges: readonly PriceChange[];
+    }
+  | RuleViolation;
+
+/** Filters of {@link ShopStore.listOrders}. */
+export interface ListOrdersOptions {
+  /** Only this session's orders. */
+  sessionId?: string;
+  /** At most this many, newest first (default 50). */
+  limit?: number;
+}
+
+/** Persistent state of the shop. Every method is safe to call concurrently. */
+export interface ShopStore {
+  /** Which database backs the store. */
+  readonly dialect: "sqlite" | "postgres";
+  /** The cart limits the store enforces. */
+  readonly cartRules: CartRules;
+
+  /** Applies pending schema migrations and seeds the catalog once; idempotent. */
+  migrate(): Promise<void>;
+  /** Closes the database connection(s). */
+  close(): Promise<void>;
+
+  /** Creates a session with a fresh random token (only its SHA-256 is stored). */
+  createSession(kind: SessionKind): Promise<NewSession>;
+  /** The session a bearer token belongs to, if any. */
+  findSessionByToken(token: string): Promise<Session | undefined>;
+  /** A session by id. */
+  getSession(sessionId: string): Promise<Session | undefined>;
+
+  /** Conversations keyed by session id; every message is stored, so a restart loses nothing. */
+  readonly conversations: ConversationStore;
+  /**
+   * The tool-execution ledger (B4) of one session: outcomes keyed by call id, so a retried or
+   * resumed round reuses a finished side effect's outcome. The first outcome recorded for a call
+   * id is kept. Without `sessionId`, a ledger shared by callers that have no session.
+   */
+  ledger(sessionId?: string): ToolLedger;
+
+  /** Every product, by id. */
+  listProducts(): Promise<Product[]>;
+  /** One product with its current price and stock. */
+  getProduct(productId: string): Promise<Product | undefined>;
+  /** Products matching a query, best first (see `searchProducts` in the domain). */
+  searchProducts(query: ProductQuery): Promise<Product[]>;
+  /** Adds stock to a product (merchant). */
+  restock(productId: string, quantity: number): Promise<ProductChangeResult>;
+  /** Changes a product's price in cents (merchant). Carts keep the price they captured. */
+  setPrice(productId: string, priceCents: number): Promise<ProductChangeResult>;
+  /** Products at or below the stock threshold, emptiest first (merchant). */
+  lowStock(threshold?: number): Promise<Product[]>;
+
+  /**
+   * Runs read cart → check rules → write cart for one session as one unit (S15): under the
+   * per-session lock (FIFO within the process, a database lock across processes) and in one
+   * transaction. `fn` receives the current cart and returns a {@link CartChange}; the cart is
+   * written only when the change is `ok` (and differs). Calls for one session apply in the order
+   * `withCart` was called. Use `tx` (not the store) for reads inside `fn`: the store's own methods
+   * may wait for the very transaction `fn` runs in.
+   */
+  withCart<R extends CartChange>(
+    sessionId: string,
+    fn: (cart: Cart, tx: CartTransaction) => R | Promise<R>,
+  ): Promise<R>;
+  /** The session's cart, read in turn with the cart changes queued before it. */
+  getCart(sessionId: string): Promise<Cart>;
+  /**
+   * Turns the cart into an order at current prices, takes the stock and empties the cart, all in
+   * one transaction under the session lock. Idempotent per `callId`: calling again with the same
+   * id returns the same order (`replayed: true`) and changes nothing.
+   */
+  checkout(sessionId: string, callId: string): Promise<CheckoutResult>;
+  /** Orders, newest first. */
+  listOrders(options?: ListOrdersOptions): Promise<Order[]>;
+  /** Totals and best sellers over every order (merchant). */
+  salesSummary(options?: { top?: number }): Promise<SalesSummary>;
+}

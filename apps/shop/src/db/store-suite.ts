@@ -1,0 +1,565 @@
+/**
+ * The storage test suite every {@link ShopStore} implementation must pass. SQLite and PostgreSQL
+ * register it with their own harness factory, so both are held to exactly the same behaviour.
+ */
+
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import type { Message, ToolOutcome } from "overlap";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  addToCart,
+  type Cart,
+  type CartResult,
+  cartTotal,
+  EMPTY_CART,
+  removeLine,
+  updateQuantity,
+} from "../domain/cart.js";
+import type { Product } from "../domain/catalog.js";
+import type { CartAddWorkerArgs, CartAddWorkerResult } from "./cart-add-worker.js";
+import type { OpenStoreOptions } from "./open-store.js";
+import type { ShopStore } from "./shop-store.js";
+
+/** One fresh database for one test. */
+export interface StoreHarness {
+  /** A migrated store on a fresh database. */
+  readonly store: ShopStore;
+  /** Opens another store on the same database, as a restarted or second server process would. */
+  openPeer(): Promise<ShopStore>;
+  /**
+   * Whether a peer may run transactions while this store holds one open. False for SQLite: in one
+   * process, better-sqlite3 would block the event loop waiting for the other connection's lock.
+   */
+  readonly concurrentPeers: boolean;
+  /** What a worker process needs to open the same database. */
+  readonly workerTarget: Pick<OpenStoreOptions, "databaseUrl" | "sqliteFile" | "pgSchema">;
+  /** Closes the stores and deletes the database. */
+  dispose(): Promise<void>;
+}
+
+/** Creates a {@link StoreHarness}. */
+export type StoreHarnessFactory = () => Promise<StoreHarness>;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Registers the shared storage tests under `name`. */
+export function registerStoreSuite(name: string, createHarness: StoreHarnessFactory): void {
+  describe(name, () => {
+    let harness: StoreHarness;
+    let store: ShopStore;
+    let fixtures: Fixtures;
+
+    beforeEach(async () => {
+      harness = await createHarness();
+      store = harness.store;
+      fixtures = pickFixtures(await store.listProducts());
+    });
+
+    afterEach(async () => {
+      await harness.dispose();
+    });
+
+    const add = (sessionId: string, productId: string, quantity: number) =>
+      store.withCart(sessionId, async (cart, tx) =>
+        addToCart(cart, await tx.getProduct(productId), quantity, tx.rules),
+      );
+
+    it("migrates idempotently and seeds the catalog once", async () => {
+      const session = await store.createSession("shopper");
+      await store.migrate();
+      await store.migrate();
+      const products = await store.listProducts();
+      expect(products.length).toBeGreaterThanOrEqual(200);
+      expect(products[0]).toMatchObject({
+        id: "p-0001",
+        name: "Aero Trail Runner",
+        priceCents: 8_900,
+      });
+      expect(await store.getSession(session.id)).toMatchObject({ id: session.id });
+      const peer = await harness.openPeer();
+      if (harness.concurrentPeers) await Promise.all([store.migrate(), peer.migrate()]);
+      expect((await peer.listProducts()).length).toBe(products.length);
+    });
+
+    it("creates sessions with secret tokens and finds them by token only", async () => {
+      const shopper = await store.createSession("shopper");
+      const merchant = await store.createSession("merchant");
+      expect(shopper.id).not.toBe(merchant.id);
+      expect(shopper.token).not.toBe(merchant.token);
+      expect(shopper.token.length).toBeGreaterThanOrEqual(40);
+      expect(await store.findSessionByToken(shopper.token)).toEqual({
+        id: shopper.id,
+        kind: "shopper",
+        createdAt: shopper.createdAt,
+      });
+      expect(await store.findSessionByToken(merchant.token)).toMatchObject({ kind: "merchant" });
+      for (const wrong of ["", "x", shopper.id, `${shopper.token}x`, "a".repeat(10_000)]) {
+        expect(await store.findSessionByToken(wrong)).toBeUndefined();
+      }
+      expect(await store.getSession("s-missing")).toBeUndefined();
+    });
+
+    it("stores every message, rewrites from `from`, and survives a restart", async () => {
+      const toolUse: Message = {
+        role: "assistant",
+        content: [
+          { type: "text", text: "Adding it." },
+          // Key order must come back unchanged (jsonb would sort it).
+          {
+            type: "tool_use",
+            id: "call_1",
+            name: "add_to_cart",
+            input: { zeta: 1, alpha: { b: 2, a: 1 } },
+          },
+        ],
+      };
+      const answer = { type: "tool_result", tool_use_id: "call_1", content: "ok" } as const;
+      const result: Message = { role: "user", content: [answer] };
+      const conversations = store.conversations;
+      await conversations.write("s1", 0, [{ role: "user", content: "add shoes" }, toolUse]);
+      await conversations.write("s1", 2, [result]);
+      expect(await conversations.load("s1")).toEqual([
+        { role: "user", content: "add shoes" },
+        toolUse,
+        result,
+      ]);
+      const loaded = await conversations.load("s1");
+      expect(JSON.stringify(loaded[1])).toBe(JSON.stringify(toolUse));
+      // A turn that merges into the last message rewrites from length - 1.
+      const merged: Message = {
+        role: "user",
+        content: [answer, { type: "text", text: "and socks" }],
+      };
+      await conversations.write("s1", 2, [merged]);
+      expect((await conversations.load("s1")).at(-1)).toEqual(merged);
+      await conversations.write("s1", 1, []);
+      expect(await conversations.load("s1")).toHaveLength(1);
+      await expect(conversations.write("s1", 3, [result])).rejects.toThrow(RangeError);
+      await expect(conversations.write("s1", -1, [result])).rejects.toThrow(RangeError);
+      expect(await conversations.load("other")).toEqual([]);
+      await conversations.write("s1", 1, [toolUse, result]);
+      const restarted = await harness.openPeer();
+      expect(await restarted.conversations.load("s1")).toEqual([
+        { role: "user", content: "add shoes" },
+        toolUse,
+        result,
+      ]);
+    });
+
+    it("records tool outcomes per session and call id, first record wins", async () => {
+      const outcome: ToolOutcome = {
+        callId: "call_0",
+        name: "add_to_cart",
+        status: "ok",
+        resultText: "Added 1 × Aero Trail Runner.",
+        events: [{ type: "cart-updated", totalCents: 8_900 }],
+        isError: false,
+      };
+      const ledger = store.ledger("s1");
+      expect(await ledger.lookup("call_0")).toBeUndefined();
+      await ledger.record({ ...outcome, replayed: true });
+      expect(await ledger.lookup("call_0")).toEqual(outcome);
+      await ledger.record({ ...outcome, resultText: "a later duplicate" });
+      expect(await store.ledger("s1").lookup("call_0")).toEqual(outcome);
+      // Another session's call_0 is another call.
+      expect(await store.ledger("s2").lookup("call_0")).toBeUndefined();
+      await store
+        .ledger("s2")
+        .record({ ...outcome, status: "error", isError: true, resultText: "failed" });
+      expect(await store.ledger("s2").lookup("call_0")).toMatchObject({ status: "error" });
+      expect(await store.ledger("s1").lookup("call_0")).toEqual(outcome);
+      expect(await store.ledger().lookup("call_0")).toBeUndefined();
+      expect(await (await harness.openPeer()).ledger("s1").lookup("call_0")).toEqual(outcome);
+    });
+
+    it("applies the cart rules through withCart and stores only successful changes", async () => {
+      const { limited, dear, cheap } = fixtures;
+      expect(await add("s", "p-9999", 1)).toMatchObject({ ok: false, code: "unknown_product" });
+      expect(await add("s", cheap.id, 0)).toMatchObject({
+        ok: false,
+        code: "quantity_out_of_range",
+      });
+      expect(await add("s", cheap.id, 11)).toMatchObject({
+        ok: false,
+        code: "quantity_out_of_range",
+      });
+      expect(await add("s", cheap.id, 10)).toMatchObject({ ok: true });
+      expect(await add("s", cheap.id, 1)).toMatchObject({
+        ok: false,
+        code: "quantity_out_of_range",
+      });
+      expect(await add("s", limited.id, limited.stock)).toMatchObject({ ok: true });
+      expect(await add("s", limited.id, 1)).toMatchObject({
+        ok: false,
+        code: "insufficient_stock",
+      });
+      const fits = Math.floor(
+        (store.cartRules.maxTotalCents - cartTotal(await store.getCart("s"))) / dear.priceCents,
+      );
+      expect(await add("s", dear.id, fits + 1)).toMatchObject({ ok: false, code: "over_limit" });
+      const cart = await store.getCart("s");
+      expect(cart.lines.map((l) => [l.productId, l.quantity])).toEqual([
+        [cheap.id, 10],
+        [limited.id, limited.stock],
+      ]);
+      expect(cart.lines[0]?.unitPriceCents).toBe(cheap.priceCents);
+      const removed = await store.withCart("s", (c) => removeLine(c, cheap.id));
+      expect(removed.ok).toBe(true);
+      const updated = await store.withCart("s", async (c, tx) =>
+        updateQuantity(c, await tx.getProduct(limited.id), 1, tx.rules),
+      );
+      expect(updated.ok && updated.cart.lines).toEqual([
+        { productId: limited.id, quantity: 1, unitPriceCents: limited.priceCents },
+      ]);
+      // Sessions are isolated.
+      expect(await store.getCart("someone-else")).toEqual(EMPTY_CART);
+    });
+
+    it("rolls back a failing callback, refuses malformed carts, and keeps the queue moving", async () => {
+      await add("s", fixtures.cheap.id, 1);
+      await expect(
+        store.withCart("s", () => {
+          throw new Error("boom");
+        }),
+      ).rejects.toThrow("boom");
+      const malformed: Cart = { lines: [{ productId: "x", quantity: 0, unitPriceCents: 1 }] };
+      await expect(store.withCart("s", () => ({ ok: true, cart: malformed }))).rejects.toThrow(
+        TypeError,
+      );
+      expect((await add("s", fixtures.cheap.id, 1)).ok).toBe(true);
+      expect((await store.getCart("s")).lines[0]?.quantity).toBe(2);
+    });
+
+    it("applies 30 concurrent adds on one session exactly like the same adds in call order", async () => {
+      const snapshot = new Map((await store.listProducts()).map((p) => [p.id, p]));
+      const plan = addPlan(fixtures);
+      const ops = Array.from({ length: 30 }, (_, i) => plan[i % plan.length]!);
+      const results = await Promise.all(ops.map((op) => add("s", op.productId, op.quantity)));
+
+      let model: Cart = EMPTY_CART;
+      const expected: CartResult[] = ops.map((op) => {
+        const result = addToCart(model, snapshot.get(op.productId), op.quantity, store.cartRules);
+        if (result.ok) model = result.cart;
+        return result;
+      });
+      expect(results).toEqual(expected);
+      const cart = await store.getCart("s");
+      expect(cart).toEqual(model);
+      expectWithinRules(store, cart, snapshot);
+      // The rules were really exercised: some adds succeeded, and each rule refused some.
+      const codes = new Set(results.flatMap((r) => (r.ok ? [] : [r.code])));
+      expect(results.some((r) => r.ok)).toBe(true);
+      expect(codes).toEqual(new Set(["insufficient_stock", "over_limit", "quantity_out_of_range"]));
+    });
+
+    it("runs one session's cart calls in call order (add A, add B, then total sees both)", async () => {
+      const { cheap: a, limited: b } = fixtures;
+      const events: string[] = [];
+      const addA = store.withCart("s", async (cart, tx) => {
+        events.push("A starts");
+        // A is slow: without the queue, B and the total would overtake it.
+        await sleep(40);
+        const result = addToCart(cart, await tx.getProduct(a.id), 1, tx.rules);
+        events.push("A ends");
+        return result;
+      });
+      const addB = store.withCart("s", async (cart, tx) => {
+        events.push("B starts");
+        const result = addToCart(cart, await tx.getProduct(b.id), 1, tx.rules);
+        events.push("B ends");
+        return result;
+      });
+      const total = store.withCart("s", (cart) => {
+        events.push("total");
+        return { ok: true, cart, totalCents: cartTotal(cart) } as const;
+      });
+      const [, , summary] = await Promise.all([addA, addB, total]);
+      expect(events).toEqual(["A starts", "A ends", "B starts", "B ends", "total"]);
+      expect(summary.cart.lines.map((l) => l.productId)).toEqual([a.id, b.id]);
+      expect(summary.totalCents).toBe(a.priceCents + b.priceCents);
+    });
+
+    it("holds the session lock in the database, so another store waits (and other sessions do not)", async (context) => {
+      if (!harness.concurrentPeers) {
+        context.skip();
+        return;
+      }
+      const peer = await harness.openPeer();
+      const { cheap } = fixtures;
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let entered!: () => void;
+      const inside = new Promise<void>((resolve) => {
+        entered = resolve;
+      });
+      const first = store.withCart("s", async (cart, tx) => {
+        entered();
+        await gate;
+        return addToCart(cart, await tx.getProduct(cheap.id), 1, tx.rules);
+      });
+      await inside;
+      let peerEntered = false;
+      const second = peer.withCart("s", async (cart, tx) => {
+        peerEntered = true;
+        return addToCart(cart, await tx.getProduct(cheap.id), 1, tx.rules);
+      });
+      try {
+        // Another session is not held up by this one's lock.
+        const other = await peer.withCart("other", async (cart, tx) =>
+          addToCart(cart, await tx.getProduct(cheap.id), 1, tx.rules),
+        );
+        expect(other.ok).toBe(true);
+        await sleep(150);
+        expect(peerEntered).toBe(false);
+      } finally {
+        // Even when an expectation fails, so the open transaction does not hang the cleanup.
+        release();
+      }
+      expect((await first).ok).toBe(true);
+      const result = await second;
+      // The peer read the cart only after the first transaction committed: no lost update.
+      expect(result.ok && result.cart.lines[0]?.quantity).toBe(2);
+    });
+
+    it("keeps the rules when two OS processes add to one session at the same time", async () => {
+      const snapshot = new Map((await store.listProducts()).map((p) => [p.id, p]));
+      const plan = addPlan(fixtures);
+      // The two workers walk the same plan from different starting points.
+      const adds = (offset: number) =>
+        Array.from({ length: 15 }, (_, i) => plan[(i + offset) % plan.length]!);
+      const workers = [0, 1].map((w) =>
+        startWorker({ target: harness.workerTarget, sessionId: "shared", adds: adds(w) }),
+      );
+      await Promise.all(workers.map((w) => w.ready));
+      for (const w of workers) w.go();
+      const outputs = await Promise.all(workers.map((w) => w.results));
+      const cart = await store.getCart("shared");
+      expectWithinRules(store, cart, snapshot);
+      // No lost update: every successful add is in the cart, nothing else is.
+      const added = new Map<string, number>();
+      outputs.forEach((results, w) => {
+        results.forEach((result, i) => {
+          const op = adds(w)[i]!;
+          if (result.ok) added.set(op.productId, (added.get(op.productId) ?? 0) + op.quantity);
+        });
+      });
+      expect(new Map(cart.lines.map((l) => [l.productId, l.quantity]))).toEqual(added);
+      const all = outputs.flat();
+      expect(all).toHaveLength(30);
+      expect(all.some((r) => r.ok)).toBe(true);
+      expect(all.some((r) => !r.ok)).toBe(true);
+    });
+
+    it("checks out once per call id: same order on retry, stock taken once, cart emptied", async () => {
+      const { cheap, limited } = fixtures;
+      await add("s", cheap.id, 3);
+      await add("s", limited.id, 1);
+      const attempts = await Promise.all([
+        store.checkout("s", "call_checkout"),
+        store.checkout("s", "call_checkout"),
+        store.checkout("s", "call_checkout"),
+      ]);
+      const placed = attempts.filter((a) => a.ok && !a.replayed);
+      expect(placed).toHaveLength(1);
+      const orders = attempts.map((a) => (a.ok ? a.order : undefined));
+      expect(new Set(orders.map((o) => o?.id)).size).toBe(1);
+      const order = orders[0]!;
+      expect(order).toMatchObject({
+        sessionId: "s",
+        callId: "call_checkout",
+        totalCents: 3 * cheap.priceCents + limited.priceCents,
+        itemCount: 4,
+      });
+      expect(order.lines.map((l) => [l.productId, l.quantity])).toEqual([
+        [cheap.id, 3],
+        [limited.id, 1],
+      ]);
+      expect((await store.getProduct(cheap.id))?.stock).toBe(cheap.stock - 3);
+      expect((await store.getProduct(limited.id))?.stock).toBe(limited.stock - 1);
+      expect(await store.getCart("s")).toEqual(EMPTY_CART);
+      const again = await store.checkout("s", "call_checkout");
+      expect(again).toMatchObject({ ok: true, replayed: true, order: { id: order.id } });
+      expect((await store.getProduct(cheap.id))?.stock).toBe(cheap.stock - 3);
+      expect(await store.listOrders({ sessionId: "s" })).toEqual([order]);
+      expect(await store.checkout("s", "call_next")).toMatchObject({
+        ok: false,
+        code: "empty_cart",
+      });
+      // The same call id in another session is another call.
+      await add("t", cheap.id, 1);
+      const other = await store.checkout("t", "call_checkout");
+      expect(other.ok && other.order.id).not.toBe(order.id);
+    });
+
+    it("charges current prices at checkout and refuses stock another session took", async () => {
+      const { limited, cheap } = fixtures;
+      const half = Math.floor(limited.stock / 2) + 1;
+      await add("a", limited.id, half);
+      await add("b", limited.id, half);
+      await add("b", cheap.id, 1);
+      const raised = await store.setPrice(limited.id, limited.priceCents + 100);
+      expect(raised.ok).toBe(true);
+      const first = await store.checkout("a", "c1");
+      expect(first).toMatchObject({
+        ok: true,
+        order: { totalCents: half * (limited.priceCents + 100) },
+        priceChanges: [
+          {
+            productId: limited.id,
+            cartUnitPriceCents: limited.priceCents,
+            unitPriceCents: limited.priceCents + 100,
+          },
+        ],
+      });
+      const second = await store.checkout("b", "c2");
+      expect(second).toMatchObject({ ok: false, code: "insufficient_stock" });
+      // Nothing of the refused checkout happened.
+      expect((await store.getCart("b")).lines).toHaveLength(2);
+      expect((await store.getProduct(limited.id))?.stock).toBe(limited.stock - half);
+      expect((await store.getProduct(cheap.id))?.stock).toBe(cheap.stock);
+      expect(await store.listOrders({ sessionId: "b" })).toEqual([]);
+    });
+
+    it("restocks, reprices, reports low stock and summarises sales for the merchant", async () => {
+      const { limited, cheap } = fixtures;
+      expect(await store.restock(limited.id, 0)).toMatchObject({
+        ok: false,
+        code: "invalid_quantity",
+      });
+      expect(await store.restock("p-9999", 5)).toMatchObject({
+        ok: false,
+        code: "unknown_product",
+      });
+      expect(await store.setPrice(cheap.id, 12.5)).toMatchObject({
+        ok: false,
+        code: "invalid_price",
+      });
+      expect(await store.setPrice("p-9999", 100)).toMatchObject({
+        ok: false,
+        code: "unknown_product",
+      });
+
+      const low = await store.lowStock(limited.stock);
+      expect(low.map((p) => p.id)).toContain(limited.id);
+      expect(low.every((p) => p.stock <= limited.stock)).toBe(true);
+      expect(low.map((p) => p.stock)).toEqual([...low.map((p) => p.stock)].sort((x, y) => x - y));
+      const restocked = await store.restock(limited.id, 50);
+      expect(restocked).toMatchObject({ ok: true, product: { stock: limited.stock + 50 } });
+      expect((await store.lowStock(limited.stock)).map((p) => p.id)).not.toContain(limited.id);
+
+      expect(await store.setPrice(cheap.id, 999)).toMatchObject({
+        ok: true,
+        product: { priceCents: 999 },
+      });
+      expect((await store.getProduct(cheap.id))?.priceCents).toBe(999);
+      expect((await store.searchProducts({ text: cheap.name, limit: 1 }))[0]?.priceCents).toBe(999);
+
+      expect(await store.salesSummary()).toMatchObject({ orderCount: 0, revenueCents: 0 });
+      await add("a", cheap.id, 2);
+      const a = await store.checkout("a", "c1");
+      await add("b", cheap.id, 1);
+      await add("b", limited.id, 1);
+      const b = await store.checkout("b", "c1");
+      const summary = await store.salesSummary();
+      expect(summary).toMatchObject({
+        orderCount: 2,
+        itemCount: 4,
+        revenueCents: 3 * 999 + limited.priceCents,
+      });
+      expect(summary.topProducts.map((p) => p.productId).sort()).toEqual(
+        [cheap.id, limited.id].sort(),
+      );
+      const orders = await store.listOrders();
+      expect(orders.map((o) => o.id)).toEqual([b.ok && b.order.id, a.ok && a.order.id]);
+      expect(await store.listOrders({ limit: 1 })).toHaveLength(1);
+    });
+  });
+}
+
+/** Products chosen by property, so the tests hold for any catalog with such products. */
+interface Fixtures {
+  /** Stock 3..9: the stock binds before the per-line maximum. */
+  limited: Product;
+  /** Cheap and plentiful: the per-line maximum binds. */
+  cheap: Product;
+  /** Dear: ten of them break the limit. */
+  dear: Product;
+  dear2: Product;
+}
+
+/**
+ * Adds that, repeated, run into every cart rule: the cheap line passes 10, the limited line its
+ * stock, and the dear lines the total limit.
+ */
+function addPlan({ cheap, limited, dear, dear2 }: Fixtures) {
+  return [
+    { productId: cheap.id, quantity: 3 },
+    { productId: limited.id, quantity: 2 },
+    { productId: dear.id, quantity: 1 },
+    { productId: dear2.id, quantity: 1 },
+  ];
+}
+
+function pickFixtures(products: readonly Product[]): Fixtures {
+  const find = (what: string, test: (p: Product) => boolean, skip?: Product) => {
+    const product = products.find((p) => test(p) && p !== skip);
+    if (!product) throw new Error(`The catalog has no ${what} product.`);
+    return product;
+  };
+  const limited = find("limited", (p) => p.stock >= 3 && p.stock <= 9 && p.priceCents <= 20_000);
+  const cheap = find("cheap", (p) => p.priceCents <= 3_000 && p.stock >= 40);
+  const dear = find("dear", (p) => p.priceCents >= 40_000 && p.stock >= 10);
+  const dear2 = find("second dear", (p) => p.priceCents >= 40_000 && p.stock >= 10, dear);
+  return { limited, cheap, dear, dear2 };
+}
+
+function expectWithinRules(store: ShopStore, cart: Cart, products: ReadonlyMap<string, Product>) {
+  const rules = store.cartRules;
+  expect(cartTotal(cart)).toBeLessThanOrEqual(rules.maxTotalCents);
+  expect(new Set(cart.lines.map((l) => l.productId)).size).toBe(cart.lines.length);
+  for (const line of cart.lines) {
+    expect(line.quantity).toBeGreaterThanOrEqual(1);
+    expect(line.quantity).toBeLessThanOrEqual(rules.maxQuantityPerLine);
+    expect(line.quantity).toBeLessThanOrEqual(products.get(line.productId)?.stock ?? 0);
+  }
+}
+
+const WORKER = fileURLToPath(new URL("./cart-add-worker.ts", import.meta.url));
+const REPO_ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
+
+/** Spawns a worker process (its own store, its own connections) and talks to it over stdio. */
+function startWorker(args: CartAddWorkerArgs) {
+  const child = spawn(
+    process.execPath,
+    ["--conditions=source", "--import", "tsx", WORKER, JSON.stringify(args)],
+    { cwd: REPO_ROOT, stdio: ["pipe", "pipe", "pipe"] },
+  );
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const lines = createInterface({ input: child.stdout });
+  let markReady!: () => void;
+  const ready = new Promise<void>((resolve) => {
+    markReady = resolve;
+  });
+  const results = new Promise<CartAddWorkerResult[]>((resolve, reject) => {
+    let output: CartAddWorkerResult[] | undefined;
+    lines.on("line", (line) => {
+      if (line === "ready") markReady();
+      else if (line.startsWith("[")) output = JSON.parse(line) as CartAddWorkerResult[];
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code === 0 && output) resolve(output);
+      else reject(new Error(`worker exited with ${code}: ${stderr}`));
+    });
+  });
+  // A worker that dies before saying ready must fail the test, not hang it.
+  const readyOrFail = Promise.race([ready, results.then(() => undefined)]);
+  return { ready: readyOrFail, go: () => child.stdin.end("go\n"), results };
+}

@@ -1,0 +1,172 @@
+import { describe, expect, it } from "vitest";
+import {
+  addToCart,
+  type Cart,
+  type CartResult,
+  cartItemCount,
+  cartTotal,
+  DEFAULT_CART_RULES,
+  EMPTY_CART,
+  isWellFormedCart,
+  removeLine,
+  updateQuantity,
+} from "./cart.js";
+import { testProduct } from "./test-products.js";
+
+const shoe = testProduct({ id: "shoe", name: "Aero Trail Runner", priceCents: 8_900, stock: 40 });
+const sock = testProduct({ id: "sock", name: "Merino Wool Socks", priceCents: 1_450, stock: 3 });
+const tent = testProduct({ id: "tent", name: "Family Tent", priceCents: 50_000, stock: 50 });
+
+function cartOf(result: CartResult): Cart {
+  if (!result.ok) throw new Error(`expected ok, got ${result.code}: ${result.message}`);
+  return result.cart;
+}
+
+describe("addToCart", () => {
+  it("adds a line with the current price, then grows it", () => {
+    const one = cartOf(addToCart(EMPTY_CART, shoe, 2));
+    expect(one.lines).toEqual([{ productId: "shoe", quantity: 2, unitPriceCents: 8_900 }]);
+    const two = cartOf(addToCart(one, sock, 1));
+    const three = cartOf(addToCart(two, shoe, 3));
+    expect(three.lines.map((l) => [l.productId, l.quantity])).toEqual([
+      ["shoe", 5],
+      ["sock", 1],
+    ]);
+    expect(cartTotal(three)).toBe(5 * 8_900 + 1_450);
+    expect(cartItemCount(three)).toBe(6);
+    // Pure: the inputs are untouched.
+    expect(one.lines[0]?.quantity).toBe(2);
+  });
+
+  it("refreshes the captured price when an existing line grows", () => {
+    const before = cartOf(addToCart(EMPTY_CART, shoe, 1));
+    const after = cartOf(addToCart(before, { ...shoe, priceCents: 9_900 }, 1));
+    expect(after.lines[0]).toEqual({ productId: "shoe", quantity: 2, unitPriceCents: 9_900 });
+  });
+
+  it("rejects an unknown product", () => {
+    expect(addToCart(EMPTY_CART, undefined, 1)).toMatchObject({
+      ok: false,
+      code: "unknown_product",
+    });
+  });
+
+  it("accepts 1 and 10 and rejects 0, 11, fractions and negatives", () => {
+    expect(addToCart(EMPTY_CART, shoe, 1).ok).toBe(true);
+    expect(addToCart(EMPTY_CART, shoe, 10).ok).toBe(true);
+    for (const quantity of [0, 11, -1, 1.5, Number.NaN]) {
+      const result = addToCart(EMPTY_CART, shoe, quantity);
+      expect(result).toMatchObject({ ok: false, code: "quantity_out_of_range" });
+    }
+    expect(addToCart(EMPTY_CART, shoe, 11)).toMatchObject({
+      message: "Quantity must be a whole number from 1 to 10 (got 11).",
+    });
+  });
+
+  it("re-checks 1..10 on the grown line", () => {
+    const nine = cartOf(addToCart(EMPTY_CART, shoe, 9));
+    expect(addToCart(nine, shoe, 1).ok).toBe(true);
+    expect(addToCart(nine, shoe, 2)).toEqual({
+      ok: false,
+      code: "quantity_out_of_range",
+      message:
+        "The cart already holds 9 × Aero Trail Runner; adding 2 would make 11, and a line holds at most 10.",
+    });
+  });
+
+  it("allows exactly the stock and not one more", () => {
+    const exact = cartOf(addToCart(EMPTY_CART, sock, 3));
+    expect(exact.lines[0]?.quantity).toBe(3);
+    expect(addToCart(exact, sock, 1)).toEqual({
+      ok: false,
+      code: "insufficient_stock",
+      message:
+        "Only 3 × Merino Wool Socks in stock; the cart would hold 4 (3 already in the cart).",
+    });
+    expect(addToCart(EMPTY_CART, { ...sock, stock: 0 }, 1)).toEqual({
+      ok: false,
+      code: "insufficient_stock",
+      message: "Merino Wool Socks is out of stock.",
+    });
+  });
+
+  it("allows exactly the limit and not one cent more", () => {
+    const rules = { ...DEFAULT_CART_RULES, maxTotalCents: 500_000 };
+    const full = cartOf(addToCart(EMPTY_CART, tent, 10, rules));
+    expect(cartTotal(full)).toBe(500_000);
+    const tooMuch = addToCart(EMPTY_CART, { ...tent, priceCents: 50_001 }, 10, rules);
+    expect(tooMuch).toMatchObject({ ok: false, code: "over_limit" });
+    expect(addToCart(full, sock, 1)).toEqual({
+      ok: false,
+      code: "over_limit",
+      message:
+        "Adding 1 × Merino Wool Socks would bring the cart total to $5,014.50, over the $5,000.00 limit. Remove something first to make room.",
+    });
+  });
+
+  it("says how many more would fit under the limit", () => {
+    const rules = { maxQuantityPerLine: 10, maxTotalCents: 200_000 };
+    const two = cartOf(addToCart(EMPTY_CART, tent, 2, rules));
+    expect(addToCart(two, tent, 3, rules)).toMatchObject({
+      code: "over_limit",
+      message: expect.stringContaining("At most 2 more would fit."),
+    });
+  });
+
+  it("honours configured rules", () => {
+    const rules = { maxQuantityPerLine: 3, maxTotalCents: 10_000 };
+    expect(addToCart(EMPTY_CART, sock, 3, rules).ok).toBe(true);
+    expect(addToCart(EMPTY_CART, shoe, 4, rules)).toMatchObject({ code: "quantity_out_of_range" });
+    expect(addToCart(EMPTY_CART, shoe, 2, rules)).toMatchObject({ code: "over_limit" });
+  });
+});
+
+describe("updateQuantity and removeLine", () => {
+  const cart = cartOf(addToCart(cartOf(addToCart(EMPTY_CART, shoe, 2)), sock, 1));
+
+  it("sets a line's quantity within the same rules", () => {
+    expect(cartOf(updateQuantity(cart, shoe, 10)).lines[0]?.quantity).toBe(10);
+    expect(cartOf(updateQuantity(cart, sock, 3)).lines[1]?.quantity).toBe(3);
+    expect(updateQuantity(cart, shoe, 11)).toMatchObject({ code: "quantity_out_of_range" });
+    expect(updateQuantity(cart, sock, 4)).toMatchObject({ code: "insufficient_stock" });
+    expect(
+      updateQuantity(cart, shoe, 3, { maxQuantityPerLine: 10, maxTotalCents: 20_000 }),
+    ).toEqual({
+      ok: false,
+      code: "over_limit",
+      message:
+        "Setting Aero Trail Runner to 3 would bring the cart total to $281.50, over the $200.00 limit. At most 2 would fit.",
+    });
+  });
+
+  it("removes the line when set to 0", () => {
+    expect(cartOf(updateQuantity(cart, shoe, 0)).lines.map((l) => l.productId)).toEqual(["sock"]);
+  });
+
+  it("reports products that are not in the cart or not in the catalog", () => {
+    expect(updateQuantity(cart, tent, 1)).toEqual({
+      ok: false,
+      code: "not_in_cart",
+      message: "Family Tent is not in the cart.",
+    });
+    expect(updateQuantity(cart, undefined, 1)).toMatchObject({ code: "unknown_product" });
+    expect(removeLine(cart, "tent")).toMatchObject({ code: "not_in_cart" });
+  });
+
+  it("removes a line and keeps the others in order", () => {
+    expect(cartOf(removeLine(cart, "shoe")).lines).toEqual([
+      { productId: "sock", quantity: 1, unitPriceCents: 1_450 },
+    ]);
+  });
+});
+
+describe("isWellFormedCart", () => {
+  it("accepts carts built by the rules and rejects malformed ones", () => {
+    expect(isWellFormedCart(cartOf(addToCart(EMPTY_CART, shoe, 10)))).toBe(true);
+    const line = { productId: "shoe", quantity: 1, unitPriceCents: 100 };
+    expect(isWellFormedCart({ lines: [line, line] })).toBe(false);
+    expect(isWellFormedCart({ lines: [{ ...line, quantity: 0 }] })).toBe(false);
+    expect(isWellFormedCart({ lines: [{ ...line, quantity: 1.5 }] })).toBe(false);
+    expect(isWellFormedCart({ lines: [{ ...line, unitPriceCents: 1.5 }] })).toBe(false);
+  });
+});

@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { addToCart, type Cart, EMPTY_CART } from "./cart.js";
+import type { Product } from "./catalog.js";
+import { checkout } from "./orders.js";
+import { testProduct } from "./test-products.js";
+
+const shoe = testProduct({ id: "shoe", name: "Aero Trail Runner", priceCents: 8_900, stock: 5 });
+const sock = testProduct({ id: "sock", name: "Merino Wool Socks", priceCents: 1_450, stock: 3 });
+const catalog = (...products: Product[]) => new Map(products.map((p) => [p.id, p]));
+
+function cartWith(...adds: [Product, number][]): Cart {
+  let cart = EMPTY_CART;
+  for (const [product, quantity] of adds) {
+    const result = addToCart(cart, product, quantity);
+    if (!result.ok) throw new Error(result.message);
+    cart = result.cart;
+  }
+  return cart;
+}
+
+describe("checkout", () => {
+  it("builds the order at current prices with stock decrements", () => {
+    const result = checkout(cartWith([shoe, 2], [sock, 3]), catalog(shoe, sock));
+    expect(result).toEqual({
+      ok: true,
+      draft: {
+        lines: [
+          {
+            productId: "shoe",
+            name: "Aero Trail Runner",
+            quantity: 2,
+            unitPriceCents: 8_900,
+            lineTotalCents: 17_800,
+          },
+          {
+            productId: "sock",
+            name: "Merino Wool Socks",
+            quantity: 3,
+            unitPriceCents: 1_450,
+            lineTotalCents: 4_350,
+          },
+        ],
+        totalCents: 22_150,
+        itemCount: 5,
+        stockDecrements: [
+          { productId: "shoe", quantity: 2 },
+          { productId: "sock", quantity: 3 },
+        ],
+        priceChanges: [],
+      },
+    });
+  });
+
+  it("charges the current price and reports the change", () => {
+    const cart = cartWith([shoe, 1]);
+    const result = checkout(cart, catalog({ ...shoe, priceCents: 9_500 }));
+    if (!result.ok) throw new Error(result.message);
+    expect(result.draft.totalCents).toBe(9_500);
+    expect(result.draft.priceChanges).toEqual([
+      {
+        productId: "shoe",
+        name: "Aero Trail Runner",
+        cartUnitPriceCents: 8_900,
+        unitPriceCents: 9_500,
+      },
+    ]);
+  });
+
+  it("refuses an empty cart, vanished products, missing stock and a total over the limit", () => {
+    expect(checkout(EMPTY_CART, catalog())).toMatchObject({ code: "empty_cart" });
+    expect(checkout(cartWith([shoe, 1]), catalog())).toMatchObject({ code: "unknown_product" });
+    expect(checkout(cartWith([shoe, 5]), catalog({ ...shoe, stock: 4 }))).toEqual({
+      ok: false,
+      code: "insufficient_stock",
+      message: "Only 4 × Aero Trail Runner left in stock; the cart holds 5.",
+    });
+    expect(checkout(cartWith([shoe, 1]), catalog({ ...shoe, stock: 0 }))).toMatchObject({
+      code: "insufficient_stock",
+    });
+    expect(
+      checkout(cartWith([shoe, 5]), catalog(shoe), { maxQuantityPerLine: 4, maxTotalCents: 1e9 }),
+    ).toMatchObject({
+      code: "quantity_out_of_range",
+    });
+    expect(checkout(cartWith([shoe, 5]), catalog({ ...shoe, priceCents: 100_001 }))).toEqual({
+      ok: false,
+      code: "over_limit",
+      message:
+        "At current prices the cart totals $5,000.05, over the $5,000.00 limit; remove something first.",
+    });
+  });
+
+  it("accepts a cart exactly at the stock and the limit", () => {
+    const dear = { ...shoe, priceCents: 100_000 };
+    expect(checkout(cartWith([dear, 5]), catalog(dear)).ok).toBe(true);
+  });
+});

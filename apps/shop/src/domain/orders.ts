@@ -1,0 +1,138 @@
+/**
+ * Orders: the pure part of checkout. {@link checkout} turns a cart into an {@link OrderDraft} at
+ * the current catalog prices after checking stock, quantities and the limit again; the store
+ * persists the draft, applies its stock decrements and empties the cart in one transaction.
+ */
+
+import { type Cart, type CartRules, DEFAULT_CART_RULES } from "./cart.js";
+import type { Product } from "./catalog.js";
+import { formatCents } from "./money.js";
+import { type RuleViolation, violation } from "./rule-violation.js";
+
+/** One product of an order, at the price charged. */
+export interface OrderLine {
+  readonly productId: string;
+  /** The product's name when ordered (kept: products can be renamed later). */
+  readonly name: string;
+  readonly quantity: number;
+  readonly unitPriceCents: number;
+  readonly lineTotalCents: number;
+}
+
+/** A placed order. */
+export interface Order {
+  /** `o-` followed by random hex. */
+  readonly id: string;
+  readonly sessionId: string;
+  /** The tool call (or request) id that placed it; checkout is idempotent per call id. */
+  readonly callId: string;
+  readonly lines: readonly OrderLine[];
+  readonly totalCents: number;
+  readonly itemCount: number;
+  /** ISO 8601 timestamp. */
+  readonly createdAt: string;
+}
+
+/** A line whose current price differs from the price captured in the cart. */
+export interface PriceChange {
+  readonly productId: string;
+  readonly name: string;
+  readonly cartUnitPriceCents: number;
+  readonly unitPriceCents: number;
+}
+
+/** The stock to take off one product. */
+export interface StockDecrement {
+  readonly productId: string;
+  readonly quantity: number;
+}
+
+/** What checkout produces before it is persisted. */
+export interface OrderDraft {
+  readonly lines: readonly OrderLine[];
+  readonly totalCents: number;
+  readonly itemCount: number;
+  readonly stockDecrements: readonly StockDecrement[];
+  /** Lines charged at a price other than the one shown when they were added. */
+  readonly priceChanges: readonly PriceChange[];
+}
+
+/** The result of the pure checkout. */
+export type CheckoutDraftResult = { readonly ok: true; readonly draft: OrderDraft } | RuleViolation;
+
+/**
+ * Validates `cart` against the current products and builds the order draft. Fails when the cart
+ * is empty, a product left the catalog, a line exceeds the per-line maximum or the stock, or the
+ * total at current prices exceeds the limit.
+ */
+export function checkout(
+  cart: Cart,
+  products: ReadonlyMap<string, Product>,
+  rules: CartRules = DEFAULT_CART_RULES,
+): CheckoutDraftResult {
+  if (cart.lines.length === 0) {
+    return violation("empty_cart", "The cart is empty; add something before checking out.");
+  }
+  const lines: OrderLine[] = [];
+  const priceChanges: PriceChange[] = [];
+  for (const line of cart.lines) {
+    const product = products.get(line.productId);
+    if (!product) {
+      return violation(
+        "unknown_product",
+        `Product "${line.productId}" is no longer in the catalog; remove it from the cart.`,
+      );
+    }
+    if (line.quantity > rules.maxQuantityPerLine) {
+      return violation(
+        "quantity_out_of_range",
+        `The cart holds ${line.quantity} × ${product.name}; a line holds at most ` +
+          `${rules.maxQuantityPerLine}.`,
+      );
+    }
+    if (line.quantity > product.stock) {
+      return violation(
+        "insufficient_stock",
+        product.stock <= 0
+          ? `${product.name} is now out of stock; remove it from the cart.`
+          : `Only ${product.stock} × ${product.name} left in stock; the cart holds ${line.quantity}.`,
+      );
+    }
+    if (product.priceCents !== line.unitPriceCents) {
+      priceChanges.push({
+        productId: product.id,
+        name: product.name,
+        cartUnitPriceCents: line.unitPriceCents,
+        unitPriceCents: product.priceCents,
+      });
+    }
+    lines.push({
+      productId: product.id,
+      name: product.name,
+      quantity: line.quantity,
+      unitPriceCents: product.priceCents,
+      lineTotalCents: product.priceCents * line.quantity,
+    });
+  }
+  const totalCents = lines.reduce((sum, line) => sum + line.lineTotalCents, 0);
+  if (totalCents > rules.maxTotalCents) {
+    return violation(
+      "over_limit",
+      `At current prices the cart totals ${formatCents(totalCents)}, over the ` +
+        `${formatCents(rules.maxTotalCents)} limit; remove something first.`,
+    );
+  }
+  return {
+    ok: true,
+    draft: {
+      lines,
+      totalCents,
+      itemCount: lines.reduce((sum, line) => sum + line.quantity, 0),
+      stockDecrements: lines.map((line) => ({
+        productId: line.productId,
+        quantity: line.quantity,
+      })),
+      priceChanges,
+    },
+  };
+}
