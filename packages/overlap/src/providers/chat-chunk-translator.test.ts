@@ -129,6 +129,46 @@ const quirks: Quirk[] = [
     ok: [true, true],
   },
   {
+    name: "interleaved fragments: all calls start in one chunk, arguments side by side",
+    chunks: [
+      chunk({
+        tool_calls: [
+          {
+            index: 0,
+            id: "call_a",
+            type: "function",
+            function: { name: "add_to_cart", arguments: "" },
+          },
+          {
+            index: 1,
+            id: "call_b",
+            type: "function",
+            function: { name: "add_to_cart", arguments: "" },
+          },
+        ],
+      }),
+      chunk({
+        tool_calls: [
+          { index: 0, function: { arguments: '{"sku":"A-1",' } },
+          { index: 1, function: { arguments: JSON.stringify(addB) } },
+        ],
+      }),
+      chunk(call(0, undefined, undefined, '"qty":2}')),
+      chunk({}, "tool_calls"),
+    ],
+    message: {
+      role: "assistant",
+      content: [
+        { type: "tool_use", id: "call_a", name: "add_to_cart", input: addA },
+        { type: "tool_use", id: "call_b", name: "add_to_cart", input: addB },
+      ],
+    },
+    stopReason: "tool_use",
+    // call_a keeps receiving fragments and nothing starts after call_b: both end at finish_reason
+    calls: ["call_a", "call_b"],
+    ok: [true, true],
+  },
+  {
     name: "a tool without parameters: empty and missing arguments",
     chunks: [
       chunk({

@@ -3,7 +3,8 @@
  * chunks into the neutral stream events. Chat Completions has no per-call end event, so this is
  * where the end-of-call signal is synthesised: a call is complete when a later call starts (a
  * higher index, or a new id at the same index, as some servers send every parallel call at index
- * 0), or when `finish_reason` arrives. Never because its arguments happen to parse.
+ * 0) and a chunk brings nothing more for it, or when `finish_reason` arrives. Never because its
+ * arguments happen to parse.
  */
 
 import type { StreamEvent } from "../stream/stream-event.js";
@@ -96,7 +97,10 @@ export class ChatChunkTranslator {
         this.#text ??= this.#open(out, { type: "text", text: "" });
         out.push(delta_(this.#text, { type: "text_delta", text: delta.content }));
       }
-      for (const fragment of delta.tool_calls ?? []) this.#toolFragment(out, fragment);
+      const fragments = delta.tool_calls ?? [];
+      // Before this chunk's fragments, so a finished call stops before the next one starts.
+      this.#closeSuperseded(out, new Set(fragments.map((f) => f.index ?? 0)));
+      for (const fragment of fragments) this.#toolFragment(out, fragment);
       if (choice.finish_reason) {
         this.#finishReason = choice.finish_reason;
         this.#closeAll(out);
@@ -127,10 +131,9 @@ export class ChatChunkTranslator {
     const id = fragment.id ?? undefined;
     let call = this.#calls.get(index);
     if (!call || (id && id !== call.id)) {
-      // A new call: everything before it is complete (a later index, or a new id at this index).
-      for (const [openIndex, open] of [...this.#calls]) {
-        if (openIndex <= index) this.#closeCall(out, openIndex, open);
-      }
+      // A new id at an index still open: that call is complete (servers that put every call at
+      // index 0). Calls at lower indexes are closed by #closeSuperseded.
+      if (call) this.#closeCall(out, index, call);
       // Text and reasoning before a call are done (a timeline shows them ending here).
       this.#closeThinking(out);
       this.#closeText(out);
@@ -169,6 +172,20 @@ export class ChatChunkTranslator {
       }
     }
     out.push({ type: "content_block_stop", index: call.block });
+  }
+
+  /**
+   * A call is complete once a call at a higher index has started and a chunk brings nothing more
+   * for it. Waiting for such a chunk (instead of closing when the higher index first appears)
+   * keeps servers that interleave the fragments of parallel calls correct; for the usual
+   * one-after-another order it closes the call with the chunk that starts the next one.
+   */
+  #closeSuperseded(out: StreamEvent[], touched: ReadonlySet<number>): void {
+    if (this.#calls.size === 0 || touched.size === 0) return;
+    const highest = Math.max(...this.#calls.keys(), ...touched);
+    for (const [index, call] of [...this.#calls]) {
+      if (index < highest && !touched.has(index)) this.#closeCall(out, index, call);
+    }
   }
 
   #closeText(out: StreamEvent[]): void {
