@@ -1,0 +1,53 @@
+/**
+ * The shop's two agents (S19): the shopper-facing and the merchant-facing assistant. Both run on
+ * the same runtime (`runAgentTurn`) with the same processing; they differ only in their prompt and
+ * their tools. A session's executor carries the session, so every tool acts on that session only.
+ */
+
+import { type ModelClient, ToolExecutor } from "overlap";
+import type { ShopStore } from "../db/shop-store.js";
+import { merchantTools } from "./merchant-tools.js";
+import { shopperTools } from "./shopper-tools.js";
+
+/** What every shop tool receives as `ctx.context`. */
+export interface ShopToolContext {
+  sessionId: string;
+  store: ShopStore;
+}
+
+/** One agent: its name (carried by its events), its system prompt, its tools per session. */
+export interface ShopAgent {
+  name: "shopper" | "merchant";
+  system: string;
+  /** The agent's tools bound to a session; `readOnly` leaves out tools that change the shop. */
+  executor(sessionId: string, options?: { readOnly?: boolean }): ToolExecutor<ShopToolContext>;
+}
+
+/** The shopper and merchant agents. */
+export interface ShopAgents {
+  shopper: ShopAgent;
+  merchant: ShopAgent;
+}
+
+const SHOPPER_SYSTEM = `You are the shopping assistant of an outdoor and running store. Help the shopper find products, compare them, manage the cart and check out. Use the tools for every fact about products, prices, stock and the cart; never invent them. Prices are in US dollars. When the shopper asks for several independent actions, call the tools in parallel in one response. Call checkout only when the shopper clearly asks to buy. Use ask_merchant for questions only the merchant can answer (restock dates, bulk discounts). Answer in the shopper's language.`;
+
+const MERCHANT_SYSTEM = `You are the merchant's assistant of an outdoor and running store. Help the merchant watch stock, restock, change prices and follow orders and sales. Use the tools for every fact; never invent numbers. When several products need the same action, call the tools in parallel in one response. Answer in the merchant's language.`;
+
+/** Builds both agents over one store and one model. */
+export function createShopAgents(deps: { store: ShopStore; model: ModelClient }): ShopAgents {
+  const merchant: ShopAgent = {
+    name: "merchant",
+    system: MERCHANT_SYSTEM,
+    executor: (sessionId, options) =>
+      new ToolExecutor(merchantTools(options), { context: { sessionId, store: deps.store } }),
+  };
+  const shopper: ShopAgent = {
+    name: "shopper",
+    system: SHOPPER_SYSTEM,
+    executor: (sessionId) =>
+      new ToolExecutor(shopperTools({ model: deps.model, merchant }), {
+        context: { sessionId, store: deps.store },
+      }),
+  };
+  return { shopper, merchant };
+}

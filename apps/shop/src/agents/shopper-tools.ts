@@ -1,0 +1,272 @@
+/**
+ * The shopper agent's tools. Cart tools run read-check-write under the session lock
+ * (`store.withCart`), so the cart calls of one round apply in call order (S15). Display tools
+ * re-validate their input and fill in live price and stock before the final card (S5, S13).
+ */
+
+import {
+  type AnyTool,
+  defineDelegateTool,
+  defineTool,
+  type ModelClient,
+  type UiEvent,
+} from "overlap";
+import { z } from "zod";
+import {
+  addToCart,
+  type Cart,
+  type CartResult,
+  removeLine,
+  updateQuantity,
+} from "../domain/cart.js";
+import type { Product } from "../domain/catalog.js";
+import { formatCents } from "../domain/money.js";
+import type { ShopAgent, ShopToolContext } from "./shop-agents.js";
+import { type CartView, cartSummary, cartView, productLine, productView } from "./shop-views.js";
+
+const productId = z
+  .string()
+  .min(1)
+  .max(40)
+  .describe("A product id from search results, like p-0001.");
+const quantity = z.number().int().min(1).max(10);
+const dollars = z.number().positive().max(100_000);
+
+/** The shopper's tools; `ask_merchant` runs the merchant agent on the same model. */
+export function shopperTools(deps: {
+  model: ModelClient;
+  merchant: ShopAgent;
+}): AnyTool<ShopToolContext>[] {
+  return [
+    defineTool({
+      name: "search_products",
+      description:
+        "Search the catalog by words (name, brand, category), with optional price limits in dollars.",
+      input: z.object({
+        query: z.string().max(200).default(""),
+        maxPrice: dollars.optional(),
+        minPrice: dollars.optional(),
+        category: z.string().max(60).optional(),
+        limit: z.number().int().min(1).max(20).default(8),
+      }),
+      run: async (input, { context }) => {
+        const products = await context.store.searchProducts({
+          text: input.query,
+          limit: input.limit,
+          ...(input.maxPrice !== undefined
+            ? { maxPriceCents: Math.round(input.maxPrice * 100) }
+            : {}),
+          ...(input.minPrice !== undefined
+            ? { minPriceCents: Math.round(input.minPrice * 100) }
+            : {}),
+          ...(input.category ? { category: input.category } : {}),
+        });
+        if (products.length === 0) return `No products match "${input.query}".`;
+        return `${products.length} found:\n${products.map(productLine).join("\n")}`;
+      },
+    }),
+    defineTool({
+      name: "get_product",
+      description: "Details of one product: price, stock, sizes, colours, rating, description.",
+      input: z.object({ productId }),
+      run: async ({ productId: id }, { context }) => {
+        const product = await context.store.getProduct(id);
+        if (!product) return { text: `There is no product ${id}.`, isError: true };
+        return { data: productView(product) };
+      },
+    }),
+    defineTool({
+      name: "add_to_cart",
+      description:
+        "Add a product to the cart (quantity 1-10 per line; the cart total has a limit).",
+      input: z.object({ productId, quantity: quantity.default(1) }),
+      run: ({ productId: id, quantity: n }, { context }) =>
+        changeCart(
+          context,
+          (cart, product, rules) => addToCart(cart, product, n, rules),
+          id,
+          (p) => `Added ${n} × ${p.name}.`,
+        ),
+    }),
+    defineTool({
+      name: "update_cart_item",
+      description: "Set the quantity of a product already in the cart (0 removes it).",
+      input: z.object({ productId, quantity: z.number().int().min(0).max(10) }),
+      run: ({ productId: id, quantity: n }, { context }) =>
+        changeCart(
+          context,
+          (cart, product, rules) => updateQuantity(cart, product, n, rules),
+          id,
+          (p) => (n === 0 ? `Removed ${p.name}.` : `${p.name} now ${n}.`),
+        ),
+    }),
+    defineTool({
+      name: "remove_from_cart",
+      description: "Remove a product from the cart.",
+      input: z.object({ productId }),
+      run: ({ productId: id }, { context }) =>
+        changeCart(
+          context,
+          (cart) => removeLine(cart, id),
+          id,
+          (p) => `Removed ${p.name}.`,
+        ),
+    }),
+    defineTool({
+      name: "view_cart",
+      description: "The cart's lines, item count and total.",
+      input: z.object({}),
+      run: async (_input, { context }) => {
+        const view = await currentCart(context);
+        return { text: cartSummary(view), events: [{ type: "cart-updated", cart: view }] };
+      },
+    }),
+    defineTool({
+      name: "cart_total",
+      description:
+        "The cart total. Runs after the cart changes requested before it in the same response.",
+      input: z.object({}),
+      run: async (_input, { context }) => {
+        const view = await currentCart(context);
+        return `Cart total: ${view.total} for ${view.itemCount} items (limit ${view.limit}).`;
+      },
+    }),
+    defineTool({
+      name: "checkout",
+      description:
+        "Place the order for everything in the cart. Only when the shopper clearly asks to buy.",
+      input: z.object({}),
+      // Irreversible: it runs only once the response has ended normally, never on a cut one.
+      dispatch: "deferred",
+      run: async (_input, { context, callId }) => {
+        const result = await context.store.checkout(context.sessionId, callId);
+        if (!result.ok) return { text: result.message, isError: true };
+        const { order } = result;
+        const changes = result.priceChanges.map(
+          (c) =>
+            `${c.name} is now ${formatCents(c.unitPriceCents)} (was ${formatCents(c.cartUnitPriceCents)})`,
+        );
+        const events: UiEvent[] = [
+          { type: "order-placed", order },
+          { type: "cart-updated", cart: await currentCart(context) },
+        ];
+        return {
+          text: `Order ${order.id} placed: ${order.itemCount} items, ${formatCents(order.totalCents)}.${changes.length ? ` Price changes: ${changes.join("; ")}.` : ""}`,
+          events,
+        };
+      },
+    }),
+    defineTool({
+      name: "show_products",
+      description: "Show product cards to the shopper (live price and stock are filled in).",
+      kind: "display",
+      input: z.object({
+        title: z.string().max(120).default("Products"),
+        productIds: z.array(productId).min(1).max(12),
+      }),
+      run: async ({ title, productIds }, { context }) => {
+        const { found, missing } = await loadProducts(context, productIds);
+        const events: UiEvent[] = [
+          { type: "product-cards", title, products: found.map(productView), missing },
+        ];
+        const text = `Showed ${found.length} product card(s): ${found.map((p) => p.name).join(", ")}.`;
+        return {
+          text: missing.length ? `${text} Unknown ids: ${missing.join(", ")}.` : text,
+          events,
+        };
+      },
+    }),
+    defineTool({
+      name: "compare_products",
+      description: "Show a side-by-side comparison of 2-4 products.",
+      kind: "display",
+      input: z.object({ productIds: z.array(productId).min(2).max(4) }),
+      run: async ({ productIds }, { context }) => {
+        const { found, missing } = await loadProducts(context, productIds);
+        if (found.length < 2)
+          return {
+            text: `Need two known products to compare; unknown: ${missing.join(", ")}.`,
+            isError: true,
+          };
+        const cheapest = [...found].sort((a, b) => a.priceCents - b.priceCents)[0]!;
+        const best = [...found].sort((a, b) => b.rating - a.rating)[0]!;
+        return {
+          text: `Compared ${found.map((p) => p.name).join(" vs ")}. Cheapest: ${cheapest.name}; best rated: ${best.name}.`,
+          events: [
+            {
+              type: "comparison",
+              products: found.map(productView),
+              cheapestId: cheapest.id,
+              bestRatedId: best.id,
+            },
+          ],
+        };
+      },
+    }),
+    defineDelegateTool<z.ZodObject<{ question: z.ZodString }>, ShopToolContext>({
+      name: "ask_merchant",
+      description:
+        "Ask the merchant's assistant a question only the merchant can answer (restock dates, bulk discounts).",
+      input: z.object({ question: z.string().min(1).max(500) }),
+      timeoutMs: 60_000,
+      agent: ({ question }, { context }) => ({
+        model: deps.model,
+        // Read-only merchant tools: a shopper's question must never restock or reprice anything.
+        executor: deps.merchant.executor(context.sessionId, { readOnly: true }),
+        system: deps.merchant.system,
+        agent: "merchant",
+        prompt: question,
+        maxRounds: 4,
+      }),
+    }),
+  ];
+}
+
+/** Runs one cart change under the session lock and reports it to the model and the UI. */
+async function changeCart(
+  context: ShopToolContext,
+  change: (
+    cart: Cart,
+    product: Product | undefined,
+    rules: ShopToolContext["store"]["cartRules"],
+  ) => CartResult,
+  id: string,
+  done: (product: Product) => string,
+) {
+  const { store, sessionId } = context;
+  let product: Product | undefined;
+  const result = await store.withCart(sessionId, async (cart, tx) => {
+    product = await tx.getProduct(id);
+    return change(cart, product, tx.rules);
+  });
+  if (!result.ok) return { text: result.message, isError: true };
+  const view = await viewOf(context, result.cart);
+  const text = `${product ? done(product) : "Done."} ${cartSummary(view)}`;
+  return { text, events: [{ type: "cart-updated", cart: view }] };
+}
+
+async function currentCart(context: ShopToolContext): Promise<CartView> {
+  return viewOf(context, await context.store.getCart(context.sessionId));
+}
+
+async function viewOf(context: ShopToolContext, cart: Cart): Promise<CartView> {
+  const names = new Map<string, string>();
+  for (const line of cart.lines) {
+    names.set(
+      line.productId,
+      (await context.store.getProduct(line.productId))?.name ?? line.productId,
+    );
+  }
+  return cartView(cart, names, context.store.cartRules);
+}
+
+async function loadProducts(context: ShopToolContext, ids: readonly string[]) {
+  const found: Product[] = [];
+  const missing: string[] = [];
+  for (const id of new Set(ids)) {
+    const product = await context.store.getProduct(id);
+    if (product) found.push(product);
+    else missing.push(id);
+  }
+  return { found, missing };
+}
