@@ -21,7 +21,7 @@
  * Output: a table on stdout and, as the very last line, one JSON object
  * `{"bench":"preview-parse", ...figures}`.
  *
- * Run alone with `node --conditions=source --import tsx bench/src/preview-parse.ts`. Importing the
+ * Run alone with `node --conditions=overlap-source --import tsx bench/src/preview-parse.ts`. Importing the
  * module runs the benchmark once (top level), so `run-all.ts` only has to import it; it never
  * calls `process.exit`. {@link main} is exported too.
  */

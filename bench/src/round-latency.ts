@@ -18,7 +18,7 @@
  * Output: two tables, then as the very last line one JSON object `{"bench":"round-latency",...}`.
  * Goal: the median over the scenarios of the median `eager - lowerBound` is at most 5 ms.
  *
- * Run alone with `node --conditions=source --import tsx bench/src/round-latency.ts`. Importing
+ * Run alone with `node --conditions=overlap-source --import tsx bench/src/round-latency.ts`. Importing
  * the module runs the benchmark (top-level await) and never calls `process.exit`, so `run-all.ts`
  * only has to import it. `ROUND_LATENCY_RUNS` overrides the number of runs per scenario
  * (default 3: the three strategies run one at a time, never side by side, so that no run

@@ -54,7 +54,7 @@ describe("overlap-sim", () => {
     const cli = fileURLToPath(new URL("./cli.ts", import.meta.url));
     const child = spawn(
       process.execPath,
-      ["--conditions=source", "--import", "tsx", cli, "--port", "0", "--fast"],
+      ["--conditions=overlap-source", "--import", "tsx", cli, "--port", "0", "--fast"],
       {
         stdio: ["ignore", "pipe", "pipe"],
       },

@@ -535,7 +535,7 @@ const REPO_ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 function startWorker(args: CartAddWorkerArgs) {
   const child = spawn(
     process.execPath,
-    ["--conditions=source", "--import", "tsx", WORKER, JSON.stringify(args)],
+    ["--conditions=overlap-source", "--import", "tsx", WORKER, JSON.stringify(args)],
     { cwd: REPO_ROOT, stdio: ["pipe", "pipe", "pipe"] },
   );
   let stderr = "";

@@ -1,0 +1,79 @@
+/**
+ * The shop server's settings, read once from the environment and checked, so a typo in `PORT` or
+ * `LOG_LEVEL` stops the start with a clear sentence instead of a strange failure later. The model
+ * (`ANTHROPIC_*`, `OPENAI_*`, `MODEL`) is chosen by `modelFromEnv` from the same environment.
+ */
+
+import { randomBytes } from "node:crypto";
+import { resolveStoreTarget, type StoreTarget } from "./db/open-store.js";
+
+/** Log levels pino knows, quietest last. */
+const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
+
+/** A pino log level. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** The checked settings of one server process. */
+export interface ShopConfig {
+  /** `PORT`, default 3000 (0 picks a free port). */
+  readonly port: number;
+  /** Where the store lives: `DATABASE_URL` (PostgreSQL), else SQLite in `DATA_DIR` (./data). */
+  readonly database: StoreTarget;
+  /** `MERCHANT_TOKEN`, or a random one generated for this process. */
+  readonly merchantToken: string;
+  /** True when the merchant token was generated: the start banner prints it once. */
+  readonly merchantTokenGenerated: boolean;
+  /** `LOG_LEVEL`, default `info`. */
+  readonly logLevel: LogLevel;
+}
+
+/** A setting that cannot be used; the message names the variable and what is expected. */
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+/** Reads and checks the settings. @throws ConfigError for an unusable value. */
+export function loadConfig(env: Readonly<Record<string, string | undefined>>): ShopConfig {
+  const merchantToken = env.MERCHANT_TOKEN?.trim() || undefined;
+  if (merchantToken !== undefined && merchantToken.length < 16) {
+    throw new ConfigError("MERCHANT_TOKEN must be at least 16 characters long.");
+  }
+  return {
+    port: parsePort(env.PORT),
+    database: resolveStoreTarget({ env }),
+    merchantToken: merchantToken ?? randomBytes(24).toString("base64url"),
+    merchantTokenGenerated: merchantToken === undefined,
+    logLevel: parseLogLevel(env.LOG_LEVEL),
+  };
+}
+
+/** A database location fit for a log line or a banner: a PostgreSQL password is hidden. */
+export function describeDatabase(target: StoreTarget): string {
+  if (target.kind === "sqlite") return `SQLite ${target.file}`;
+  try {
+    const url = new URL(target.connectionString);
+    if (url.password) url.password = "***";
+    return `PostgreSQL ${url.toString()}`;
+  } catch {
+    return "PostgreSQL (DATABASE_URL)";
+  }
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined || value.trim() === "") return 3000;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new ConfigError(`PORT must be a whole number from 0 to 65535 (got "${value}").`);
+  }
+  return port;
+}
+
+function parseLogLevel(value: string | undefined): LogLevel {
+  if (value === undefined || value.trim() === "") return "info";
+  const level = value.trim().toLowerCase();
+  const known = LOG_LEVELS.find((l) => l === level);
+  if (!known) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")} (got "${value}").`);
+  }
+  return known;
+}

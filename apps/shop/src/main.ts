@@ -1,0 +1,74 @@
+/**
+ * The shop server's entry point (`npm start`): reads the environment, starts the shop, prints
+ * where it is and what it talks to, and shuts down gracefully on SIGINT/SIGTERM (a second signal
+ * exits at once).
+ */
+
+import pino from "pino";
+import { ConfigError, describeDatabase, loadConfig } from "./config.js";
+import { shopPolicy } from "./model/shop-policy.js";
+import { startShop } from "./server/start-shop.js";
+
+/** Runs the server until a signal stops it. */
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`Cannot start: ${error.message}`);
+    process.exitCode = 1;
+    return;
+  }
+  const logger = pino({
+    level: config.logLevel,
+    // A safety net: no code path logs these, and they must stay out of the logs if one ever did.
+    redact: ["token", "*.token", "authorization", "*.authorization", "headers.authorization"],
+  });
+  const shop = await startShop({ config, logger, env: process.env, policy: shopPolicy });
+
+  const lines = [
+    `Shopping assistant: ${shop.url}`,
+    `Model: ${shop.model.label}${shop.model.scripted ? " (embedded scripted model, not a language model; set ANTHROPIC_API_KEY or OPENAI_BASE_URL for a real one)" : ` (${shop.model.provider})`}`,
+    `Database: ${describeDatabase(config.database)}`,
+  ];
+  if (config.merchantTokenGenerated) {
+    lines.push(
+      `Merchant token (generated for this run; set MERCHANT_TOKEN to choose one): ${config.merchantToken}`,
+    );
+  }
+  console.log(lines.join("\n"));
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, "second signal: exiting now");
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    shop.close().then(
+      () => {
+        logger.info("stopped");
+        process.exitCode = 0;
+        // Everything is closed; should a stray handle keep the process alive, do not wait for it.
+        setTimeout(() => process.exit(0), 1_000).unref();
+      },
+      (err: unknown) => {
+        logger.error({ err }, "shutdown failed");
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+main().catch((error: unknown) => {
+  if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
+    console.error(`Cannot start: port ${process.env.PORT || 3000} is in use. Set PORT to another.`);
+  } else {
+    console.error("The shop could not start:", error);
+  }
+  process.exit(1);
+});

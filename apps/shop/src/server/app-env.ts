@@ -1,0 +1,21 @@
+/**
+ * The Hono environment of the shop's app: what the middleware puts on each request's context.
+ */
+
+import type { Logger } from "pino";
+import type { Session } from "../db/shop-store.js";
+
+/** Per-request variables. */
+export interface AppVariables {
+  /** This request's id (also the `x-request-id` response header and every log line's `reqId`). */
+  requestId: string;
+  /** The request's logger, carrying its id. */
+  log: Logger;
+  /** The authenticated session of a session route (set by `requireSession`). */
+  session: Session;
+}
+
+/** The app's Hono environment. */
+export interface AppEnv {
+  Variables: AppVariables;
+}

@@ -1,0 +1,61 @@
+/**
+ * The cart as the API shows it: each line with the product's name, its unit price and line total,
+ * then the item count, the total and the limit. Amounts are integer cents plus a formatted string,
+ * so a client never does float arithmetic on money.
+ */
+
+import type { ShopStore } from "../db/shop-store.js";
+import { type Cart, cartItemCount, cartTotal } from "../domain/cart.js";
+import { formatCents } from "../domain/money.js";
+
+/** One line of a {@link CartView}. */
+export interface CartLineView {
+  productId: string;
+  name: string;
+  quantity: number;
+  unitPriceCents: number;
+  unitPrice: string;
+  lineTotalCents: number;
+  lineTotal: string;
+}
+
+/** What `GET /api/sessions/:id/cart` and the cart changes answer. */
+export interface CartView {
+  lines: CartLineView[];
+  itemCount: number;
+  totalCents: number;
+  total: string;
+  /** The highest total a cart may reach. */
+  limitCents: number;
+  limit: string;
+  /** The most units one line may hold. */
+  maxQuantityPerLine: number;
+}
+
+/** Builds the view of `cart`, reading product names from the store. */
+export async function cartView(store: ShopStore, cart: Cart): Promise<CartView> {
+  const products = await Promise.all(cart.lines.map((line) => store.getProduct(line.productId)));
+  const lines = cart.lines.map((line, i): CartLineView => {
+    const lineTotalCents = line.unitPriceCents * line.quantity;
+    return {
+      productId: line.productId,
+      // A product removed from the catalog keeps its line; its id stands in for the name.
+      name: products[i]?.name ?? line.productId,
+      quantity: line.quantity,
+      unitPriceCents: line.unitPriceCents,
+      unitPrice: formatCents(line.unitPriceCents),
+      lineTotalCents,
+      lineTotal: formatCents(lineTotalCents),
+    };
+  });
+  const totalCents = cartTotal(cart);
+  return {
+    lines,
+    itemCount: cartItemCount(cart),
+    totalCents,
+    total: formatCents(totalCents),
+    limitCents: store.cartRules.maxTotalCents,
+    limit: formatCents(store.cartRules.maxTotalCents),
+    maxQuantityPerLine: store.cartRules.maxQuantityPerLine,
+  };
+}

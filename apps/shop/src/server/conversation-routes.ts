@@ -1,0 +1,101 @@
+/**
+ * The routes one agent's sessions share (S19: the shopper and the merchant use the same ones under
+ * their own prefix): read the session and its conversation, send a message (starts a turn and
+ * streams it), resume the stream, cancel. A turn is independent of the connection that started
+ * it: a browser that leaves only stops reading; `cancel` is what stops a turn.
+ */
+
+import type { Hono } from "hono";
+import type { ModelClient } from "overlap";
+import type { Logger } from "pino";
+import { z } from "zod";
+import type { ShopAgent } from "../agents/shop-agents.js";
+import type { SessionKind, ShopStore } from "../db/shop-store.js";
+import type { AppEnv } from "./app-env.js";
+import { HttpError } from "./http-error.js";
+import { readJson } from "./read-json.js";
+import { requireSession } from "./require-session.js";
+import { shopTurn } from "./run-shop-turn.js";
+import { sseResponse } from "./sse-response.js";
+import type { TurnRegistry } from "./turn-registry.js";
+
+/** The longest message a user may send, in characters. */
+export const MAX_MESSAGE_CHARS = 4_000;
+
+const MessageBody = z.object({
+  text: z
+    .string()
+    .refine((text) => text.trim() !== "", "must not be empty")
+    // Characters as people count them (code points), not UTF-16 units: an emoji is one.
+    .refine(
+      (text) => [...text].length <= MAX_MESSAGE_CHARS,
+      `must be at most ${MAX_MESSAGE_CHARS} characters`,
+    ),
+});
+
+/** What the routes need. */
+export interface ConversationRouteDeps {
+  store: ShopStore;
+  model: ModelClient;
+  turns: TurnRegistry;
+  logger: Logger;
+  heartbeatMs?: number;
+  /** True once the server is shutting down: no new turns. */
+  draining: () => boolean;
+}
+
+/** Registers the conversation routes of `agent` under `base` (e.g. `/api/sessions`). */
+export function registerConversationRoutes(
+  app: Hono<AppEnv>,
+  base: string,
+  kind: SessionKind,
+  agent: ShopAgent,
+  deps: ConversationRouteDeps,
+): void {
+  const { store, turns } = deps;
+  const auth = requireSession(store, kind);
+  const sse = deps.heartbeatMs === undefined ? {} : { heartbeatMs: deps.heartbeatMs };
+
+  app.get(`${base}/:id`, auth, async (c) => {
+    const session = c.get("session");
+    const messages = await store.conversations.load(session.id);
+    const log = turns.log(session.id);
+    return c.json({
+      session: { id: session.id, kind: session.kind, createdAt: session.createdAt },
+      messages,
+      turn: { running: turns.running(session.id), lastTurnId: log?.turnId ?? null },
+    });
+  });
+
+  app.post(`${base}/:id/messages`, auth, async (c) => {
+    const { text } = await readJson(c, MessageBody);
+    if (deps.draining()) {
+      throw new HttpError(503, "shutting_down", "The server is shutting down. Try again shortly.");
+    }
+    const sessionId = c.get("session").id;
+    const log = turns.start(
+      sessionId,
+      shopTurn({ store, model: deps.model, agent, sessionId, text, log: deps.logger }),
+    );
+    if (!log) {
+      throw new HttpError(
+        409,
+        "turn_running",
+        "A reply is still being written in this session. Wait for it or cancel it first.",
+      );
+    }
+    return sseResponse(log, undefined, sse);
+  });
+
+  app.get(`${base}/:id/stream`, auth, async (c) => {
+    const log = turns.log(c.get("session").id);
+    if (!log) return c.body(null, 204);
+    const lastEventId = c.req.header("last-event-id") ?? c.req.query("lastEventId");
+    return sseResponse(log, lastEventId?.slice(0, 200), sse);
+  });
+
+  app.post(`${base}/:id/cancel`, auth, async (c) => {
+    const cancelled = await turns.cancel(c.get("session").id);
+    return c.json({ cancelled });
+  });
+}

@@ -1,0 +1,120 @@
+/**
+ * The shop's HTTP API as a Hono app (web-standard Request/Response; Node specifics live in
+ * `start-http-server.ts`). Middleware: request id and logging, secure headers, a body size limit.
+ * Routes: the home page, health, shopper sessions with their cart, merchant sessions. Every error
+ * answers `{ error: { code, message } }`, unknown routes included.
+ */
+
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { secureHeaders } from "hono/secure-headers";
+import type { ModelClient } from "overlap";
+import type { Logger } from "pino";
+import type { ShopAgents } from "../agents/shop-agents.js";
+import type { ShopStore } from "../db/shop-store.js";
+import type { AppEnv } from "./app-env.js";
+import { registerCartRoutes } from "./cart-routes.js";
+import { registerConversationRoutes } from "./conversation-routes.js";
+import { handleError, handleNotFound } from "./handle-error.js";
+import { homePage } from "./home-page.js";
+import { errorBody } from "./http-error.js";
+import { requestLogging } from "./request-logging.js";
+import { requireMerchantToken } from "./require-merchant-token.js";
+import { TurnRegistry } from "./turn-registry.js";
+
+/** The largest request body accepted by default: 16 KiB (a 4,000-character message fits). */
+export const DEFAULT_MAX_BODY_BYTES = 16 * 1024;
+
+/** What the app is built from. */
+export interface AppDeps {
+  store: ShopStore;
+  agents: ShopAgents;
+  /** The model and how to describe it (see `modelFromEnv`). */
+  model: { model: ModelClient; label: string; scripted: boolean };
+  /** Required to create merchant sessions. */
+  merchantToken: string;
+  logger: Logger;
+  /** Largest request body in bytes (default {@link DEFAULT_MAX_BODY_BYTES}). */
+  maxBodyBytes?: number;
+  /** SSE heartbeat interval in ms (default 15 s). */
+  heartbeatMs?: number;
+}
+
+/** The app and what its owner needs to stop it. */
+export interface ShopApp {
+  app: Hono<AppEnv>;
+  turns: TurnRegistry;
+  /** Refuses new turns, cancels running ones and waits for them (their conversations repaired). */
+  drain(): Promise<void>;
+}
+
+/** Builds the app. */
+export function createApp(deps: AppDeps): ShopApp {
+  const { store, logger } = deps;
+  const turns = new TurnRegistry({
+    onError: (err, sessionId) => logger.error({ err, sessionId }, "turn failed"),
+  });
+  let draining = false;
+  const maxBodyBytes = deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+
+  const app = new Hono<AppEnv>();
+  app.use(requestLogging(logger));
+  // HSTS is left to the TLS terminator in front: this server itself speaks plain HTTP.
+  app.use(secureHeaders({ strictTransportSecurity: false }));
+  app.use(
+    bodyLimit({
+      maxSize: maxBodyBytes,
+      onError: (c) =>
+        c.json(
+          errorBody("payload_too_large", `The request body is larger than ${maxBodyBytes} bytes.`),
+          413,
+        ),
+    }),
+  );
+  app.onError(handleError);
+  app.notFound(handleNotFound);
+
+  app.get("/", (c) => c.html(homePage(deps.model)));
+  app.get("/healthz", async (c) => {
+    const health = { db: store.dialect, model: deps.model.label, scripted: deps.model.scripted };
+    try {
+      await store.getSession("healthz"); // a round trip to the database
+    } catch (err) {
+      c.get("log").error({ err }, "health check: database unreachable");
+      return c.json({ ok: false, ...health }, 503);
+    }
+    return c.json({ ok: true, ...health });
+  });
+
+  app.post("/api/sessions", async (c) => c.json(await store.createSession("shopper"), 201));
+  app.post("/api/merchant/sessions", requireMerchantToken(deps.merchantToken), async (c) =>
+    c.json(await store.createSession("merchant"), 201),
+  );
+
+  const routeDeps = {
+    store,
+    model: deps.model.model,
+    turns,
+    logger,
+    draining: () => draining,
+    ...(deps.heartbeatMs === undefined ? {} : { heartbeatMs: deps.heartbeatMs }),
+  };
+  registerCartRoutes(app, store);
+  registerConversationRoutes(app, "/api/sessions", "shopper", deps.agents.shopper, routeDeps);
+  registerConversationRoutes(
+    app,
+    "/api/merchant/sessions",
+    "merchant",
+    deps.agents.merchant,
+    routeDeps,
+  );
+
+  return {
+    app,
+    turns,
+    drain: async () => {
+      draining = true;
+      await turns.close();
+    },
+  };
+}

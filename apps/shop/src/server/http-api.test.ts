@@ -1,0 +1,378 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestShop, TEST_MERCHANT_TOKEN, type TestShop } from "./test-shop.js";
+
+let t: TestShop;
+beforeAll(async () => {
+  t = await createTestShop();
+});
+afterAll(() => t.close());
+
+async function errorOf(response: Response) {
+  expect(response.headers.get("content-type")).toContain("application/json");
+  return ((await response.json()) as { error: { code: string; message: string } }).error;
+}
+
+describe("health and home page", () => {
+  it("GET /healthz names the database and the model", async () => {
+    const response = await t.call("GET", "/healthz");
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      ok: true,
+      db: "sqlite",
+      model: "scripted-shop",
+      scripted: true,
+    });
+  });
+
+  it("GET / says the UI is coming, lists the API, names the model and that it is scripted", async () => {
+    const response = await t.call("GET", "/");
+    expect(response.headers.get("content-type")).toContain("text/html");
+    const html = await response.text();
+    expect(html).toContain("coming soon");
+    expect(html).toContain("/api/sessions/:id/messages");
+    expect(html).toContain("scripted-shop");
+    expect(html).toContain("Scripted model.");
+  });
+
+  it("every answer carries a request id; a sane caller id is kept", async () => {
+    const response = await t.call("GET", "/healthz", { headers: { "x-request-id": "abc-123" } });
+    expect(response.headers.get("x-request-id")).toBe("abc-123");
+    const other = await t.call("GET", "/healthz", { headers: { "x-request-id": "bad id\u0001" } });
+    expect(other.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe("sessions and isolation", () => {
+  it("POST /api/sessions returns an id and a token; the session reads back with it", async () => {
+    const response = await t.call("POST", "/api/sessions");
+    expect(response.status).toBe(201);
+    const session = (await response.json()) as { id: string; token: string; kind: string };
+    expect(session.kind).toBe("shopper");
+    expect(session.token.length).toBeGreaterThanOrEqual(32);
+    const read = await t.call("GET", `/api/sessions/${session.id}`, { token: session.token });
+    expect(read.status).toBe(200);
+    expect(await read.json()).toMatchObject({
+      session: { id: session.id, kind: "shopper" },
+      messages: [],
+      turn: { running: false, lastTurnId: null },
+    });
+  });
+
+  it("no token is 401 (with WWW-Authenticate), an unknown token 401", async () => {
+    const { id } = await t.session();
+    const none = await t.call("GET", `/api/sessions/${id}/cart`);
+    expect(none.status).toBe(401);
+    expect(none.headers.get("www-authenticate")).toContain("Bearer");
+    expect((await errorOf(none)).code).toBe("unauthorized");
+    const wrong = await t.call("GET", `/api/sessions/${id}/cart`, { token: "nope" });
+    expect(wrong.status).toBe(401);
+  });
+
+  it("another session's valid token never reads or changes this session: 404 everywhere", async () => {
+    const alice = await t.session();
+    const bob = await t.session();
+    const added = await t.call("POST", `/api/sessions/${alice.id}/cart/items`, {
+      token: alice.token,
+      json: { productId: "p-0001", quantity: 2 },
+    });
+    expect(added.status).toBe(200);
+    const routes: Array<[string, string, unknown?]> = [
+      ["GET", ""],
+      ["GET", "/cart"],
+      ["GET", "/stream"],
+      ["POST", "/messages", { text: "hi" }],
+      ["POST", "/cancel"],
+      ["POST", "/cart/items", { productId: "p-0002", quantity: 1 }],
+      ["PATCH", "/cart/items/p-0001", { quantity: 5 }],
+      ["DELETE", "/cart/items/p-0001"],
+    ];
+    for (const [method, suffix, json] of routes) {
+      const response = await t.call(method, `/api/sessions/${alice.id}${suffix}`, {
+        token: bob.token,
+        ...(json === undefined ? {} : { json }),
+      });
+      expect([403, 404], `${method} ${suffix}`).toContain(response.status);
+      const text = await response.text();
+      expect(text).not.toContain("p-0001");
+      expect(text).not.toContain("Aero");
+    }
+    const cart = await t.store.getCart(alice.id);
+    expect(cart.lines.map((l) => [l.productId, l.quantity])).toEqual([["p-0001", 2]]);
+    expect(t.shop.turns.log(alice.id)).toBeUndefined();
+  });
+
+  it("an unknown session id is 404 even with a valid token", async () => {
+    const { token } = await t.session();
+    const response = await t.call("GET", "/api/sessions/s-0000000000000000", { token });
+    expect(response.status).toBe(404);
+  });
+});
+
+describe("merchant side", () => {
+  it("POST /api/merchant/sessions needs the merchant token", async () => {
+    expect((await t.call("POST", "/api/merchant/sessions")).status).toBe(401);
+    const wrong = await t.call("POST", "/api/merchant/sessions", { token: "x".repeat(40) });
+    expect(wrong.status).toBe(403);
+    const shopper = await t.session();
+    const withShopper = await t.call("POST", "/api/merchant/sessions", { token: shopper.token });
+    expect(withShopper.status).toBe(403);
+    const ok = await t.call("POST", "/api/merchant/sessions", { token: TEST_MERCHANT_TOKEN });
+    expect(ok.status).toBe(201);
+    expect(await ok.json()).toMatchObject({ kind: "merchant", token: expect.any(String) });
+  });
+
+  it("shopper tokens get 403 on merchant routes, merchant tokens 403 on shopper routes", async () => {
+    const shopper = await t.session();
+    const merchant = await t.session("merchant");
+    for (const [method, suffix] of [
+      ["GET", ""],
+      ["GET", "/stream"],
+      ["POST", "/messages"],
+      ["POST", "/cancel"],
+    ] as const) {
+      const json = method === "POST" ? { json: { text: "what is low on stock?" } } : {};
+      const own = await t.call(method, `/api/merchant/sessions/${shopper.id}${suffix}`, {
+        token: shopper.token,
+        ...json,
+      });
+      expect(own.status, `shopper on merchant ${suffix}`).toBe(403);
+      const reverse = await t.call(method, `/api/sessions/${merchant.id}${suffix}`, {
+        token: merchant.token,
+        ...json,
+      });
+      expect(reverse.status, `merchant on shopper ${suffix}`).toBe(403);
+    }
+    const cart = await t.call("GET", `/api/sessions/${merchant.id}/cart`, {
+      token: merchant.token,
+    });
+    expect(cart.status).toBe(403);
+    const read = await t.call("GET", `/api/merchant/sessions/${merchant.id}`, {
+      token: merchant.token,
+    });
+    expect(read.status).toBe(200);
+  });
+});
+
+describe("request checks", () => {
+  it("a body over the limit is 413", async () => {
+    const { id, token } = await t.session();
+    const response = await t.call("POST", `/api/sessions/${id}/messages`, {
+      token,
+      body: JSON.stringify({ text: "x".repeat(20_000) }),
+      headers: { "content-type": "application/json" },
+    });
+    expect(response.status).toBe(413);
+    expect((await errorOf(response)).code).toBe("payload_too_large");
+  });
+
+  it("a body over the limit without content-length (chunked) is 413 too", async () => {
+    const { id, token } = await t.session();
+    const big = new TextEncoder().encode(JSON.stringify({ text: "y".repeat(20_000) }));
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < big.length; i += 1024) controller.enqueue(big.slice(i, i + 1024));
+        controller.close();
+      },
+    });
+    const response = await t.shop.app.request(`/api/sessions/${id}/messages`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "transfer-encoding": "chunked" },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    expect(response.status).toBe(413);
+  });
+
+  it("malformed JSON is 400 invalid_json; a schema-invalid body 400 with the reason", async () => {
+    const { id, token } = await t.session();
+    const malformed = await t.call("POST", `/api/sessions/${id}/messages`, {
+      token,
+      body: '{"text": "hi",',
+    });
+    expect(malformed.status).toBe(400);
+    expect((await errorOf(malformed)).code).toBe("invalid_json");
+
+    const cases: Array<[unknown, string]> = [
+      [{}, "text"],
+      [{ text: 42 }, "text"],
+      [{ text: "" }, "must not be empty"],
+      [{ text: "   \n " }, "must not be empty"],
+      [{ text: "z".repeat(4_001) }, "at most 4000 characters"],
+      [{ text: "🛒".repeat(4_001) }, "at most 4000 characters"],
+    ];
+    for (const [json, reason] of cases) {
+      const response = await t.call("POST", `/api/sessions/${id}/messages`, { token, json });
+      expect(response.status).toBe(400);
+      const error = await errorOf(response);
+      expect(error.code).toBe("invalid_request");
+      expect(error.message).toContain(reason);
+    }
+    expect(t.shop.turns.log(id)).toBeUndefined();
+  });
+
+  it("a message of exactly 4,000 characters is accepted (an emoji counts as one)", async () => {
+    const { id, token } = await t.session();
+    const response = await t.call("POST", `/api/sessions/${id}/messages`, {
+      token,
+      json: { text: "🛒".repeat(4_000) },
+    });
+    expect(response.status).toBe(200);
+    await response.body?.cancel();
+  });
+
+  it("unknown routes answer 404 JSON", async () => {
+    const response = await t.call("GET", "/api/nothing-here");
+    expect(response.status).toBe(404);
+    expect(await errorOf(response)).toEqual({
+      code: "not_found",
+      message: "There is no route GET /api/nothing-here.",
+    });
+  });
+
+  it("GET /stream before any turn is 204", async () => {
+    const { id, token } = await t.session();
+    const response = await t.call("GET", `/api/sessions/${id}/stream`, { token });
+    expect(response.status).toBe(204);
+  });
+
+  it("cancel without a running turn says so", async () => {
+    const { id, token } = await t.session();
+    const response = await t.call("POST", `/api/sessions/${id}/cancel`, { token });
+    expect(await response.json()).toEqual({ cancelled: false });
+  });
+});
+
+describe("cart over REST", () => {
+  it("adds, reads, changes and removes lines with names, prices, totals and the limit", async () => {
+    const { id, token } = await t.session();
+    const base = `/api/sessions/${id}/cart`;
+    expect(
+      (await t.call("POST", `${base}/items`, { token, json: { productId: "p-0001", quantity: 2 } }))
+        .status,
+    ).toBe(200);
+    await t.call("POST", `${base}/items`, { token, json: { productId: "p-0002", quantity: 1 } });
+    const cart = (await (await t.call("GET", base, { token })).json()) as { cart: unknown };
+    expect(cart.cart).toEqual({
+      lines: [
+        {
+          productId: "p-0001",
+          name: "Aero Trail Runner",
+          quantity: 2,
+          unitPriceCents: 8_900,
+          unitPrice: "$89.00",
+          lineTotalCents: 17_800,
+          lineTotal: "$178.00",
+        },
+        {
+          productId: "p-0002",
+          name: "Merino Wool Socks",
+          quantity: 1,
+          unitPriceCents: 1_450,
+          unitPrice: "$14.50",
+          lineTotalCents: 1_450,
+          lineTotal: "$14.50",
+        },
+      ],
+      itemCount: 3,
+      totalCents: 19_250,
+      total: "$192.50",
+      limitCents: 500_000,
+      limit: "$5,000.00",
+      maxQuantityPerLine: 10,
+    });
+    const patched = await t.call("PATCH", `${base}/items/p-0001`, { token, json: { quantity: 5 } });
+    expect(((await patched.json()) as { cart: { itemCount: number } }).cart.itemCount).toBe(6);
+    const removed = await t.call("DELETE", `${base}/items/p-0002`, { token });
+    expect(((await removed.json()) as { cart: { lines: unknown[] } }).cart.lines).toHaveLength(1);
+    const zero = await t.call("PATCH", `${base}/items/p-0001`, { token, json: { quantity: 0 } });
+    expect(((await zero.json()) as { cart: { lines: unknown[] } }).cart.lines).toEqual([]);
+  });
+
+  it("a broken rule is 409 with the rule's own message; an unknown product 404", async () => {
+    const { id, token } = await t.session();
+    const base = `/api/sessions/${id}/cart`;
+    const tooMany = await t.call("POST", `${base}/items`, {
+      token,
+      json: { productId: "p-0001", quantity: 11 },
+    });
+    expect(tooMany.status).toBe(409);
+    expect(await errorOf(tooMany)).toEqual({
+      code: "quantity_out_of_range",
+      message: "Quantity must be a whole number from 1 to 10 (got 11).",
+    });
+    const notInCart = await t.call("PATCH", `${base}/items/p-0003`, {
+      token,
+      json: { quantity: 2 },
+    });
+    expect(notInCart.status).toBe(409);
+    expect((await errorOf(notInCart)).code).toBe("not_in_cart");
+    const unknown = await t.call("POST", `${base}/items`, {
+      token,
+      json: { productId: "p-9999", quantity: 1 },
+    });
+    expect(unknown.status).toBe(404);
+    expect((await errorOf(unknown)).code).toBe("unknown_product");
+    const unknownDelete = await t.call("DELETE", `${base}/items/nope`, { token });
+    expect(unknownDelete.status).toBe(404);
+    const badQuantity = await t.call("POST", `${base}/items`, {
+      token,
+      json: { productId: "p-0001", quantity: "two" },
+    });
+    expect(badQuantity.status).toBe(400);
+    expect((await errorOf(badQuantity)).message).toContain("quantity");
+  });
+
+  it("the total limit holds over REST: the rule's message says what would fit", async () => {
+    const { id, token } = await t.session();
+    const base = `/api/sessions/${id}/cart`;
+    const pricey = (await t.store.listProducts())
+      .filter((p) => p.stock >= 10)
+      .sort((a, b) => b.priceCents - a.priceCents);
+    let lastError: { code: string; message: string } | undefined;
+    for (const product of pricey.slice(0, 40)) {
+      const response = await t.call("POST", `${base}/items`, {
+        token,
+        json: { productId: product.id, quantity: 2 },
+      });
+      if (response.status === 409) {
+        lastError = await errorOf(response);
+        break;
+      }
+    }
+    expect(lastError?.code).toBe("over_limit");
+    expect(lastError?.message).toMatch(/over the \$5,000\.00 limit/);
+    expect((await t.store.getCart(id)).lines.length).toBeGreaterThan(0);
+  });
+});
+
+describe("errors toward the browser are masked, logs are complete and token-free", () => {
+  it("an unexpected failure is a generic 500 and is logged in full with the request id", async () => {
+    const broken = await createTestShop();
+    const { id, token } = await broken.session();
+    broken.store.getCart = async () => {
+      throw new Error("SQLITE_CORRUPT: database disk image is malformed at /var/secret/path");
+    };
+    const response = await broken.call("GET", `/api/sessions/${id}/cart`, { token });
+    expect(response.status).toBe(500);
+    const body = await response.text();
+    expect(body).not.toContain("SQLITE");
+    expect(JSON.parse(body)).toEqual({
+      error: { code: "internal", message: "Something went wrong on our side. Please try again." },
+    });
+    const requestId = response.headers.get("x-request-id")!;
+    const logged = broken.logs.find((line) => line.includes("SQLITE_CORRUPT"));
+    expect(logged).toContain(requestId);
+    expect(broken.logs.join("\n")).not.toContain(token);
+    await broken.close();
+  });
+
+  it("tokens never appear in the logs", async () => {
+    const { id, token } = await t.session();
+    await t.call("GET", `/api/sessions/${id}/cart`, { token });
+    await t.call("POST", "/api/merchant/sessions", { token: TEST_MERCHANT_TOKEN });
+    const all = t.logs.join("\n");
+    expect(all).toContain(`/api/sessions/${id}/cart`);
+    expect(all).not.toContain(token);
+    expect(all).not.toContain(TEST_MERCHANT_TOKEN);
+  });
+});

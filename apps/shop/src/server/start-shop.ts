@@ -1,0 +1,82 @@
+/**
+ * Starts the whole shop in one call: the store (migrated), the model (Claude, an
+ * OpenAI-compatible server or the embedded scripted model), both agents, the app and the HTTP
+ * server. `close` is the graceful shutdown: stop accepting, cancel running turns (their
+ * conversations are repaired and saved), then close the model and the store.
+ */
+
+import type { Pacing, SimPolicy } from "overlap-sim";
+import type { Logger } from "pino";
+import { createShopAgents } from "../agents/shop-agents.js";
+import type { ShopConfig } from "../config.js";
+import { openStore } from "../db/open-store.js";
+import type { ShopStore } from "../db/shop-store.js";
+import { modelFromEnv, type ShopModel } from "../model/model-from-env.js";
+import { createApp } from "./create-app.js";
+import { startHttpServer } from "./start-http-server.js";
+
+/** Options of {@link startShop}. */
+export interface StartShopOptions {
+  config: ShopConfig;
+  logger: Logger;
+  /** The environment the model is chosen from. */
+  env: NodeJS.ProcessEnv;
+  /** The embedded scripted model's policy (used when no provider is configured). */
+  policy: SimPolicy;
+  /** The scripted model's pacing (default: like a real model). */
+  pacing?: Partial<Pacing>;
+}
+
+/** A running shop. */
+export interface RunningShop {
+  url: string;
+  port: number;
+  store: ShopStore;
+  model: ShopModel;
+  /** Graceful shutdown; safe to call more than once. */
+  close(): Promise<void>;
+}
+
+/** Opens everything and starts listening on `config.port`. */
+export async function startShop(options: StartShopOptions): Promise<RunningShop> {
+  const { config, logger } = options;
+  const store = await openStore(
+    config.database.kind === "postgres"
+      ? { databaseUrl: config.database.connectionString }
+      : { sqliteFile: config.database.file },
+  );
+  let model: ShopModel | undefined;
+  try {
+    model = await modelFromEnv({
+      env: options.env,
+      policy: options.policy,
+      ...(options.pacing ? { pacing: options.pacing } : {}),
+    });
+    const agents = createShopAgents({ store, model: model.model });
+    const shop = createApp({ store, agents, model, merchantToken: config.merchantToken, logger });
+    const http = await startHttpServer(shop.app.fetch, { port: config.port });
+    const opened = model;
+    let closing: Promise<void> | undefined;
+    const close = async () => {
+      const stopped = http.close();
+      await shop.drain();
+      await stopped;
+      await opened.close();
+      await store.close();
+    };
+    return {
+      url: http.url,
+      port: http.port,
+      store,
+      model: opened,
+      close: () => {
+        closing ??= close();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await model?.close().catch(() => {});
+    await store.close().catch(() => {});
+    throw error;
+  }
+}
