@@ -1,11 +1,11 @@
 /**
- * What the UI and the model see of products and carts: plain JSON with prices in cents and as
- * formatted text. One place, so tool results, cards and the REST API agree.
+ * What the UI and the model see of products (and the model of carts): plain JSON with prices in
+ * cents and as formatted text. The cart's JSON is `views/cart-view.ts`, shared with the REST API.
  */
 
-import { type Cart, type CartRules, cartItemCount, cartTotal } from "../domain/cart.js";
 import type { Product } from "../domain/catalog.js";
 import { formatCents } from "../domain/money.js";
+import type { CartView } from "../views/cart-view.js";
 
 /** A product as shown on a card (live price and stock). */
 export interface ProductView {
@@ -23,27 +23,6 @@ export interface ProductView {
   colors: readonly string[];
 }
 
-/** One cart line with what a UI needs. */
-export interface CartLineView {
-  productId: string;
-  name: string;
-  quantity: number;
-  unitPriceCents: number;
-  unitPrice: string;
-  lineTotalCents: number;
-  lineTotal: string;
-}
-
-/** A cart as shown in the cart panel. */
-export interface CartView {
-  lines: CartLineView[];
-  itemCount: number;
-  totalCents: number;
-  total: string;
-  limitCents: number;
-  limit: string;
-}
-
 /** A product for a card or a tool result. */
 export function productView(product: Product): ProductView {
   return {
@@ -59,31 +38,6 @@ export function productView(product: Product): ProductView {
     description: product.description,
     sizes: product.sizes,
     colors: product.colors,
-  };
-}
-
-/** A cart with names from `names` (product id → name). */
-export function cartView(
-  cart: Cart,
-  names: ReadonlyMap<string, string>,
-  rules: CartRules,
-): CartView {
-  const total = cartTotal(cart);
-  return {
-    lines: cart.lines.map((line) => ({
-      productId: line.productId,
-      name: names.get(line.productId) ?? line.productId,
-      quantity: line.quantity,
-      unitPriceCents: line.unitPriceCents,
-      unitPrice: formatCents(line.unitPriceCents),
-      lineTotalCents: line.unitPriceCents * line.quantity,
-      lineTotal: formatCents(line.unitPriceCents * line.quantity),
-    })),
-    itemCount: cartItemCount(cart),
-    totalCents: total,
-    total: formatCents(total),
-    limitCents: rules.maxTotalCents,
-    limit: formatCents(rules.maxTotalCents),
   };
 }
 

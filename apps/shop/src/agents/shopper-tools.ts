@@ -21,8 +21,9 @@ import {
 } from "../domain/cart.js";
 import type { Product } from "../domain/catalog.js";
 import { formatCents } from "../domain/money.js";
+import { type CartView, cartView } from "../views/cart-view.js";
 import type { ShopAgent, ShopToolContext } from "./shop-agents.js";
-import { type CartView, cartSummary, cartView, productLine, productView } from "./shop-views.js";
+import { cartSummary, productLine, productView } from "./shop-views.js";
 
 const productId = z
   .string()
@@ -249,15 +250,8 @@ async function currentCart(context: ShopToolContext): Promise<CartView> {
   return viewOf(context, await context.store.getCart(context.sessionId));
 }
 
-async function viewOf(context: ShopToolContext, cart: Cart): Promise<CartView> {
-  const names = new Map<string, string>();
-  for (const line of cart.lines) {
-    names.set(
-      line.productId,
-      (await context.store.getProduct(line.productId))?.name ?? line.productId,
-    );
-  }
-  return cartView(cart, names, context.store.cartRules);
+function viewOf(context: ShopToolContext, cart: Cart): Promise<CartView> {
+  return cartView(context.store, cart);
 }
 
 async function loadProducts(context: ShopToolContext, ids: readonly string[]) {
