@@ -1,0 +1,56 @@
+/**
+ * overlap/client: follows an agent's turns in a browser (or Node) over SSE. Events are read with
+ * {@link readAgentEvents}, validated, and folded into an {@link AgentState} by the pure
+ * {@link reduceAgentEvent}; {@link AgentStreamClient} adds sending, reconnection with
+ * `Last-Event-ID` and a subscribable store. Nothing here imports the server side: only types.
+ */
+
+export type { JsonPreview } from "../json/partial-json-parser.js";
+export type {
+  AgentEvent,
+  AgentEventBase,
+  AgentEventType,
+  DispatchDecision,
+  ToolCallState,
+} from "../round/agent-event.js";
+export type { BlockTiming, RoundTimings, ToolTiming } from "../round/round-timings.js";
+export type { StopReason, Usage } from "../stream/stream-event.js";
+export type { UiEvent } from "../tools/tool-outcome.js";
+export {
+  type AgentError,
+  type AgentState,
+  type AssistantTurn,
+  addUserMessage,
+  type CallCard,
+  type CallEntry,
+  type CallItem,
+  type CallPhase,
+  type CallResult,
+  type ConversationTurn,
+  callCard,
+  cartOf,
+  failAgentTurn,
+  initialAgentState,
+  isTurnSettled,
+  type RoundInfo,
+  type ServerToolItem,
+  stopAgentTurn,
+  type TextItem,
+  type ThinkingItem,
+  type TurnItem,
+  type UserTurn,
+} from "./agent-state.js";
+export {
+  AgentStreamClient,
+  type AgentStreamClientOptions,
+  CONNECTION_LOST,
+  DEFAULT_RETRY,
+  NETWORK_ERROR,
+  type RetryPolicy,
+  TURN_LOST,
+} from "./agent-stream-client.js";
+export { errorFromResponse } from "./error-from-response.js";
+export { isAgentEvent, parseAgentEvent } from "./parse-agent-event.js";
+export { type ReadSummary, type ReceivedEvent, readAgentEvents } from "./read-agent-events.js";
+export { reduceAgentEvent } from "./reduce-agent-event.js";
+export { SeenIds } from "./seen-ids.js";

@@ -1,0 +1,86 @@
+/**
+ * The reading half of the client (S12, B9): the body of an SSE response in, validated
+ * {@link AgentEvent}s with their ids out. Framing is eventsource-parser's; bytes are decoded with
+ * a streaming TextDecoder, so a character split across network chunks (Chinese text, emoji)
+ * arrives whole. Heartbeat comments are ignored by the parser; frames that are not valid events
+ * are skipped and counted (see {@link parseAgentEvent}).
+ */
+
+import { createParser, type EventSourceMessage } from "eventsource-parser";
+import type { AgentEvent } from "../round/agent-event.js";
+import { parseAgentEvent } from "./parse-agent-event.js";
+
+/** One event as received: its SSE id (for `Last-Event-ID` and de-duplication) and the event. */
+export interface ReceivedEvent {
+  /** The frame's `id:`, or `undefined` when the server sent none (such events cannot be deduplicated). */
+  readonly id: string | undefined;
+  readonly event: AgentEvent;
+}
+
+/** What one read saw, returned when the generator finishes. */
+export interface ReadSummary {
+  /** Events yielded. */
+  events: number;
+  /** Frames skipped because their data was not a valid event of a known type. */
+  skipped: number;
+}
+
+/**
+ * Reads `body` to its end (or until `signal` aborts, or the consumer stops iterating), yielding
+ * each valid event as soon as its frame is complete. An unterminated last frame (the connection
+ * dropped mid-frame) is discarded: its id was never applied, so a resume replays it.
+ * @returns a {@link ReadSummary} (also when aborted).
+ * @throws what the body's stream throws (a network error): the caller decides whether to resume.
+ */
+export async function* readAgentEvents(
+  body: ReadableStream<Uint8Array>,
+  signal?: AbortSignal,
+): AsyncGenerator<ReceivedEvent, ReadSummary, undefined> {
+  const summary: ReadSummary = { events: 0, skipped: 0 };
+  if (signal?.aborted) {
+    await body.cancel(signal.reason).catch(() => {});
+    return summary;
+  }
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  // The parser calls back synchronously from feed(); frames wait here until the loop yields them.
+  const frames: EventSourceMessage[] = [];
+  const parser = createParser({ onEvent: (frame) => frames.push(frame) });
+  // Cancelling the reader ends a pending read() at once, so an abort never waits for the network.
+  const cancel = () => {
+    reader.cancel(signal?.reason).catch(() => {});
+  };
+  signal?.addEventListener("abort", cancel, { once: true });
+  let ended = false;
+  try {
+    while (!ended) {
+      const chunk = await reader.read();
+      if (signal?.aborted) return summary;
+      if (chunk.done) {
+        ended = true;
+        parser.feed(decoder.decode());
+      } else {
+        parser.feed(decoder.decode(chunk.value, { stream: true }));
+      }
+      for (const frame of frames.splice(0)) {
+        const event = parseAgentEvent(frame.data);
+        if (event === undefined) {
+          summary.skipped++;
+          continue;
+        }
+        summary.events++;
+        yield { id: frame.id, event };
+        if (signal?.aborted) return summary;
+      }
+    }
+    return summary;
+  } catch (err) {
+    if (signal?.aborted) return summary;
+    throw err;
+  } finally {
+    signal?.removeEventListener("abort", cancel);
+    // The consumer stopped early (or we were aborted): release the connection too.
+    if (!ended) await reader.cancel().catch(() => {});
+    reader.releaseLock();
+  }
+}
