@@ -75,6 +75,18 @@ export class KyselyShopStore implements ShopStore {
   readonly #queue = new KeyedQueue();
   #lastTimestamp = 0;
 
+  /** Creates a store and migrates it; on failure the connection is closed, not leaked. */
+  static async open(options: KyselyShopStoreOptions): Promise<KyselyShopStore> {
+    const store = new KyselyShopStore(options);
+    try {
+      await store.migrate();
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    return store;
+  }
+
   constructor(options: KyselyShopStoreOptions) {
     this.#db = options.db;
     this.#dialect = options.dialect;

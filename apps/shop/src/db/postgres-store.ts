@@ -63,18 +63,11 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   // would crash the process, while the pool simply replaces the connection.
   pool.on("error", (error) => options.onPoolError?.(error));
   const db = new Kysely<ShopDatabase>({ dialect: new PostgresDialect({ pool }) });
-  const store = new KyselyShopStore({
+  return KyselyShopStore.open({
     db,
     dialect: POSTGRES_DIALECT,
     ...(options.cartRules ? { cartRules: options.cartRules } : {}),
   });
-  try {
-    await store.migrate();
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
-  return store;
 }
 
 /**

@@ -59,18 +59,11 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Shop
     throw error;
   }
   const db = new Kysely<ShopDatabase>({ dialect: new ImmediateSqliteDialect({ database }) });
-  const store = new KyselyShopStore({
+  return KyselyShopStore.open({
     db,
     dialect: SQLITE_DIALECT,
     ...(options.cartRules ? { cartRules: options.cartRules } : {}),
   });
-  try {
-    await store.migrate();
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
-  return store;
 }
 
 /** Kysely's SqliteDialect whose transactions begin with BEGIN IMMEDIATE. */
