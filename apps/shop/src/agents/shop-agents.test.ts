@@ -114,8 +114,9 @@ describe("the shop agents on the embedded scripted model", () => {
     await turn(id, "show me running shoes under 100");
     const compared = await turn(id, "compare these two");
     expect(compared.events.some((e) => e.type === "ui" && e.ui.type === "comparison")).toBe(true);
-    const { result } = await turn(id, "帮我把两件商品加入购物车再算一下总价");
+    const { result, finalText } = await turn(id, "帮我把两件商品加入购物车再算一下总价");
     expect(result.error).toBeUndefined();
+    expect(finalText).toMatch(/已加入购物车：.+购物车总价 \$[\d,.]+，共 2 件/);
     expect((await store.getCart(id)).lines).toHaveLength(2);
   });
 

@@ -235,7 +235,7 @@ function shopperFollowUp(round: Round): SimScript {
   const parts: string[] = [];
   for (const r of results) {
     if (r.isError) continue;
-    if (r.name === "cart_total") parts.push(r.content);
+    if (r.name === "cart_total") parts.push(zh ? totalInChinese(r.content) : r.content);
     else if (r.name === "checkout" || r.name === "ask_merchant" || r.name === "compare_products")
       parts.push(r.content);
     else if (r.name === "show_products")
@@ -255,11 +255,30 @@ function shopperFollowUp(round: Round): SimScript {
     const last = changed.at(-1)!.content;
     parts.unshift(last);
   } else if (changed.length > 0) {
-    parts.unshift(changed.map((r) => r.content.split(" Cart:")[0]).join(" "));
+    parts.unshift(
+      zh
+        ? `已加入购物车：${changed
+            .map(
+              (r) =>
+                r.content
+                  .match(/Added (\d+) × ([^.]+)\./)
+                  ?.slice(1)
+                  .reverse()
+                  .join(" × ") ?? r.name,
+            )
+            .join("、")}。`
+        : changed.map((r) => r.content.split(" Cart:")[0]).join(" "),
+    );
   }
   for (const r of failed)
     parts.push(pick(zh, `Could not do ${r.name}: ${r.content}`, `${r.name} 未完成：${r.content}`));
   return say(parts.join(" ") || pick(zh, "Done.", "完成了。"));
+}
+
+/** "Cart total: $207.00 for 4 items (limit $5,000.00)." in Chinese. */
+function totalInChinese(text: string): string {
+  const m = text.match(/Cart total: (\S+) for (\d+) items \(limit (\S+)\)/);
+  return m ? `购物车总价 ${m[1]}，共 ${m[2]} 件（上限 ${m[3]}）。` : text;
 }
 
 function merchantScript(round: Round, request: SimRequest): SimScript {
