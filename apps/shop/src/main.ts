@@ -8,6 +8,7 @@ import pino from "pino";
 import { ConfigError, describeDatabase, loadConfig } from "./config.js";
 import { shopPolicy } from "./model/shop-policy.js";
 import { startShop } from "./server/start-shop.js";
+import { ensureWebBuild } from "./server/web-build.js";
 
 /** Runs the server until a signal stops it. */
 async function main(): Promise<void> {
@@ -25,6 +26,12 @@ async function main(): Promise<void> {
     // A safety net: no code path logs these, and they must stay out of the logs if one ever did.
     redact: ["token", "*.token", "authorization", "*.authorization", "headers.authorization"],
   });
+  try {
+    // A fresh clone has no build of the browser app: make it now (a few seconds, once).
+    if ((await ensureWebBuild()).built) logger.info("built the browser app");
+  } catch (error) {
+    logger.warn({ err: error }, "could not build the browser app; serving the API only");
+  }
   const shop = await startShop({ config, logger, env: process.env, policy: shopPolicy });
 
   const lines = [

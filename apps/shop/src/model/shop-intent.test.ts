@@ -37,7 +37,7 @@ describe("readShopperIntent", () => {
     ],
     ["hello", { kind: "greeting" }],
     ["what is the meaning of life", { kind: "unknown" }],
-    ["推荐一些跑鞋 100元以下", { kind: "search", query: "推荐一些跑鞋", maxPriceCents: 10_000 }],
+    ["推荐一些跑鞋 100元以下", { kind: "search", query: "running shoes", maxPriceCents: 10_000 }],
   ])("%s", (text, intent) => {
     expect(readShopperIntent(text)).toEqual(intent);
   });

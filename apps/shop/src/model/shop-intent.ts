@@ -63,6 +63,27 @@ const NUMBER_WORDS: Readonly<Record<string, number>> = {
   十: 10,
 };
 
+/** Chinese product words and their catalog (English) equivalents, for searches. */
+const CHINESE_WORDS: ReadonlyArray<[RegExp, string]> = [
+  [/跑鞋|跑步鞋|运动鞋/g, " running shoes "],
+  [/越野/g, " trail "],
+  [/袜子|羊毛袜/g, " socks "],
+  [/羊毛/g, " wool "],
+  [/夹克|外套/g, " jacket "],
+  [/雨衣|防水/g, " rain "],
+  [/帐篷/g, " tent "],
+  [/背包|双肩包/g, " backpack "],
+  [/睡袋/g, " sleeping bag "],
+  [/水壶|水瓶/g, " bottle "],
+  [/手表/g, " watch "],
+  [/帽子/g, " hat "],
+];
+
+/** Replaces known Chinese product words with the catalog's English ones. */
+export function translateProductWords(text: string): string {
+  return CHINESE_WORDS.reduce((out, [pattern, english]) => out.replace(pattern, english), text);
+}
+
 /** True when the text is mostly Chinese: the answer is then written in Chinese too. */
 export function isChinese(text: string): boolean {
   const han = text.match(/[\u4e00-\u9fff]/g)?.length ?? 0;
@@ -189,7 +210,8 @@ function priceFilter(text: string): { maxPriceCents?: number; minPriceCents?: nu
 
 function searchWords(text: string): string {
   return stripFiller(
-    text
+    translateProductWords(text)
+      .replace(/推荐|一些|有没有|找|看看|显示|我想要|我要/g, " ")
       .replace(
         /(under|below|less than|cheaper than|over|above|more than|at least)\s*\$?\d+(\.\d+)?/g,
         "",

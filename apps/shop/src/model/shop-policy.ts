@@ -43,7 +43,9 @@ function readRound(request: SimRequest): Round {
       ?.content.flatMap((b) => (b.type === "text" ? [b.text] : []))
       .join("\n") ?? "";
   const results: Round["results"] = [];
-  if (last?.role === "user") {
+  // Tool results followed by new text (a turn that was stopped, then a new request) are history:
+  // the new request is what to answer.
+  if (last?.role === "user" && !last.content.some((b) => b.type === "text")) {
     const calls = new Map<string, { name: string; input: unknown }>();
     for (const block of messages.at(-2)?.content ?? []) {
       if (block.type === "tool_use") calls.set(block.id, { name: block.name, input: block.input });

@@ -20,6 +20,7 @@ import { homePage } from "./home-page.js";
 import { errorBody } from "./http-error.js";
 import { requestLogging } from "./request-logging.js";
 import { requireMerchantToken } from "./require-merchant-token.js";
+import { serveWeb } from "./serve-web.js";
 import { TurnRegistry } from "./turn-registry.js";
 
 /** The largest request body accepted by default: 16 KiB (a 4,000-character message fits). */
@@ -38,6 +39,8 @@ export interface AppDeps {
   maxBodyBytes?: number;
   /** SSE heartbeat interval in ms (default 15 s). */
   heartbeatMs?: number;
+  /** The built browser app to serve (default `apps/shop/web/dist`); `null` serves none. */
+  webDir?: string | null;
 }
 
 /** The app and what its owner needs to stop it. */
@@ -73,6 +76,8 @@ export function createApp(deps: AppDeps): ShopApp {
   );
   app.onError(handleError);
   app.notFound(handleNotFound);
+  // The browser app's pages and assets; without a build, "/" falls through to the API page below.
+  if (deps.webDir !== null) app.use(serveWeb(deps.webDir ? { dir: deps.webDir } : {}));
 
   app.get("/", (c) => c.html(homePage(deps.model)));
   app.get("/healthz", async (c) => {

@@ -82,6 +82,8 @@ export async function createTestShop(options: TestShopOptions = {}): Promise<Tes
     model,
     merchantToken: TEST_MERCHANT_TOKEN,
     logger,
+    // The API's own tests: "/" is the API page whether or not the browser app was built.
+    webDir: null,
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
   });

@@ -1,0 +1,94 @@
+/**
+ * Browser test support: builds the web app when its build is missing or older than its sources,
+ * starts the whole shop in-process (SQLite in a temporary directory, the embedded scripted model
+ * with the given pacing, the real app, the built web app in front of it) on a free port, and
+ * launches the system's Chromium through playwright-core. Not used by the product.
+ */
+
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Pacing } from "overlap-sim";
+import pino from "pino";
+import { type Browser, chromium } from "playwright-core";
+import { createShopAgents } from "../agents/shop-agents.js";
+import { openStore } from "../db/open-store.js";
+import type { ShopStore } from "../db/shop-store.js";
+import { modelFromEnv } from "../model/model-from-env.js";
+import { shopPolicy } from "../model/shop-policy.js";
+import { createApp } from "../server/create-app.js";
+import { startHttpServer } from "../server/start-http-server.js";
+import { ensureWebBuild, WEB_DIR } from "../server/web-build.js";
+
+export { ensureWebBuild, WEB_DIR };
+
+import { TEST_MERCHANT_TOKEN } from "../server/test-shop.js";
+
+export { TEST_MERCHANT_TOKEN };
+
+/** Where screenshots go: `test-results/` at the repository root (git-ignored). */
+export const SCREENSHOT_DIR = fileURLToPath(
+  new URL("../../../../test-results/shop-web", import.meta.url),
+);
+
+/** A running shop serving the web app. */
+export interface WebShop {
+  url: string;
+  store: ShopStore;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the shop on a free port (`createApp`, which serves the built web app), with the
+ * embedded model paced as given and SQLite in a fresh temporary directory.
+ */
+export async function startWebShop(options: { pacing: Partial<Pacing> }): Promise<WebShop> {
+  const dir = await mkdtemp(join(tmpdir(), "shop-e2e-"));
+  const store = await openStore({ dataDir: dir });
+  const model = await modelFromEnv({ env: {}, policy: shopPolicy, pacing: options.pacing });
+  const agents = createShopAgents({ store, model: model.model });
+  const shop = createApp({
+    store,
+    agents,
+    model,
+    merchantToken: TEST_MERCHANT_TOKEN,
+    logger: pino({ level: "silent" }),
+  });
+  const http = await startHttpServer((request) => shop.app.fetch(request), { port: 0 });
+  return {
+    url: http.url,
+    store,
+    async close() {
+      const stopped = http.close({ graceMs: 1_000 });
+      await shop.drain();
+      await stopped;
+      await model.close();
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The system Chromium and the flags that keep it quiet and offline. */
+export const CHROMIUM_PATH = "/usr/bin/chromium";
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+}
+
+/** The path of a screenshot named `name` (the directory is created). */
+export async function screenshotPath(name: string): Promise<string> {
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  return join(SCREENSHOT_DIR, `${name}.png`);
+}

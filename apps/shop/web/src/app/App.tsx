@@ -1,0 +1,18 @@
+/** Chooses the page by path: `/merchant` is the merchant console, everything else the shop. */
+
+import { MerchantApp } from "./MerchantApp";
+import { ShopperApp } from "./ShopperApp";
+import { useHealth } from "./use-health";
+
+export function isMerchantPath(pathname: string): boolean {
+  return /^\/merchant\/?$/.test(pathname);
+}
+
+export function App() {
+  const health = useHealth();
+  return isMerchantPath(window.location.pathname) ? (
+    <MerchantApp health={health} />
+  ) : (
+    <ShopperApp health={health} />
+  );
+}

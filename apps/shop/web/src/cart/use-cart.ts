@@ -1,0 +1,141 @@
+/**
+ * The shopper's cart as the panel shows it. Two sources, newest wins: the REST API (loaded at
+ * start, after each turn, and answered by every change made from the panel) and the assistant's
+ * `cart-updated` events, which arrive while the model is still talking. A change refused by a
+ * cart rule (409) keeps the cart and shows the rule's own sentence.
+ */
+
+import { type AgentState, cartOf } from "overlap/client";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { ApiError, messageOf, requestJson } from "../api/http";
+import { type Cart, type Credentials, isRecord, readCart } from "../api/types";
+import { SHOPPER, sessionPath } from "../session/endpoints";
+
+/** A change asked for from the panel (or a product card). */
+export type CartChange =
+  | { kind: "add"; productId: string; quantity: number }
+  | { kind: "set"; productId: string; quantity: number }
+  | { kind: "remove"; productId: string };
+
+/** A message about the cart for the user. */
+export interface CartNotice {
+  /** `rule` for a refused change (409), `error` for anything else. */
+  kind: "rule" | "error";
+  message: string;
+  /** Increases with each notice, so the same sentence twice is announced twice. */
+  seq: number;
+}
+
+export interface CartModel {
+  cart: Cart | undefined;
+  /** The product whose line is being changed, if any. */
+  busy: string | undefined;
+  notice: CartNotice | undefined;
+  dismiss: () => void;
+  /** Increases each time the assistant changed the cart (for a short highlight). */
+  assistantUpdates: number;
+  change: (change: CartChange) => Promise<boolean>;
+  /** Loads the cart again; `false` when that failed. */
+  refresh: () => Promise<boolean>;
+  loadFailed: boolean;
+}
+
+/** Default per-line limit until the REST API has told us. */
+const DEFAULT_MAX_PER_LINE = 10;
+
+const readCartAnswer = (value: unknown) => (isRecord(value) ? readCart(value.cart) : undefined);
+
+export function useCart(
+  credentials: Credentials,
+  agent: AgentState,
+  replaying: boolean,
+): CartModel {
+  const { id, token } = credentials;
+  const [cart, setCart] = useState<Cart | undefined>();
+  const [busy, setBusy] = useState<string | undefined>();
+  const [notice, setNotice] = useState<CartNotice | undefined>();
+  const [assistantUpdates, setAssistantUpdates] = useState(0);
+  const [loadFailed, setLoadFailed] = useState(false);
+  const maxPerLine = useRef(DEFAULT_MAX_PER_LINE);
+  const seq = useRef(0);
+
+  const accept = useCallback((next: Cart) => {
+    if (next.maxQuantityPerLine !== undefined) maxPerLine.current = next.maxQuantityPerLine;
+    setCart({ ...next, maxQuantityPerLine: next.maxQuantityPerLine ?? maxPerLine.current });
+  }, []);
+
+  const refresh = useCallback(async () => {
+    try {
+      accept(await requestJson(sessionPath(SHOPPER, id, "cart"), readCartAnswer, { token }));
+      setLoadFailed(false);
+      return true;
+    } catch {
+      setLoadFailed(true);
+      return false;
+    }
+  }, [id, token, accept]);
+
+  // The assistant's carts, as they arrive (not those of a replayed, finished turn: history).
+  const uiCart = cartOf(agent);
+  const seenUiCart = useRef<unknown>(uiCart);
+  useEffect(() => {
+    if (uiCart === seenUiCart.current) return;
+    seenUiCart.current = uiCart;
+    if (replaying) return;
+    const next = readCart(uiCart);
+    if (!next) return;
+    accept(next);
+    setAssistantUpdates((n) => n + 1);
+  }, [uiCart, replaying, accept]);
+
+  // Authoritative reloads: at start, and whenever a turn (or the replay of one) has ended.
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
+  const settled = !agent.running && !replaying;
+  const wasSettled = useRef(settled);
+  useEffect(() => {
+    if (settled && !wasSettled.current) void refresh();
+    wasSettled.current = settled;
+  }, [settled, refresh]);
+
+  const change = useCallback(
+    async (change: CartChange) => {
+      setBusy(change.productId);
+      const base = sessionPath(SHOPPER, id, "cart", "items");
+      const item = `${base}/${encodeURIComponent(change.productId)}`;
+      try {
+        const next = await requestJson(
+          change.kind === "add" ? base : item,
+          readCartAnswer,
+          change.kind === "add"
+            ? {
+                method: "POST",
+                token,
+                json: { productId: change.productId, quantity: change.quantity },
+              }
+            : change.kind === "set"
+              ? { method: "PATCH", token, json: { quantity: change.quantity } }
+              : { method: "DELETE", token },
+        );
+        accept(next);
+        setNotice(undefined);
+        return true;
+      } catch (err) {
+        seq.current++;
+        setNotice({
+          kind: err instanceof ApiError && err.status === 409 ? "rule" : "error",
+          message: messageOf(err),
+          seq: seq.current,
+        });
+        return false;
+      } finally {
+        setBusy(undefined);
+      }
+    },
+    [id, token, accept],
+  );
+
+  const dismiss = useCallback(() => setNotice(undefined), []);
+  return { cart, busy, notice, dismiss, assistantUpdates, change, refresh, loadFailed };
+}

@@ -1,0 +1,83 @@
+/** What the UI knows about the shop's tools: which draw a card, and how to summarise arguments. */
+
+import type { CallPhase, JsonPreview } from "overlap/client";
+import { isRecord } from "../api/types";
+
+/** Display tools: their card is drawn from the first byte of their arguments (S13). */
+export const DISPLAY_TOOLS: ReadonlySet<string> = new Set([
+  "show_products",
+  "compare_products",
+  "show_inventory",
+]);
+
+/** Delegate tools: another agent answers inside the call. */
+export const DELEGATE_TOOLS: ReadonlySet<string> = new Set(["ask_merchant"]);
+
+/** A chip's words for each phase. */
+export const PHASE_LABEL: Readonly<Record<CallPhase, string>> = {
+  "streaming-args": "writing arguments",
+  queued: "queued",
+  running: "running",
+  done: "done",
+  failed: "failed",
+  cancelled: "cancelled",
+  deferred: "waits for the reply to end",
+  invalid: "invalid arguments",
+};
+
+/** True while the call is not settled. */
+export function isActivePhase(phase: CallPhase): boolean {
+  return phase === "streaming-args" || phase === "queued" || phase === "running";
+}
+
+/** One piece of an argument summary; `id` pieces are drawn in monospace. */
+export interface SummaryPart {
+  text: string;
+  id?: boolean;
+}
+
+const money = (v: unknown) => (typeof v === "number" ? `$${v}` : undefined);
+
+/** A short, readable summary of a call's arguments (complete or preview). */
+export function summarizeArgs(args: unknown): SummaryPart[] {
+  if (!isRecord(args)) return [];
+  const parts: SummaryPart[] = [];
+  if (typeof args.productId === "string" && args.productId !== "") {
+    parts.push({ text: args.productId, id: true });
+  }
+  if (Array.isArray(args.productIds) && args.productIds.length > 0) {
+    const ids = args.productIds.filter((x): x is string => typeof x === "string");
+    parts.push({ text: `${ids.length} product${ids.length === 1 ? "" : "s"}` });
+  }
+  if (typeof args.quantity === "number") parts.push({ text: `× ${args.quantity}` });
+  if (typeof args.units === "number") parts.push({ text: `${args.units} units` });
+  if (typeof args.query === "string" && args.query !== "") parts.push({ text: `“${args.query}”` });
+  const max = money(args.maxPrice);
+  if (max) parts.push({ text: `≤ ${max}` });
+  const min = money(args.minPrice);
+  if (min) parts.push({ text: `≥ ${min}` });
+  const price = money(args.price);
+  if (price) parts.push({ text: `→ ${price}` });
+  if (typeof args.threshold === "number") parts.push({ text: `stock ≤ ${args.threshold}` });
+  if (typeof args.question === "string" && args.question !== "") {
+    const q = args.question.length > 48 ? `${args.question.slice(0, 47)}…` : args.question;
+    parts.push({ text: `“${q}”` });
+  }
+  return parts;
+}
+
+/** The strings of a preview's `productIds` so far (an unfinished id is left out). */
+export function previewIds(args: JsonPreview | Readonly<Record<string, unknown>> | undefined) {
+  if (!isRecord(args) || !Array.isArray(args.productIds)) return [];
+  return args.productIds.filter((x): x is string => typeof x === "string" && x !== "");
+}
+
+/** A preview's string field, if it has one so far. */
+export function previewString(
+  args: JsonPreview | Readonly<Record<string, unknown>> | undefined,
+  key: string,
+): string | undefined {
+  if (!isRecord(args)) return undefined;
+  const value = args[key];
+  return typeof value === "string" ? value : undefined;
+}

@@ -1,0 +1,8 @@
+/** The browser app's entry: renders {@link App} into `#root`. */
+
+import { createRoot } from "react-dom/client";
+import { App } from "./app/App";
+import "./styles.css";
+
+const root = document.getElementById("root");
+if (root) createRoot(root).render(<App />);

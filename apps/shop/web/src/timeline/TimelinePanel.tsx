@@ -1,0 +1,314 @@
+/**
+ * The timeline (B11): for the selected reply, one compact Gantt chart per round on a shared time
+ * axis. Model blocks are drawn in the model's colours (text, tool arguments), tools in the tools'
+ * (waiting, running); a vertical line marks where the model's response ended, so every tool bar
+ * left of it ran while the model was still writing. Under each chart, the round as it went and as
+ * it would have gone had the tools waited for the end of the response, with the time saved.
+ */
+
+import type { ConversationTurn } from "overlap/client";
+import { formatMs, formatTick } from "../api/format";
+import { Icon } from "../ui/Icon";
+import { type Bar, type RoundChart, type TurnChart, turnChart } from "./timeline-model";
+
+const BAR_NAMES: Record<Bar["kind"], string> = {
+  text: "text",
+  thinking: "thinking",
+  args: "arguments",
+  server: "provider tool",
+  queue: "waiting for a slot",
+  run: "ran",
+};
+
+function pct(ms: number, scale: number): string {
+  return `${Math.max(0, Math.min(100, (ms / scale) * 100))}%`;
+}
+
+function describeRow(label: string, bars: readonly Bar[]): string {
+  return `${label}: ${bars
+    .map((b) => `${BAR_NAMES[b.kind]} ${formatMs(b.startMs)} to ${formatMs(b.endMs)}`)
+    .join(", ")}`;
+}
+
+/** What a row's right-hand figure says: a tool's run, else the block's writing time. */
+function rowDuration(bars: readonly Bar[]): number {
+  const run = bars.find((b) => b.kind === "run");
+  const bar = run ?? bars[0];
+  return bar ? bar.endMs - bar.startMs : 0;
+}
+
+function BarView({ bar, scale, label }: { bar: Bar; scale: number; label: string }) {
+  return (
+    <span
+      className={`tl-bar bar-${bar.kind}${bar.status === "failed" ? " is-failed" : ""}`}
+      data-kind={bar.kind === "run" || bar.kind === "queue" ? "tool" : "block"}
+      data-bar={bar.kind}
+      data-start-ms={bar.startMs.toFixed(1)}
+      data-end-ms={bar.endMs.toFixed(1)}
+      style={{ left: pct(bar.startMs, scale), width: pct(bar.endMs - bar.startMs, scale) }}
+      title={`${label} · ${BAR_NAMES[bar.kind]} ${formatMs(bar.startMs)} → ${formatMs(bar.endMs)} (${formatMs(bar.endMs - bar.startMs)})`}
+    />
+  );
+}
+
+function RoundView({ chart, scale, ticks }: { chart: RoundChart; scale: number; ticks: number[] }) {
+  const saved = chart.savedMs ?? 0;
+  const withoutOverlap = chart.endWithoutOverlapMs;
+  const stream = chart.streamEndMs;
+  return (
+    <section className="tl-round" data-testid="timeline-round" data-round={chart.round}>
+      <header className="tl-round-head">
+        <h3>Round {chart.round}</h3>
+        {chart.stopReason && <span className="pill pill-muted">{chart.stopReason}</span>}
+        <span className="tl-duration">{formatMs(chart.endMs)}</span>
+        {withoutOverlap !== undefined && (
+          <span className="saved-pill" data-testid="saved" data-saved-ms={saved.toFixed(1)}>
+            <Icon name="bolt" size={11} />
+            {formatMs(Math.max(0, saved))} saved
+          </span>
+        )}
+      </header>
+      <div className="tl-chart">
+        <div className="tl-labels">
+          <div className="tl-axis-spacer" />
+          {chart.rows.map((row) => (
+            <div
+              key={row.key}
+              className={`tl-label${row.tool ? " is-tool" : ""}`}
+              title={row.label}
+            >
+              {row.label}
+            </div>
+          ))}
+        </div>
+        <div className="tl-tracks">
+          <div className="tl-axis" aria-hidden="true">
+            {ticks.map((t) => (
+              <span key={t} className="tl-tick" style={{ left: pct(t, scale) }}>
+                {formatTick(t)}
+              </span>
+            ))}
+          </div>
+          {ticks.map((t) => (
+            <span
+              key={t}
+              className="tl-gridline"
+              style={{ left: pct(t, scale) }}
+              aria-hidden="true"
+            />
+          ))}
+          {chart.rows.map((row) => (
+            <div
+              key={row.key}
+              className="tl-track"
+              role="img"
+              aria-label={describeRow(row.label, row.bars)}
+              data-label={row.label}
+            >
+              {row.bars.map((bar, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: a row's bars have a fixed order
+                <BarView key={i} bar={bar} scale={scale} label={row.label} />
+              ))}
+            </div>
+          ))}
+          {stream !== undefined && (
+            <span
+              className="tl-marker"
+              data-testid="stream-end"
+              data-ms={stream.toFixed(1)}
+              style={{ left: pct(stream, scale) }}
+              title={`The model's reply ended at ${formatMs(stream)}`}
+            >
+              <span className="tl-marker-label">reply end</span>
+            </span>
+          )}
+        </div>
+        <div className="tl-values" aria-hidden="true">
+          <div className="tl-axis-spacer" />
+          {chart.rows.map((row) => (
+            <div key={row.key}>{formatMs(rowDuration(row.bars))}</div>
+          ))}
+        </div>
+      </div>
+      {withoutOverlap !== undefined && stream !== undefined && (
+        <div
+          className="tl-compare"
+          role="img"
+          aria-label={`This round took ${formatMs(chart.endMs)}; had the tools waited for the end of the response it would have taken ${formatMs(withoutOverlap)}`}
+        >
+          <div className="tl-labels">
+            <div className="tl-label" title="This round as it ran">
+              Actual
+            </div>
+            <div className="tl-label" title="Had every tool waited for the end of the reply">
+              Tools waiting
+            </div>
+          </div>
+          <div className="tl-tracks">
+            <div className="tl-track tl-track-thin">
+              <span
+                className="tl-bar bar-total-model"
+                style={{ left: 0, width: pct(stream, scale) }}
+              />
+              <span
+                className="tl-bar bar-total-tools"
+                style={{ left: pct(stream, scale), width: pct(chart.endMs - stream, scale) }}
+              />
+            </div>
+            <div className="tl-track tl-track-thin">
+              <span
+                className="tl-bar bar-total-model is-ghost"
+                style={{ left: 0, width: pct(stream, scale) }}
+              />
+              <span
+                className="tl-bar bar-total-tools is-ghost"
+                style={{ left: pct(stream, scale), width: pct(withoutOverlap - stream, scale) }}
+              />
+            </div>
+          </div>
+          <div className="tl-values">
+            <div className="strong">{formatMs(chart.endMs)}</div>
+            <div>{formatMs(withoutOverlap)}</div>
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function Legend() {
+  return (
+    <ul className="tl-legend" aria-label="Legend">
+      <li>
+        <span className="key bar-text" /> Text
+      </li>
+      <li>
+        <span className="key bar-args" /> Arguments
+      </li>
+      <li>
+        <span className="key bar-queue" /> Waiting
+      </li>
+      <li>
+        <span className="key bar-run" /> Tool running
+      </li>
+      <li>
+        <span className="key key-marker" /> Reply end
+      </li>
+    </ul>
+  );
+}
+
+function TurnSummary({ chart }: { chart: TurnChart }) {
+  if (chart.rounds.every((r) => r.endWithoutOverlapMs === undefined)) {
+    return (
+      <p className="tl-summary-plain" data-testid="timeline-summary">
+        No tool ran in this reply · {formatMs(chart.totalMs)}
+      </p>
+    );
+  }
+  return (
+    <dl className="tl-summary" data-testid="timeline-summary">
+      <div className="tl-stat tl-stat-main">
+        <dt>Head start</dt>
+        <dd>
+          <Icon name="bolt" size={14} />
+          {formatMs(chart.totalHeadStartMs)}
+        </dd>
+        <dd className="tl-stat-note">tools ran before the reply ended</dd>
+      </div>
+      <div className="tl-stat">
+        <dt>Saved</dt>
+        <dd>{formatMs(chart.totalSavedMs)}</dd>
+        <dd className="tl-stat-note">vs. starting tools after the reply</dd>
+      </div>
+      <div className="tl-stat">
+        <dt>Total</dt>
+        <dd>{formatMs(chart.totalMs)}</dd>
+        <dd className="tl-stat-note">
+          {chart.rounds.length} round{chart.rounds.length === 1 ? "" : "s"}
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+export function TimelinePanel({
+  turns,
+  selected,
+  onSelect,
+}: {
+  turns: readonly ConversationTurn[];
+  /** The index in `turns` of the assistant turn to show; the latest when undefined. */
+  selected: number | undefined;
+  onSelect: (index: number | undefined) => void;
+}) {
+  const replies = turns.flatMap((turn, index) => {
+    if (turn.role !== "assistant") return [];
+    const asked = turns[index - 1];
+    const label = asked?.role === "user" ? asked.text : "Reply";
+    return [{ index, turn, label: label.length > 42 ? `${label.slice(0, 41)}…` : label }];
+  });
+  const current =
+    replies.find((r) => r.index === selected) ??
+    (selected === undefined ? replies.at(-1) : undefined) ??
+    replies.at(-1);
+  const chart = current ? turnChart(current.turn.rounds) : undefined;
+  // Rounds without timings are streaming only while their turn runs; in a restored turn they
+  // were simply not recorded.
+  const openRounds = current?.turn.done === undefined ? (chart?.openRounds ?? []) : [];
+
+  return (
+    <div className="timeline" data-testid="timeline">
+      <header className="panel-head">
+        <h2 className="panel-title">
+          <Icon name="timeline" size={17} /> Timeline
+        </h2>
+        {replies.length > 1 && current && (
+          <label className="tl-select">
+            <span className="visually-hidden">Reply to show</span>
+            <select
+              value={current.index}
+              onChange={(e) => {
+                const index = Number(e.target.value);
+                onSelect(index === replies.at(-1)?.index ? undefined : index);
+              }}
+            >
+              {replies.map((r, n) => (
+                <option key={r.index} value={r.index}>
+                  {n + 1}. {r.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+      </header>
+      <Legend />
+      {!chart || (chart.rounds.length === 0 && openRounds.length === 0) ? (
+        <div className="tl-empty">
+          <Icon name="timeline" size={28} />
+          <p>
+            {current
+              ? "Timings are kept only for replies streamed in this session of the server."
+              : "When the model wrote each block and when each tool ran, round by round. A tool starts the moment its arguments are complete, while the model is still writing."}
+          </p>
+        </div>
+      ) : (
+        <div className="tl-rounds">
+          {chart.rounds.length > 0 && <TurnSummary chart={chart} />}
+          {chart.rounds.map((round) => (
+            <RoundView key={round.round} chart={round} scale={chart.scaleMs} ticks={chart.ticks} />
+          ))}
+          {openRounds.map((round) => (
+            <section key={`open-${round}`} className="tl-round tl-round-open" aria-busy="true">
+              <header className="tl-round-head">
+                <h3>Round {round}</h3>
+                <span className="muted">streaming…</span>
+              </header>
+              <div className="tl-progress" />
+            </section>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}

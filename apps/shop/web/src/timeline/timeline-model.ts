@@ -1,0 +1,206 @@
+/**
+ * The timeline's geometry (B11), computed from the `round-end` timings of a turn (docs/protocol.md,
+ * Timings): per round, one row per content block, in the order the model wrote them. A text block
+ * is one bar; a tool_use block is the bar of its arguments streaming, then (on the same row) the
+ * tool's wait for a slot, if any, and its run. All rounds of a turn share one scale, so their
+ * lengths compare. Pure: no React, no DOM.
+ */
+
+import type { RoundInfo, RoundTimings } from "overlap/client";
+
+/** What a bar shows. */
+export type BarKind =
+  /** The model writing text. */
+  | "text"
+  /** The model thinking. */
+  | "thinking"
+  /** The model writing a tool call's arguments. */
+  | "args"
+  /** A provider-side tool's block. */
+  | "server"
+  /** A complete call waiting for a concurrency slot. */
+  | "queue"
+  /** A tool running. */
+  | "run";
+
+export interface Bar {
+  kind: BarKind;
+  startMs: number;
+  endMs: number;
+  /** For tool runs: `done`, `failed`, `cancelled`... */
+  status: string | undefined;
+}
+
+export interface Row {
+  key: string;
+  /** "Text", "Thinking", or the tool's name. */
+  label: string;
+  /** True for a tool_use block (or a tool seen without its block). */
+  tool: boolean;
+  bars: Bar[];
+  /** How long before the end of the model's response this row's tool started (> 0 = overlap). */
+  startedBeforeStreamEndMs: number | undefined;
+}
+
+export interface RoundChart {
+  round: number;
+  stopReason: string | undefined;
+  rows: Row[];
+  /** When the model's response ended. */
+  streamEndMs: number | undefined;
+  /** When the round's tools had all joined (its end). */
+  endMs: number;
+  /** What overlapping saved versus starting the tools after the response (in parallel). */
+  savedMs: number | undefined;
+  firstToolStartMs: number | undefined;
+  /** How long tools were already running before the response ended (0 when none was). */
+  headStartMs: number;
+  /** The round's end had the tools started only after the response: `streamEnd + longest tool`. */
+  endWithoutOverlapMs: number | undefined;
+}
+
+export interface TurnChart {
+  /** Rounds with their timings, in order. */
+  rounds: RoundChart[];
+  /** Rounds that started and have no timings yet (streaming now). */
+  openRounds: number[];
+  /** The axis of every round: 0..scaleMs. */
+  scaleMs: number;
+  ticks: number[];
+  totalMs: number;
+  totalSavedMs: number;
+  /** Sum of the rounds' head starts: tool time that ran while the model was still writing. */
+  totalHeadStartMs: number;
+}
+
+const STEPS = [
+  25, 50, 100, 200, 250, 500, 1_000, 2_000, 2_500, 5_000, 10_000, 20_000, 30_000, 60_000,
+];
+
+/** A round figure for the axis end and its tick step (at most `maxTicks` intervals). */
+export function niceAxis(maxMs: number, maxTicks = 4): { scaleMs: number; ticks: number[] } {
+  const max = Math.max(maxMs, 1);
+  const step =
+    STEPS.find((s) => max / s <= maxTicks) ?? Math.ceil(max / maxTicks / 60_000) * 60_000;
+  const scaleMs = Math.ceil(max / step) * step;
+  const ticks: number[] = [];
+  for (let t = 0; t <= scaleMs + 1e-6; t += step) ticks.push(t);
+  return { scaleMs, ticks };
+}
+
+/** The chart of one round that has its timings. */
+export function roundChart(info: RoundInfo & { timings: RoundTimings }): RoundChart {
+  const t = info.timings;
+  const rows: Row[] = [];
+  const toolsById = new Map(t.tools.map((tool) => [tool.callId, tool]));
+  const placed = new Set<string>();
+  const last = (...values: (number | undefined)[]) =>
+    Math.max(0, ...values.filter((v): v is number => typeof v === "number"));
+  const streamEnd = t.streamEndMs;
+  const fallbackEnd = last(t.endMs, streamEnd);
+
+  const toolBars = (callId: string): { bars: Bar[]; startMs: number | undefined } => {
+    const tool = toolsById.get(callId);
+    if (!tool || tool.startMs === undefined) return { bars: [], startMs: undefined };
+    placed.add(callId);
+    const bars: Bar[] = [];
+    if (tool.startMs - tool.readyMs >= 1) {
+      bars.push({ kind: "queue", startMs: tool.readyMs, endMs: tool.startMs, status: undefined });
+    }
+    bars.push({
+      kind: "run",
+      startMs: tool.startMs,
+      endMs: tool.endMs ?? fallbackEnd,
+      status: tool.status,
+    });
+    return { bars, startMs: tool.startMs };
+  };
+  const early = (startMs: number | undefined) =>
+    startMs === undefined || streamEnd === undefined ? undefined : streamEnd - startMs;
+
+  for (const block of [...t.blocks].sort((a, b) => a.startMs - b.startMs || a.index - b.index)) {
+    const endMs = block.stopMs ?? streamEnd ?? fallbackEnd;
+    const key = `b${block.index}`;
+    if (block.kind === "text" || block.kind === "thinking") {
+      rows.push({
+        key,
+        label: block.kind === "text" ? "Text" : "Thinking",
+        tool: false,
+        bars: [{ kind: block.kind, startMs: block.startMs, endMs, status: undefined }],
+        startedBeforeStreamEndMs: undefined,
+      });
+    } else if (block.kind === "tool_use") {
+      const run = block.callId ? toolBars(block.callId) : { bars: [], startMs: undefined };
+      rows.push({
+        key,
+        label: block.name ?? "tool",
+        tool: true,
+        bars: [{ kind: "args", startMs: block.startMs, endMs, status: undefined }, ...run.bars],
+        startedBeforeStreamEndMs: early(run.startMs),
+      });
+    } else if (block.kind === "server_tool_use") {
+      rows.push({
+        key,
+        label: block.name ?? "server tool",
+        tool: true,
+        bars: [{ kind: "server", startMs: block.startMs, endMs, status: undefined }],
+        startedBeforeStreamEndMs: undefined,
+      });
+    }
+  }
+  // Tools started without a block of theirs in the list (started late by the join).
+  for (const tool of t.tools) {
+    if (placed.has(tool.callId)) continue;
+    const run = toolBars(tool.callId);
+    if (run.bars.length === 0) continue;
+    rows.push({
+      key: `t${tool.callId}`,
+      label: tool.name,
+      tool: true,
+      bars: run.bars,
+      startedBeforeStreamEndMs: early(run.startMs),
+    });
+  }
+
+  const runs = t.tools.flatMap((tool) =>
+    tool.startMs !== undefined && tool.endMs !== undefined ? [tool.endMs - tool.startMs] : [],
+  );
+  const endMs = last(t.endMs, streamEnd, ...rows.flatMap((r) => r.bars.map((b) => b.endMs)));
+  return {
+    round: info.round,
+    stopReason: info.stopReason,
+    rows,
+    streamEndMs: streamEnd,
+    endMs,
+    savedMs: t.savedMs,
+    firstToolStartMs: t.firstToolStartMs,
+    headStartMs:
+      t.firstToolStartMs !== undefined && streamEnd !== undefined
+        ? Math.max(0, streamEnd - t.firstToolStartMs)
+        : 0,
+    endWithoutOverlapMs:
+      runs.length > 0 && streamEnd !== undefined ? streamEnd + Math.max(...runs) : undefined,
+  };
+}
+
+/** The chart of a turn's rounds. */
+export function turnChart(rounds: Readonly<Record<number, RoundInfo>>): TurnChart {
+  const infos = Object.values(rounds).sort((a, b) => a.round - b.round);
+  const charts: RoundChart[] = [];
+  const openRounds: number[] = [];
+  for (const info of infos) {
+    if (info.timings) charts.push(roundChart({ ...info, timings: info.timings }));
+    else openRounds.push(info.round);
+  }
+  const longest = Math.max(0, ...charts.map((c) => Math.max(c.endMs, c.endWithoutOverlapMs ?? 0)));
+  const { scaleMs, ticks } = niceAxis(longest);
+  return {
+    rounds: charts,
+    openRounds,
+    scaleMs,
+    ticks,
+    totalMs: charts.reduce((sum, c) => sum + c.endMs, 0),
+    totalSavedMs: charts.reduce((sum, c) => sum + Math.max(0, c.savedMs ?? 0), 0),
+    totalHeadStartMs: charts.reduce((sum, c) => sum + c.headStartMs, 0),
+  };
+}
