@@ -5,9 +5,11 @@
  * every state go to `test-results/shop-web/` at the repository root.
  */
 
+import { existsSync } from "node:fs";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  CHROMIUM_PATH,
   ensureWebBuild,
   launchBrowser,
   screenshotPath,
@@ -22,12 +24,21 @@ const SEARCH = "show me running shoes under 100";
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
+/** Without Debian's Chromium the browser tests cannot run: a failure under CI, a loud skip elsewhere. */
+const noBrowser = !existsSync(CHROMIUM_PATH) && process.env.CI !== "true";
+if (noBrowser) {
+  console.warn(
+    `\n!!! Browser tests SKIPPED: ${CHROMIUM_PATH} is missing (apt-get install chromium; CI=true makes this a failure).\n`,
+  );
+}
+
 let shop: WebShop;
 let browser: Browser;
 /** Problems the pages reported (uncaught errors, console errors other than failed requests). */
 const pageProblems: string[] = [];
 
 beforeAll(async () => {
+  if (noBrowser) return;
   const [, started, launched] = await Promise.all([
     ensureWebBuild(),
     // About 60 tokens a second and a quick first token: a demo turn takes about 1.5 s.
@@ -166,7 +177,7 @@ async function transcript(page: Page): Promise<string[]> {
   return lines;
 }
 
-describe("the shop in a browser", () => {
+describe.skipIf(noBrowser)("the shop in a browser", () => {
   it("demo: tool chips before the reply ends, the preview card becomes the final card, the cart and the timeline follow", async () => {
     const { context, page } = await open(DESKTOP);
     await expect.poll(() => text(page.getByTestId("model-badge"))).toContain("Scripted model");
