@@ -54,4 +54,33 @@ describe("TurnRegistry", () => {
     expect(JSON.stringify(events)).not.toContain("hunter2");
     expect(errors).toHaveLength(1);
   });
+
+  it("forgets a finished turn's log after the retention time, never a running or newer one", async () => {
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const turns = new TurnRegistry({ retainMs: 100 });
+    turns.start("s", async (t) => t.emit(done));
+    await sleep(10);
+    expect(turns.log("s")).toBeDefined();
+    await sleep(150);
+    expect(turns.log("s")).toBeUndefined();
+
+    let release: () => void = () => {};
+    const running = turns.start(
+      "s",
+      (t) =>
+        new Promise<void>((resolve) => {
+          release = () => {
+            t.emit(done);
+            resolve();
+          };
+        }),
+    );
+    await sleep(150);
+    expect(turns.log("s")).toBe(running); // still running: kept
+    release(); // its timer fires 100 ms from now
+    await sleep(50);
+    const newer = turns.start("s", async (t) => t.emit(done)); // its timer: 100 ms from now
+    await sleep(75);
+    expect(turns.log("s")).toBe(newer); // the older turn's timer fired and left the newer log
+  });
 });

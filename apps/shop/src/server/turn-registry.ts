@@ -27,9 +27,20 @@ interface Turn {
 export class TurnRegistry {
   readonly #turns = new Map<string, Turn>();
   readonly #onError: (error: unknown, sessionId: string) => void;
+  readonly #retainMs: number;
 
-  constructor(options: { onError?: (error: unknown, sessionId: string) => void } = {}) {
+  constructor(
+    options: {
+      onError?: (error: unknown, sessionId: string) => void;
+      /**
+       * How long a finished turn's log stays replayable (a reload long after that renders the
+       * stored conversation instead). Default 15 minutes; bounds the memory of idle sessions.
+       */
+      retainMs?: number;
+    } = {},
+  ) {
     this.#onError = options.onError ?? (() => {});
+    this.#retainMs = options.retainMs ?? 15 * 60_000;
   }
 
   /**
@@ -54,10 +65,19 @@ export class TurnRegistry {
         log.append({ type: "done", rounds: 0, stopReason: "error" });
       } finally {
         log.close();
+        this.#forgetLater(sessionId, log);
       }
     })();
     this.#turns.set(sessionId, { log, controller, done });
     return log;
+  }
+
+  /** Drops a finished log after the retention time, unless a newer turn replaced it. */
+  #forgetLater(sessionId: string, log: TurnEventLog): void {
+    const timer = setTimeout(() => {
+      if (this.#turns.get(sessionId)?.log === log) this.#turns.delete(sessionId);
+    }, this.#retainMs);
+    timer.unref(); // never keeps the process alive
   }
 
   /** True while a turn of the session runs. */
