@@ -36,12 +36,14 @@ interface Round {
 function readRound(request: SimRequest): Round {
   const messages = request.messages;
   const last = messages.at(-1);
+  // The newest request: a message that merged an unanswered earlier one (after a crash or a
+  // stop) ends with the text the user sent last.
   const userText =
     [...messages]
       .reverse()
       .find((m) => m.role === "user" && m.content.some((b) => b.type === "text"))
       ?.content.flatMap((b) => (b.type === "text" ? [b.text] : []))
-      .join("\n") ?? "";
+      .at(-1) ?? "";
   const results: Round["results"] = [];
   // Tool results followed by new text (a turn that was stopped, then a new request) are history:
   // the new request is what to answer.

@@ -4,16 +4,13 @@
  * Real OS processes (`npm start`'s entry point), real HTTP.
  */
 
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withDefaultUser } from "../db/postgres-store.js";
+import { type ShopProcess, spawnShop, stopShop } from "./spawn-shop.js";
 
 const DATABASE_URL = withDefaultUser(process.env.DATABASE_URL || "postgres://127.0.0.1:5432/test");
-const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
-const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 
 async function reachable(): Promise<boolean> {
   const client = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 3_000 });
@@ -34,36 +31,11 @@ if (!available && process.env.CI !== "true") {
   );
 }
 
-/** Starts `apps/shop/src/main.ts` on a free port; resolves with its URL. */
-function startServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ["--conditions=overlap-source", "--import", "tsx", MAIN], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, PORT: "0", LOG_LEVEL: "silent" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 30_000);
-    child.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = out.match(/Shopping assistant: (http:\/\/\S+)/);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve({ url: match[1], child });
-      }
-    });
-    child.stderr?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.on("exit", (code) => reject(new Error(`server exited (${code}): ${out}`)));
-  });
-}
-
 describe.skipIf(!available && process.env.CI !== "true")(
   "two server processes on one PostgreSQL",
   () => {
     const schema = `shop_2p_${randomBytes(4).toString("hex")}`;
-    const servers: Array<{ url: string; child: ChildProcess }> = [];
+    const servers: ShopProcess[] = [];
 
     beforeAll(async () => {
       const admin = new pg.Client({ connectionString: DATABASE_URL });
@@ -74,18 +46,12 @@ describe.skipIf(!available && process.env.CI !== "true")(
       url.searchParams.set("options", `-c search_path=${schema}`);
       const env = { DATABASE_URL: url.toString(), MERCHANT_TOKEN: "two-process-test" };
       // One after the other: the first migrates the fresh schema, the second finds it ready.
-      servers.push(await startServer(env));
-      servers.push(await startServer(env));
+      servers.push(await spawnShop(env));
+      servers.push(await spawnShop(env));
     }, 90_000);
 
     afterAll(async () => {
-      for (const { child } of servers) child.kill("SIGTERM");
-      await Promise.all(
-        servers.map(
-          ({ child }) =>
-            new Promise((r) => (child.exitCode !== null ? r(null) : child.once("exit", r))),
-        ),
-      );
+      await Promise.all(servers.map((server) => stopShop(server)));
       const admin = new pg.Client({ connectionString: DATABASE_URL });
       await admin.connect();
       await admin.query(`drop schema if exists ${schema} cascade`);
