@@ -13,6 +13,7 @@ import type { ShopAgent } from "../agents/shop-agents.js";
 import type { SessionKind, ShopStore } from "../db/shop-store.js";
 import type { AppEnv } from "./app-env.js";
 import { HttpError } from "./http-error.js";
+import { rateLimit } from "./rate-limit.js";
 import { readJson } from "./read-json.js";
 import { requireSession } from "./require-session.js";
 import { shopTurn } from "./run-shop-turn.js";
@@ -42,6 +43,8 @@ export interface ConversationRouteDeps {
   heartbeatMs?: number;
   /** True once the server is shutting down: no new turns. */
   draining: () => boolean;
+  /** Turns one session may start per minute. */
+  turnsPerMinute: number;
 }
 
 /** Registers the conversation routes of `agent` under `base` (e.g. `/api/sessions`). */
@@ -67,7 +70,12 @@ export function registerConversationRoutes(
     });
   });
 
-  app.post(`${base}/:id/messages`, auth, async (c) => {
+  const turnLimit = rateLimit({
+    limit: deps.turnsPerMinute,
+    key: (c) => c.req.param("id") ?? "",
+    what: "messages in this conversation",
+  });
+  app.post(`${base}/:id/messages`, auth, turnLimit, async (c) => {
     const { text } = await readJson(c, MessageBody);
     if (deps.draining()) {
       throw new HttpError(503, "shutting_down", "The server is shutting down. Try again shortly.");

@@ -18,6 +18,7 @@ import { registerConversationRoutes } from "./conversation-routes.js";
 import { handleError, handleNotFound } from "./handle-error.js";
 import { homePage } from "./home-page.js";
 import { errorBody } from "./http-error.js";
+import { clientAddress, rateLimit } from "./rate-limit.js";
 import { requestLogging } from "./request-logging.js";
 import { requireMerchantToken } from "./require-merchant-token.js";
 import { serveWeb } from "./serve-web.js";
@@ -39,6 +40,10 @@ export interface AppDeps {
   maxBodyBytes?: number;
   /** SSE heartbeat interval in ms (default 15 s). */
   heartbeatMs?: number;
+  /** Sessions one client address may create per minute (default 30). */
+  sessionsPerMinute?: number;
+  /** Turns one session may start per minute (default 20). */
+  turnsPerMinute?: number;
   /** The built browser app to serve (default `apps/shop/web/dist`); `null` serves none. */
   webDir?: string | null;
 }
@@ -91,7 +96,14 @@ export function createApp(deps: AppDeps): ShopApp {
     return c.json({ ok: true, ...health });
   });
 
-  app.post("/api/sessions", async (c) => c.json(await store.createSession("shopper"), 201));
+  const sessionLimit = rateLimit({
+    limit: deps.sessionsPerMinute ?? 30,
+    key: clientAddress,
+    what: "new sessions from this address",
+  });
+  app.post("/api/sessions", sessionLimit, async (c) =>
+    c.json(await store.createSession("shopper"), 201),
+  );
   app.post("/api/merchant/sessions", requireMerchantToken(deps.merchantToken), async (c) =>
     c.json(await store.createSession("merchant"), 201),
   );
@@ -102,6 +114,7 @@ export function createApp(deps: AppDeps): ShopApp {
     turns,
     logger,
     draining: () => draining,
+    turnsPerMinute: deps.turnsPerMinute ?? 20,
     ...(deps.heartbeatMs === undefined ? {} : { heartbeatMs: deps.heartbeatMs }),
   };
   registerCartRoutes(app, store);

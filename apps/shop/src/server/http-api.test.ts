@@ -376,3 +376,44 @@ describe("errors toward the browser are masked, logs are complete and token-free
     expect(all).not.toContain(TEST_MERCHANT_TOKEN);
   });
 });
+
+describe("rate limits", () => {
+  it("refuses a burst of new sessions from one address with 429 and retry-after", async () => {
+    const limited = await createTestShop({ sessionsPerMinute: 3 });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 5; i++)
+        statuses.push((await limited.call("POST", "/api/sessions")).status);
+      expect(statuses).toEqual([201, 201, 201, 429, 429]);
+      const refused = await limited.call("POST", "/api/sessions");
+      expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe(
+        "rate_limited",
+      );
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it("limits the turns one session starts per minute, not other sessions", async () => {
+    const limited = await createTestShop({ turnsPerMinute: 1 });
+    try {
+      const a = await limited.session();
+      const b = await limited.session();
+      const send = (s: { id: string; token: string }) =>
+        limited.call("POST", `/api/sessions/${s.id}/messages`, {
+          token: s.token,
+          json: { text: "hello" },
+        });
+      const first = await send(a);
+      expect(first.status).toBe(200);
+      await first.text(); // let the turn finish
+      expect((await send(a)).status).toBe(429);
+      const other = await send(b);
+      expect(other.status).toBe(200);
+      await other.text();
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -28,6 +28,8 @@ export interface TestShopOptions {
   store?: ShopStore;
   maxBodyBytes?: number;
   heartbeatMs?: number;
+  sessionsPerMinute?: number;
+  turnsPerMinute?: number;
 }
 
 /** Options of one {@link TestShop.call}. */
@@ -86,6 +88,10 @@ export async function createTestShop(options: TestShopOptions = {}): Promise<Tes
     webDir: null,
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
+    ...(options.sessionsPerMinute === undefined
+      ? {}
+      : { sessionsPerMinute: options.sessionsPerMinute }),
+    ...(options.turnsPerMinute === undefined ? {} : { turnsPerMinute: options.turnsPerMinute }),
   });
   const call = async (method: string, path: string, init: CallInit = {}) => {
     const headers: Record<string, string> = { ...init.headers };
