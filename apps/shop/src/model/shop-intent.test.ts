@@ -27,6 +27,13 @@ describe("readShopperIntent", () => {
     ["find a rain jacket over 50", { kind: "search", query: "rain jacket", minPriceCents: 5_000 }],
     ["compare these two", { kind: "compare", count: 2 }],
     ["check out", { kind: "checkout" }],
+    ["Don't check out yet, just show me running shoes", { kind: "checkout-question" }],
+    ["how does checkout work?", { kind: "checkout-question" }],
+    ["先不要结账", { kind: "checkout-question" }],
+    [
+      "add 1000 wool socks",
+      { kind: "add", items: [{ query: "wool socks", quantity: 1000 }], total: false },
+    ],
     ["结账", { kind: "checkout" }],
     ["what's in my cart?", { kind: "view-cart" }],
     ["how much is my total?", { kind: "total" }],
@@ -59,6 +66,7 @@ describe("readMerchantIntent", () => {
     ["sales summary please", { kind: "sales" }],
     ["哪些商品库存不足？补货", { kind: "low-stock", restock: true }],
     ["tell me a joke", { kind: "unknown" }],
+    ["don't restock anything", { kind: "inventory" }], // harmless: it only shows stock
   ])("%s", (text, intent) => {
     expect(readMerchantIntent(text)).toEqual(intent);
   });

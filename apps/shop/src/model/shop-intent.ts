@@ -22,6 +22,8 @@ export type ShopperIntent =
   | { kind: "view-cart" }
   | { kind: "total" }
   | { kind: "checkout" }
+  /** A mention of checking out that is negated or a question: never an order. */
+  | { kind: "checkout-question" }
   | { kind: "ask-merchant"; question: string }
   | { kind: "greeting" }
   | { kind: "unknown" };
@@ -84,6 +86,20 @@ export function translateProductWords(text: string): string {
   return CHINESE_WORDS.reduce((out, [pattern, english]) => out.replace(pattern, english), text);
 }
 
+/** "don't check out", "not yet", "不要结账": the action must not happen. */
+function isNegated(text: string): boolean {
+  return /\b(don'?t|do not|never|not yet|no need|stop|without)\b|不要|别|不用|先不|暂时不/.test(
+    text,
+  );
+}
+
+/** A question about the action rather than a request to do it. */
+function isQuestion(text: string): boolean {
+  return /\?|？|^(how|what|why|when|should|can|could|is|does|do)\b|吗|怎么|如何|是否/.test(
+    text.trim(),
+  );
+}
+
 /** True when the text is mostly Chinese: the answer is then written in Chinese too. */
 export function isChinese(text: string): boolean {
   const han = text.match(/[\u4e00-\u9fff]/g)?.length ?? 0;
@@ -96,8 +112,12 @@ export function readShopperIntent(raw: string): ShopperIntent {
   if (text === "") return { kind: "unknown" };
   const wantsTotal = /\btotal\b|how much|总价|总共|合计|多少钱/.test(text);
 
-  if (/check ?out|place (the|my) order|buy (it|them|everything) now|结账|下单|付款/.test(text))
-    return { kind: "checkout" };
+  if (/check ?out|place (the|my) order|buy (it|them|everything) now|结账|下单|付款/.test(text)) {
+    // Placing an order is irreversible: a negated or questioning mention only gets an answer.
+    return isNegated(text) || isQuestion(text)
+      ? { kind: "checkout-question" }
+      : { kind: "checkout" };
+  }
   if (
     /ask (the )?merchant|restock date|back in stock|bulk discount|问(一下)?商家|什么时候补货|批发/.test(
       text,
@@ -139,7 +159,7 @@ export function readShopperIntent(raw: string): ShopperIntent {
 /** Reads a merchant's request. */
 export function readMerchantIntent(raw: string): MerchantIntent {
   const text = raw.trim().toLowerCase();
-  const restock = /restock|replenish|refill|补货|补充库存/.test(text);
+  const restock = /restock|replenish|refill|补货|补充库存/.test(text) && !isNegated(text);
   if (/low (on )?stock|running low|out of stock|库存不足|缺货|库存低/.test(text))
     return { kind: "low-stock", restock };
   if (restock) {
@@ -179,13 +199,14 @@ function namedItems(text: string): NamedItem[] {
     .filter((part) => part !== "")
     .map((part) => {
       const quantity = countIn(part) ?? 1;
-      return { query: stripFiller(part), quantity: Math.min(10, Math.max(1, quantity)) };
+      // The amount asked for, unchanged: the cart's own rule (1..10) answers a bad one visibly.
+      return { query: stripFiller(part), quantity };
     })
     .filter((item) => item.query !== "");
 }
 
 function countIn(text: string): number | undefined {
-  const digits = text.match(/\b(\d{1,3})\b/);
+  const digits = text.match(/\b(\d{1,6})\b/);
   if (digits?.[1]) return Number(digits[1]);
   for (const [word, n] of Object.entries(NUMBER_WORDS)) {
     const pattern = /[a-z]/.test(word)

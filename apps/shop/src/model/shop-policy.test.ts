@@ -62,4 +62,16 @@ describe("shopPolicy", () => {
       input: { query: "running shoes", maxPrice: 100 },
     });
   });
+
+  it.each(["Don't check out yet, how much is it?", "should I buy it now or wait?", "remove it"])(
+    "runs no side-effecting tool on %s",
+    async (text) => {
+      const script = await shopPolicy(
+        request([{ role: "user", content: [{ type: "text", text }] }]),
+      );
+      const calls = script.blocks.flatMap((b) => (b.type === "tool_use" ? [b.name] : []));
+      expect(calls).not.toContain("checkout");
+      expect(calls).not.toContain("remove_from_cart");
+    },
+  );
 });

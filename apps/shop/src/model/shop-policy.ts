@@ -20,6 +20,8 @@ const products = (): Product[] => {
 
 /** A product the request names, by the best catalog match. */
 function resolve(query: string): Product | undefined {
+  // No words, no product: an empty query must never pick one at random for a side effect.
+  if (query.trim() === "") return undefined;
   return searchProducts(products(), { text: query, limit: 1 })[0];
 }
 
@@ -188,6 +190,14 @@ function shopperScript(round: Round): SimScript {
       return { blocks: [call("view_cart", {})] };
     case "total":
       return { blocks: [call("cart_total", {})] };
+    case "checkout-question":
+      return say(
+        pick(
+          zh,
+          "I won't place an order until you ask me to. When you're ready, say \"check out\" and I'll place it for everything in your cart.",
+          "在您明确要求之前我不会下单。准备好后请说「结账」，我会为购物车中的全部商品下单。",
+        ),
+      );
     case "checkout":
       return {
         blocks: [text(pick(zh, "Placing your order now.", "正在为您下单。")), call("checkout", {})],
