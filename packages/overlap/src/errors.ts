@@ -13,6 +13,7 @@ export type OverlapErrorCode =
   | "max_rounds"
   | "provider_error"
   | "storage_error"
+  | "conversation_conflict"
   | "invalid_tool_definition";
 
 /** Messages safe to show a browser, per code (error details are masked toward users, B12). */
@@ -25,6 +26,8 @@ const PUBLIC_MESSAGES: Readonly<Record<OverlapErrorCode, string>> = {
   max_rounds: "The assistant stopped after too many steps.",
   provider_error: "The model service is unavailable right now.",
   storage_error: "The conversation could not be saved.",
+  conversation_conflict:
+    "This conversation was changed at the same time elsewhere. Reload it to continue.",
   invalid_tool_definition: "A tool is misconfigured.",
 };
 

@@ -7,7 +7,12 @@
  * (StreamedRound), agent (the round loop, repair, validator, stores), sse (wire encoding).
  */
 
-export { type ConversationStore, InMemoryConversationStore } from "./agent/conversation-store.js";
+export {
+  assertExpectedLength,
+  type ConversationStore,
+  type ConversationWriteOptions,
+  InMemoryConversationStore,
+} from "./agent/conversation-store.js";
 export {
   type DelegateAgent,
   type DelegateToolConfig,

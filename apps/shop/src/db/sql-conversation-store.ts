@@ -4,7 +4,12 @@
  */
 
 import type { Kysely } from "kysely";
-import type { ConversationStore, Message } from "overlap";
+import {
+  assertExpectedLength,
+  type ConversationStore,
+  type ConversationWriteOptions,
+  type Message,
+} from "overlap";
 import type { ShopDatabase } from "./shop-database.js";
 import type { StoreDialect } from "./store-dialect.js";
 
@@ -28,7 +33,12 @@ export class SqlConversationStore implements ConversationStore {
     return rows.map((row) => ({ role: row.role, content: JSON.parse(row.content) }) as Message);
   }
 
-  async write(conversationId: string, from: number, messages: readonly Message[]): Promise<void> {
+  async write(
+    conversationId: string,
+    from: number,
+    messages: readonly Message[],
+    options?: ConversationWriteOptions,
+  ): Promise<void> {
     await this.#db.transaction().execute(async (trx) => {
       // Two writers of one conversation (two processes resuming one session) must not interleave
       // their delete and insert.
@@ -39,6 +49,7 @@ export class SqlConversationStore implements ConversationStore {
         .where("session_id", "=", conversationId)
         .executeTakeFirst();
       const length = Number(row?.count ?? 0);
+      assertExpectedLength(conversationId, length, options);
       if (!Number.isInteger(from) || from < 0 || from > length) {
         throw new RangeError(`Cannot write at ${from}: the conversation has ${length} messages.`);
       }

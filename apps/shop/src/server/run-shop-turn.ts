@@ -5,7 +5,13 @@
  * written to the turn's log. Runs on its own: no HTTP connection is involved.
  */
 
-import { appendUserText, type ModelClient, runAgentTurn } from "overlap";
+import {
+  appendUserText,
+  isOverlapError,
+  type Message,
+  type ModelClient,
+  runAgentTurn,
+} from "overlap";
 import type { Logger } from "pino";
 import type { ShopAgent } from "../agents/shop-agents.js";
 import type { ShopStore } from "../db/shop-store.js";
@@ -29,11 +35,22 @@ export function shopTurn(input: ShopTurnInput): (turn: TurnContext) => Promise<v
     const log = input.log.child({ sessionId, turnId: turn.turnId, agent: agent.name });
     const stored = await store.conversations.load(sessionId);
     const appended = appendUserText(stored, text);
-    await store.conversations.write(
-      sessionId,
-      appended.from,
-      appended.messages.slice(appended.from),
-    );
+    // Every write says how long it saw the conversation: a turn of the same session running in
+    // another server process makes it fail loudly instead of erasing that turn's messages.
+    let known = stored.length;
+    const write = async (from: number, messages: readonly Message[]) => {
+      await store.conversations.write(sessionId, from, messages, { expectedLength: known });
+      known = from + messages.length;
+    };
+    try {
+      await write(appended.from, appended.messages.slice(appended.from));
+    } catch (err) {
+      if (!isOverlapError(err, "conversation_conflict")) throw err;
+      log.warn({ err }, "conversation changed by another process; turn refused");
+      turn.emit({ type: "error", code: err.code, message: err.publicMessage });
+      turn.emit({ type: "done", rounds: 0, stopReason: "error" });
+      return;
+    }
     const started = performance.now();
     const result = await runAgentTurn({
       model,
@@ -44,7 +61,7 @@ export function shopTurn(input: ShopTurnInput): (turn: TurnContext) => Promise<v
       agent: agent.name,
       signal: turn.signal,
       ledger: store.ledger(sessionId),
-      onMessages: ({ from, messages }) => store.conversations.write(sessionId, from, messages),
+      onMessages: ({ from, messages }) => write(from, messages),
       onLedgerError: (err, call) =>
         log.error({ err, callId: call.id, tool: call.name }, "ledger write failed"),
     });

@@ -3,7 +3,32 @@
  * serves tests and single-process use.
  */
 
+import { OverlapError } from "../errors.js";
 import type { Message } from "../stream/message.js";
+
+/** Options of {@link ConversationStore.write}. */
+export interface ConversationWriteOptions {
+  /**
+   * The length the writer last saw. When another writer changed the conversation since (two
+   * server processes running turns of one session), the write fails with an
+   * `OverlapError("conversation_conflict")` instead of replacing that writer's messages.
+   */
+  expectedLength?: number;
+}
+
+/** Throws `conversation_conflict` when the stored length is not the expected one. */
+export function assertExpectedLength(
+  conversationId: string,
+  length: number,
+  options: ConversationWriteOptions | undefined,
+): void {
+  if (options?.expectedLength !== undefined && options.expectedLength !== length) {
+    throw new OverlapError(
+      "conversation_conflict",
+      `Conversation ${conversationId} has ${length} messages, the writer expected ${options.expectedLength}: another writer changed it.`,
+    );
+  }
+}
 
 /** Persistent conversations, one list of messages per id. */
 export interface ConversationStore {
@@ -13,7 +38,12 @@ export interface ConversationStore {
    * Writes `messages` from position `from` on, replacing whatever was stored there. Appending is
    * `from === length`; a turn that merges into the last message rewrites from `length - 1`.
    */
-  write(conversationId: string, from: number, messages: readonly Message[]): Promise<void>;
+  write(
+    conversationId: string,
+    from: number,
+    messages: readonly Message[],
+    options?: ConversationWriteOptions,
+  ): Promise<void>;
 }
 
 /** Conversations in memory, deep-copied on the way in and out like a real store. */
@@ -24,8 +54,14 @@ export class InMemoryConversationStore implements ConversationStore {
     return structuredClone(this.#conversations.get(conversationId) ?? []);
   }
 
-  async write(conversationId: string, from: number, messages: readonly Message[]): Promise<void> {
+  async write(
+    conversationId: string,
+    from: number,
+    messages: readonly Message[],
+    options?: ConversationWriteOptions,
+  ): Promise<void> {
     const stored = this.#conversations.get(conversationId) ?? [];
+    assertExpectedLength(conversationId, stored.length, options);
     if (from < 0 || from > stored.length) {
       throw new RangeError(
         `Cannot write at ${from}: the conversation has ${stored.length} messages.`,

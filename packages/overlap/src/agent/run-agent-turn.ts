@@ -94,9 +94,12 @@ export async function runAgentTurn(options: AgentTurnOptions): Promise<AgentTurn
       try {
         await options.onMessages?.({ from, messages: messages.slice(from) });
       } catch (err) {
-        error = new OverlapError("storage_error", "The conversation could not be saved.", {
-          cause: err,
-        });
+        error =
+          err instanceof OverlapError
+            ? err
+            : new OverlapError("storage_error", "The conversation could not be saved.", {
+                cause: err,
+              });
         break;
       }
     }
