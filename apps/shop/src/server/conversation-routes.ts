@@ -13,7 +13,7 @@ import type { ShopAgent } from "../agents/shop-agents.js";
 import type { SessionKind, ShopStore } from "../db/shop-store.js";
 import type { AppEnv } from "./app-env.js";
 import { HttpError } from "./http-error.js";
-import { rateLimit } from "./rate-limit.js";
+import { FixedWindowLimiter } from "./rate-limit.js";
 import { readJson } from "./read-json.js";
 import { requireSession } from "./require-session.js";
 import { shopTurn } from "./run-shop-turn.js";
@@ -70,17 +70,18 @@ export function registerConversationRoutes(
     });
   });
 
-  const turnLimit = rateLimit({
+  // Counts only turns about to start: a refused request (400, 409, 503) costs nothing.
+  const turnLimit = new FixedWindowLimiter({
     limit: deps.turnsPerMinute,
-    key: (c) => c.req.param("id") ?? "",
     what: "messages in this conversation",
   });
-  app.post(`${base}/:id/messages`, auth, turnLimit, async (c) => {
+  app.post(`${base}/:id/messages`, auth, async (c) => {
     const { text } = await readJson(c, MessageBody);
     if (deps.draining()) {
       throw new HttpError(503, "shutting_down", "The server is shutting down. Try again shortly.");
     }
     const sessionId = c.get("session").id;
+    if (!turns.running(sessionId)) turnLimit.take(c, sessionId);
     const log = turns.start(
       sessionId,
       shopTurn({ store, model: deps.model, agent, sessionId, text, log: deps.logger }),

@@ -408,6 +408,15 @@ describe("rate limits", () => {
       const first = await send(a);
       expect(first.status).toBe(200);
       await first.text(); // let the turn finish
+      // refused requests cost nothing: a blank message (400) does not use the budget...
+      expect(
+        (
+          await limited.call("POST", `/api/sessions/${b.id}/messages`, {
+            token: b.token,
+            json: { text: " " },
+          })
+        ).status,
+      ).toBe(400);
       expect((await send(a)).status).toBe(429);
       const other = await send(b);
       expect(other.status).toBe(200);

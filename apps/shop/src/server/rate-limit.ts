@@ -25,34 +25,53 @@ interface Window {
   count: number;
 }
 
-/** Answers 429 with `retry-after` once a key used up its window. */
-export function rateLimit(options: RateLimitOptions): MiddlewareHandler<AppEnv> {
-  const windowMs = options.windowMs ?? 60_000;
-  const windows = new Map<string, Window>();
-  let sweptAt = Date.now();
-  return async (c, next) => {
+/** Counts uses per key in fixed windows. */
+export class FixedWindowLimiter {
+  readonly #limit: number;
+  readonly #windowMs: number;
+  readonly #what: string;
+  readonly #windows = new Map<string, Window>();
+  #sweptAt = Date.now();
+
+  constructor(options: Omit<RateLimitOptions, "key">) {
+    this.#limit = options.limit;
+    this.#windowMs = options.windowMs ?? 60_000;
+    this.#what = options.what;
+  }
+
+  /** Counts one use of `key`; throws a 429 HttpError (setting `retry-after`) past the limit. */
+  take(c: Context<AppEnv>, key: string): void {
     const now = Date.now();
-    if (now - sweptAt > windowMs) {
+    if (now - this.#sweptAt > this.#windowMs) {
       // Old windows are dropped as time passes, so idle keys do not accumulate.
-      for (const [key, w] of windows) if (now - w.startedAt >= windowMs) windows.delete(key);
-      sweptAt = now;
+      for (const [k, w] of this.#windows) {
+        if (now - w.startedAt >= this.#windowMs) this.#windows.delete(k);
+      }
+      this.#sweptAt = now;
     }
-    const key = options.key(c);
-    let w = windows.get(key);
-    if (!w || now - w.startedAt >= windowMs) {
+    let w = this.#windows.get(key);
+    if (!w || now - w.startedAt >= this.#windowMs) {
       w = { startedAt: now, count: 0 };
-      windows.set(key, w);
+      this.#windows.set(key, w);
     }
     w.count++;
-    if (w.count > options.limit) {
-      const retryAfter = Math.ceil((w.startedAt + windowMs - now) / 1000);
+    if (w.count > this.#limit) {
+      const retryAfter = Math.ceil((w.startedAt + this.#windowMs - now) / 1000);
       c.header("retry-after", String(retryAfter));
       throw new HttpError(
         429,
         "rate_limited",
-        `Too many ${options.what}. Try again in ${retryAfter} s.`,
+        `Too many ${this.#what}. Try again in ${retryAfter} s.`,
       );
     }
+  }
+}
+
+/** Middleware answering 429 with `retry-after` once a key used up its window. */
+export function rateLimit(options: RateLimitOptions): MiddlewareHandler<AppEnv> {
+  const limiter = new FixedWindowLimiter(options);
+  return async (c, next) => {
+    limiter.take(c, options.key(c));
     await next();
   };
 }
