@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { SseDecoder } from "../sse/sse-decoder.js";
 import { BlockAssembler } from "../stream/block-assembler.js";
 import type { AssistantMessage } from "../stream/message.js";
 import type { StreamEvent } from "../stream/stream-event.js";
-import { splitSeeded } from "../testing/replay.js";
+import { replayChatChunks, splitSeeded } from "../testing/replay.js";
 import { type ChatChunk, ChatChunkTranslator } from "./chat-chunk-translator.js";
 
 /** A chunk as OpenAI-compatible servers send it; `d` is choices[0].delta. */
@@ -238,20 +237,6 @@ const quirks: Quirk[] = [
   },
 ];
 
-/** Decodes SSE text chunk by chunk into translated neutral events. */
-function translate(chunks: readonly string[]): StreamEvent[] {
-  const translator = new ChatChunkTranslator();
-  const events: StreamEvent[] = [];
-  const decoder = new SseDecoder((frame) => {
-    if (frame.data === "[DONE]") return;
-    events.push(...translator.push(JSON.parse(frame.data) as ChatChunk));
-  });
-  for (const piece of chunks) decoder.push(piece);
-  decoder.end();
-  events.push(...translator.end());
-  return events;
-}
-
 function assemble(events: readonly StreamEvent[]) {
   const assembler = new BlockAssembler();
   const reports = events.flatMap((e) => [...assembler.push(e)]);
@@ -266,7 +251,7 @@ describe("ChatChunkTranslator", () => {
       const text = sse(quirk.chunks);
       for (let seed = 0; seed <= 40; seed++) {
         const pieces = seed === 0 ? [text] : splitSeeded(text, seed, 1 + (seed % 7) * 9);
-        const { end, calls } = assemble(translate(pieces));
+        const { end, calls } = assemble(replayChatChunks(pieces));
         if (end?.type !== "message-end") throw new Error(`seed ${seed}: no message end`);
         expect(end.message, `seed ${seed}`).toEqual(quirk.message);
         expect(end.stopReason).toBe(quirk.stopReason);
@@ -287,7 +272,7 @@ describe("ChatChunkTranslator", () => {
   });
 
   it("reports usage and the normalised stop reason at the end", () => {
-    const { reports } = assemble(translate([sse(quirks[0]!.chunks)]));
+    const { reports } = assemble(replayChatChunks([sse(quirks[0]!.chunks)]));
     const end = reports.find((r) => r.type === "message-end");
     expect(end?.type === "message-end" && end.usage).toEqual({
       input_tokens: 50,
@@ -298,7 +283,7 @@ describe("ChatChunkTranslator", () => {
   it("a stream cut before finish_reason never ends the message (the round sees a cut)", () => {
     const chunks = quirks[0]!.chunks.slice(0, 6);
     const text = chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("");
-    const { end, calls } = assemble(translate([text]));
+    const { end, calls } = assemble(replayChatChunks([text]));
     expect(end).toBeUndefined();
     expect(calls).toEqual([]); // call_a never completed: no later call, no finish_reason
   });

@@ -39,11 +39,10 @@ import { SseDecoder } from "../sse/sse-decoder.js";
 import { BlockAssembler } from "../stream/block-assembler.js";
 import type { AssistantContentBlock, Message, UserMessage } from "../stream/message.js";
 import type { StreamEvent } from "../stream/stream-event.js";
-import { splitSeeded } from "../testing/replay.js";
+import { replayChatChunks, splitSeeded } from "../testing/replay.js";
 import { defineTool } from "../tools/define-tool.js";
 import { ToolExecutor } from "../tools/tool-executor.js";
 import { anthropicModel, anthropicParams } from "./anthropic.js";
-import { type ChatChunk, ChatChunkTranslator } from "./chat-chunk-translator.js";
 import { chatParams, openaiChatModel } from "./openai.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -659,20 +658,6 @@ describe("conformance with the OpenAI SDK (chat.completions.stream().finalChatCo
 // ---------------------------------------------------------------------------------------------
 // OpenAI quirks: the sim's raw bytes in many chunkings
 
-/** Decodes SSE text, chunk by chunk, into translated neutral events. */
-function translate(chunks: readonly string[]): StreamEvent[] {
-  const translator = new ChatChunkTranslator();
-  const events: StreamEvent[] = [];
-  const decoder = new SseDecoder((frame) => {
-    if (frame.data === "[DONE]") return;
-    events.push(...translator.push(JSON.parse(frame.data) as ChatChunk));
-  });
-  for (const chunk of chunks) decoder.push(chunk);
-  decoder.end();
-  events.push(...translator.end());
-  return events;
-}
-
 function assemble(events: readonly StreamEvent[]) {
   const assembler = new BlockAssembler();
   const reports = events.flatMap((e) => [...assembler.push(e)]);
@@ -712,11 +697,11 @@ describe("OpenAI quirks: the sim's raw SSE through ChatChunkTranslator in many c
   for (const quirk of quirks) {
     it(`${quirk || "no quirk"}: the same message, stop reason and call order in ${CHUNKINGS} chunkings`, async () => {
       const { text } = await recordQuirk(quirk);
-      const whole = assemble(translate([text]));
+      const whole = assemble(replayChatChunks([text]));
       for (let seed = 1; seed <= CHUNKINGS; seed++) {
         const pieces = splitSeeded(text, seed, 1 + (seed % 8) * 13);
         expect(pieces.length).toBeGreaterThan(1);
-        expect(assemble(translate(pieces)), `seed ${seed}`).toEqual(whole);
+        expect(assemble(replayChatChunks(pieces)), `seed ${seed}`).toEqual(whole);
       }
     });
   }
@@ -725,7 +710,7 @@ describe("OpenAI quirks: the sim's raw SSE through ChatChunkTranslator in many c
     it(`${quirk || "no quirk"}: equals the SDK's finalChatCompletion()`, async () => {
       const { text, completion } = await recordQuirk(quirk);
       const choice = completion.choices[0]!;
-      const ours = assemble(translate(splitSeeded(text, 7, 29)));
+      const ours = assemble(replayChatChunks(splitSeeded(text, 7, 29)));
       expect(ours.message.content).toEqual(chatBlocks(choice.message));
       expect(ours.stopReason).toBe(FINISH_TO_STOP[choice.finish_reason]);
     });
@@ -735,7 +720,7 @@ describe("OpenAI quirks: the sim's raw SSE through ChatChunkTranslator in many c
     const { text, completion } = await recordQuirk("index-zero");
     expect(completion.choices[0]!.message.tool_calls).toHaveLength(1); // the SDK's merge
     const ids = [...text.matchAll(/"id":"(call_[^"]+)"/g)].map((m) => m[1]);
-    const ours = assemble(translate(splitSeeded(text, 11, 17)));
+    const ours = assemble(replayChatChunks(splitSeeded(text, 11, 17)));
     expect(ours.message.content).toEqual([
       THREE_CALLS.blocks[0],
       ...THREE_CALLS.blocks.slice(1).map((b, i) => ({ ...b, id: ids[i] })),
@@ -748,7 +733,7 @@ describe("OpenAI quirks: the sim's raw SSE through ChatChunkTranslator in many c
   it("multi-call-chunk: equals the SDK's finalChatCompletion()", async () => {
     const { text, completion } = await recordQuirk("multi-call-chunk");
     const choice = completion.choices[0]!;
-    const ours = assemble(translate(splitSeeded(text, 7, 29)));
+    const ours = assemble(replayChatChunks(splitSeeded(text, 7, 29)));
     expect(ours.message.content).toEqual(chatBlocks(choice.message));
   });
 });

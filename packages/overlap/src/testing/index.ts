@@ -17,6 +17,7 @@ export {
 } from "./fixtures.js";
 export {
   mulberry32,
+  replayChatChunks,
   replayChunked,
   splitFrames,
   splitSeeded,

@@ -3,6 +3,7 @@
  * network would deliver it. Deterministic: a failing chunking is reproduced from its seed.
  */
 
+import { type ChatChunk, ChatChunkTranslator } from "../providers/chat-chunk-translator.js";
 import { SseDecoder } from "../sse/sse-decoder.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 
@@ -96,4 +97,21 @@ export function splitFrames(text: string): string[] {
   }
   if (start < text.length) chunks.push(text.slice(start));
   return chunks;
+}
+
+/**
+ * Replays the SSE text of an OpenAI-compatible Chat Completions stream, delivered in `chunks`,
+ * through the {@link ChatChunkTranslator}: the neutral events our OpenAI adapter would produce.
+ */
+export function replayChatChunks(chunks: readonly string[]): StreamEvent[] {
+  const translator = new ChatChunkTranslator();
+  const events: StreamEvent[] = [];
+  const decoder = new SseDecoder((frame) => {
+    if (frame.data === "[DONE]") return;
+    events.push(...translator.push(JSON.parse(frame.data) as ChatChunk));
+  });
+  for (const chunk of chunks) decoder.push(chunk);
+  decoder.end();
+  events.push(...translator.end());
+  return events;
 }
