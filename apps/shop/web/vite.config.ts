@@ -1,7 +1,7 @@
 /**
  * Builds the browser app into `dist/` (served by the shop server, `src/server/serve-web.ts`).
  * Workspace packages resolve to their TypeScript sources (the `overlap-source` condition), so the
- * app is built against `overlap/client` as it is in the repository, never a stale `dist/`.
+ * app is built against `overlap-runtime/client` as it is in the repository, never a stale `dist/`.
  * `vite` (dev) proxies the API to a shop server on port 3000 (`npm start`).
  */
 

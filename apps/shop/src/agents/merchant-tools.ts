@@ -3,7 +3,7 @@
  * session's executor; the read-only set is what a shopper's `ask_merchant` delegate may use (B12).
  */
 
-import { type AnyTool, defineTool } from "overlap";
+import { type AnyTool, defineTool } from "overlap-runtime";
 import { z } from "zod";
 import type { Product } from "../domain/catalog.js";
 import { formatCents } from "../domain/money.js";

@@ -1,4 +1,4 @@
-import { type AgentEvent, type Message, runAgentTurn } from "overlap";
+import { type AgentEvent, type Message, runAgentTurn } from "overlap-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "../db/open-store.js";
 import type { ShopStore } from "../db/shop-store.js";

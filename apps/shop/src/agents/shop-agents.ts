@@ -4,7 +4,7 @@
  * their tools. A session's executor carries the session, so every tool acts on that session only.
  */
 
-import { type ModelClient, ToolExecutor } from "overlap";
+import { type ModelClient, ToolExecutor } from "overlap-runtime";
 import type { ShopStore } from "../db/shop-store.js";
 import { merchantTools } from "./merchant-tools.js";
 import { shopperTools } from "./shopper-tools.js";

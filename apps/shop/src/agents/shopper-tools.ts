@@ -10,7 +10,7 @@ import {
   defineTool,
   type ModelClient,
   type UiEvent,
-} from "overlap";
+} from "overlap-runtime";
 import { z } from "zod";
 import {
   addToCart,

@@ -10,7 +10,7 @@
 
 import { createHash, randomBytes } from "node:crypto";
 import type { Kysely, Selectable, Transaction } from "kysely";
-import type { ConversationStore, ToolLedger } from "overlap";
+import type { ConversationStore, ToolLedger } from "overlap-runtime";
 import {
   type Cart,
   type CartLine,

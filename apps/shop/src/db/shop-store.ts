@@ -4,7 +4,7 @@
  * they need, runs them under the right lock and persists their results.
  */
 
-import type { ConversationStore, ToolLedger } from "overlap";
+import type { ConversationStore, ToolLedger } from "overlap-runtime";
 import type { Cart, CartRules } from "../domain/cart.js";
 import type { Product } from "../domain/catalog.js";
 import type { ProductChangeResult, SalesSummary } from "../domain/merchant.js";

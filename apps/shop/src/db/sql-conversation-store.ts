@@ -9,7 +9,7 @@ import {
   type ConversationStore,
   type ConversationWriteOptions,
   type Message,
-} from "overlap";
+} from "overlap-runtime";
 import type { ShopDatabase } from "./shop-database.js";
 import type { StoreDialect } from "./store-dialect.js";
 

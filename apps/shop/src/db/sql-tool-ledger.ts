@@ -6,7 +6,7 @@
  */
 
 import type { Kysely } from "kysely";
-import type { ToolLedger, ToolOutcome } from "overlap";
+import type { ToolLedger, ToolOutcome } from "overlap-runtime";
 import type { ShopDatabase } from "./shop-database.js";
 
 /** The ledger of one session in the `tool_ledger` table. */

@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import type { Message, ToolOutcome } from "overlap";
+import type { Message, ToolOutcome } from "overlap-runtime";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   addToCart,

@@ -7,9 +7,9 @@
 
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
-import type { ModelClient } from "overlap";
-import { anthropicModel } from "overlap/anthropic";
-import { openaiChatModel } from "overlap/openai";
+import type { ModelClient } from "overlap-runtime";
+import { anthropicModel } from "overlap-runtime/anthropic";
+import { openaiChatModel } from "overlap-runtime/openai";
 import { type Pacing, type SimPolicy, startSim } from "overlap-sim";
 
 /** The model the shop uses, and how to describe it honestly to users. */

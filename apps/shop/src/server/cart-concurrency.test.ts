@@ -1,4 +1,4 @@
-import { parseToolInput, type ToolInput } from "overlap";
+import { parseToolInput, type ToolInput } from "overlap-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cartTotal } from "../domain/cart.js";
 import type { Product } from "../domain/catalog.js";

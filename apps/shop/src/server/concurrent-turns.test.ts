@@ -5,7 +5,7 @@
  * `conversation_conflict`; no finished turn's messages are ever erased.
  */
 
-import { validateConversation } from "overlap";
+import { validateConversation } from "overlap-runtime";
 import { afterAll, describe, expect, it } from "vitest";
 import { openStore } from "../db/open-store.js";
 import { createTestShop, readEvents, type TestShop } from "./test-shop.js";

@@ -6,7 +6,7 @@
  */
 
 import type { Hono } from "hono";
-import type { ModelClient } from "overlap";
+import type { ModelClient } from "overlap-runtime";
 import type { Logger } from "pino";
 import { z } from "zod";
 import type { ShopAgent } from "../agents/shop-agents.js";

@@ -8,8 +8,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type AgentEvent, validateConversation } from "overlap";
-import { readAgentEvents } from "overlap/client";
+import { type AgentEvent, validateConversation } from "overlap-runtime";
+import { readAgentEvents } from "overlap-runtime/client";
 import { afterAll, describe, expect, it } from "vitest";
 import { type ShopProcess, spawnShop, stopShop } from "./spawn-shop.js";
 

@@ -8,7 +8,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
-import type { ModelClient } from "overlap";
+import type { ModelClient } from "overlap-runtime";
 import type { Logger } from "pino";
 import type { ShopAgents } from "../agents/shop-agents.js";
 import type { ShopStore } from "../db/shop-store.js";

@@ -5,8 +5,8 @@ import {
   type ModelClient,
   type StreamEvent,
   validateConversation,
-} from "overlap";
-import { anthropicModel } from "overlap/anthropic";
+} from "overlap-runtime";
+import { anthropicModel } from "overlap-runtime/anthropic";
 import { type SimServer, startSim } from "overlap-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestShop, readEvents, type TestShop } from "./test-shop.js";

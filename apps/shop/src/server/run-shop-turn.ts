@@ -11,7 +11,7 @@ import {
   type Message,
   type ModelClient,
   runAgentTurn,
-} from "overlap";
+} from "overlap-runtime";
 import type { Logger } from "pino";
 import type { ShopAgent } from "../agents/shop-agents.js";
 import type { ShopStore } from "../db/shop-store.js";

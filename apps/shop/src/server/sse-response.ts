@@ -4,7 +4,7 @@
  * Closing the response (the browser left) stops this reader only; the turn goes on.
  */
 
-import { sseResponseBody, type TurnEventLog } from "overlap";
+import { sseResponseBody, type TurnEventLog } from "overlap-runtime";
 
 /** Options of {@link sseResponse}. */
 export interface SseResponseOptions {

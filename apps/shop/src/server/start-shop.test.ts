@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { validateConversation } from "overlap";
+import { validateConversation } from "overlap-runtime";
 import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { ConfigError, describeDatabase, loadConfig } from "../config.js";

@@ -5,7 +5,7 @@
  */
 
 import { Writable } from "node:stream";
-import { type AgentEvent, decodeSseStream, type LoggedEvent } from "overlap";
+import { type AgentEvent, decodeSseStream, type LoggedEvent } from "overlap-runtime";
 import type { Pacing, SimPolicy } from "overlap-sim";
 import pino from "pino";
 import { createShopAgents, type ShopAgents } from "../agents/shop-agents.js";

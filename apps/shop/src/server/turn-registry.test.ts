@@ -1,4 +1,4 @@
-import type { AgentEvent } from "overlap";
+import type { AgentEvent } from "overlap-runtime";
 import { describe, expect, it } from "vitest";
 import { TurnRegistry } from "./turn-registry.js";
 

@@ -6,7 +6,7 @@
  */
 
 import { randomUUID } from "node:crypto";
-import { type AgentEvent, TurnEventLog } from "overlap";
+import { type AgentEvent, TurnEventLog } from "overlap-runtime";
 
 /** What a turn's body receives. */
 export interface TurnContext {

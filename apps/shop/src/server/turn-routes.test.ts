@@ -1,4 +1,9 @@
-import { type AgentEvent, type LoggedEvent, type Message, validateConversation } from "overlap";
+import {
+  type AgentEvent,
+  type LoggedEvent,
+  type Message,
+  validateConversation,
+} from "overlap-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type HttpServer, startHttpServer } from "./start-http-server.js";
 import { createTestShop, readEvents, seqOf, type TestShop } from "./test-shop.js";

@@ -1,5 +1,5 @@
 /**
- * overlap/client: follows an agent's turns in a browser (or Node) over SSE. Events are read with
+ * overlap-runtime/client: follows an agent's turns in a browser (or Node) over SSE. Events are read with
  * {@link readAgentEvents}, validated, and folded into an {@link AgentState} by the pure
  * {@link reduceAgentEvent}; {@link AgentStreamClient} adds sending, reconnection with
  * `Last-Event-ID` and a subscribable store. Nothing here imports the server side: only types.

@@ -1,4 +1,4 @@
-/** overlap/react: the React hook over overlap/client. React is an optional peer dependency. */
+/** overlap-runtime/react: the React hook over overlap-runtime/client. React is an optional peer dependency. */
 
 export {
   type AgentSession,

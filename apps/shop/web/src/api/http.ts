@@ -4,7 +4,7 @@
  * of a body we do not understand never reaches the screen (see `errorFromResponse`).
  */
 
-import { errorFromResponse, NETWORK_ERROR } from "overlap/client";
+import { errorFromResponse, NETWORK_ERROR } from "overlap-runtime/client";
 
 /** A failed request, with a message meant for people. */
 export class ApiError extends Error {

@@ -4,7 +4,7 @@
  * its place in both, so the card never jumps when it becomes final.
  */
 
-import type { CallEntry, UiEvent } from "overlap/client";
+import type { CallEntry, UiEvent } from "overlap-runtime/client";
 import type { ReactNode } from "react";
 import { readOrder, readOrders, readProduct, readProducts, readSalesSummary } from "../api/types";
 import { previewIds, previewString } from "../chat/tool-meta";

@@ -5,7 +5,7 @@
  * cart rule (409) keeps the cart and shows the rule's own sentence.
  */
 
-import { type AgentState, cartOf } from "overlap/client";
+import { type AgentState, cartOf } from "overlap-runtime/client";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError, messageOf, requestJson } from "../api/http";
 import { type Cart, type Credentials, isRecord, readCart } from "../api/types";

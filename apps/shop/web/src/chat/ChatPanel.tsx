@@ -1,6 +1,6 @@
 /** The chat column: the conversation, the client's own errors (with a way out), the message box. */
 
-import { CONNECTION_LOST } from "overlap/client";
+import { CONNECTION_LOST } from "overlap-runtime/client";
 import type { ReactNode } from "react";
 import type { CardActions } from "../cards/ProductCards";
 import { Icon } from "../ui/Icon";

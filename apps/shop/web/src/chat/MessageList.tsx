@@ -3,7 +3,7 @@
  * at the bottom and leaves them alone when they scrolled up to read.
  */
 
-import type { AgentState, AssistantTurn } from "overlap/client";
+import type { AgentState, AssistantTurn } from "overlap-runtime/client";
 import { type ReactNode, useLayoutEffect, useRef } from "react";
 import { formatMs, langOf } from "../api/format";
 import type { CardActions } from "../cards/ProductCards";

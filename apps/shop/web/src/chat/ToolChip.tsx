@@ -4,7 +4,7 @@
  * call that started before the model finished writing says so. The chip toggles its details.
  */
 
-import type { CallEntry } from "overlap/client";
+import type { CallEntry } from "overlap-runtime/client";
 import { formatMs } from "../api/format";
 import { Icon, Spinner } from "../ui/Icon";
 import { isActivePhase, PHASE_LABEL, summarizeArgs } from "./tool-meta";

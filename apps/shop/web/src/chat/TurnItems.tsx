@@ -5,8 +5,8 @@
  * it shows, it is never replaced.
  */
 
-import type { AgentState, CallEntry, RoundInfo, TurnItem } from "overlap/client";
-import { callCard } from "overlap/client";
+import type { AgentState, CallEntry, RoundInfo, TurnItem } from "overlap-runtime/client";
+import { callCard } from "overlap-runtime/client";
 import { useId, useState } from "react";
 import { langOf } from "../api/format";
 import type { CardActions } from "../cards/ProductCards";

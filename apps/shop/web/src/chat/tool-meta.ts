@@ -1,6 +1,6 @@
 /** What the UI knows about the shop's tools: which draw a card, and how to summarise arguments. */
 
-import type { CallPhase, JsonPreview } from "overlap/client";
+import type { CallPhase, JsonPreview } from "overlap-runtime/client";
 import { isRecord } from "../api/types";
 
 /** Display tools: their card is drawn from the first byte of their arguments (S13). */

@@ -1,12 +1,12 @@
 /**
- * One agent conversation in the page: `overlap/react`'s session over this shop's routes (send a
+ * One agent conversation in the page: `overlap-runtime/react`'s session over this shop's routes (send a
  * message, resume with `Last-Event-ID`), the page-load follow-up of the last turn, and Stop, which
  * cancels the turn on the server (the stream then ends with the turn's own `error` and `done`, so
  * the conversation on screen ends exactly as the stored one was repaired).
  */
 
-import type { AgentState } from "overlap/client";
-import { useAgentSession } from "overlap/react";
+import type { AgentState } from "overlap-runtime/client";
+import { useAgentSession } from "overlap-runtime/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { request, requestJson } from "../api/http";
 import { type Credentials, isRecord } from "../api/types";

@@ -14,7 +14,7 @@ import {
   initialAgentState,
   reduceAgentEvent,
   stopAgentTurn,
-} from "overlap/client";
+} from "overlap-runtime/client";
 import { isRecord } from "../api/types";
 
 /** What `GET /api/sessions/:id` answers. */

@@ -4,7 +4,7 @@
  * retry; "new conversation" forgets the remembered session and opens a fresh one.
  */
 
-import type { AgentState } from "overlap/client";
+import type { AgentState } from "overlap-runtime/client";
 import { useCallback, useEffect, useState } from "react";
 import { ApiError, messageOf, requestJson } from "../api/http";
 import type { Credentials } from "../api/types";

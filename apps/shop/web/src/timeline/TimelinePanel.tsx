@@ -6,7 +6,7 @@
  * it would have gone had the tools waited for the end of the response, with the time saved.
  */
 
-import type { ConversationTurn } from "overlap/client";
+import type { ConversationTurn } from "overlap-runtime/client";
 import { formatMs, formatTick } from "../api/format";
 import { Icon } from "../ui/Icon";
 import { type Bar, type RoundChart, type TurnChart, turnChart } from "./timeline-model";

@@ -6,7 +6,7 @@
  * lengths compare. Pure: no React, no DOM.
  */
 
-import type { RoundInfo, RoundTimings } from "overlap/client";
+import type { RoundInfo, RoundTimings } from "overlap-runtime/client";
 
 /** What a bar shows. */
 export type BarKind =
