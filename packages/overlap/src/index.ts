@@ -90,7 +90,9 @@ export {
 export type {
   AssistantContentBlock,
   AssistantMessage,
+  CallBlock,
   Citation,
+  McpToolUseBlock,
   Message,
   RedactedThinkingBlock,
   ServerToolResultBlock,
@@ -103,7 +105,7 @@ export type {
   UserContentBlock,
   UserMessage,
 } from "./stream/message.js";
-export { SERVER_TOOL_RESULT_TYPES } from "./stream/message.js";
+export { isCallBlock, isProviderCallBlock, SERVER_TOOL_RESULT_TYPES } from "./stream/message.js";
 export {
   type ContentDelta,
   normalizeStopReason,

@@ -4,12 +4,13 @@
  * Untouched messages are returned by identity, so a store can rewrite only from the first change.
  */
 
-import type {
-  AssistantMessage,
-  Message,
-  ToolResultBlock,
-  UserContentBlock,
-  UserMessage,
+import {
+  type AssistantMessage,
+  isCallBlock,
+  type Message,
+  type ToolResultBlock,
+  type UserContentBlock,
+  type UserMessage,
 } from "../stream/message.js";
 
 /** The result text for a call whose result was never recorded (e.g. a restart mid-round). */
@@ -90,7 +91,7 @@ function withUniqueCallIds(messages: readonly Message[]): readonly Message[] {
     const occurrences = new Map<string, number>();
     const renames = new Map<string, string>(); // `${old}#${occurrence}` -> new id
     const content = message.content.map((block) => {
-      if (block.type !== "tool_use" && block.type !== "server_tool_use") return block;
+      if (!isCallBlock(block)) return block;
       const occurrence = (occurrences.get(block.id) ?? 0) + 1;
       occurrences.set(block.id, occurrence);
       if (!seen.has(block.id)) {

@@ -8,7 +8,7 @@ import type { ToolLedger } from "../dispatch/tool-ledger.js";
 import { OverlapError } from "../errors.js";
 import type { AgentEventSink } from "../round/agent-event.js";
 import { type RoundResult, StreamedRound } from "../round/streamed-round.js";
-import type { Message } from "../stream/message.js";
+import { isCallBlock, type Message } from "../stream/message.js";
 import type { StopReason, StreamEvent } from "../stream/stream-event.js";
 import type { ToolCall, ToolExecutor } from "../tools/tool-executor.js";
 import type { ModelClient } from "./model-client.js";
@@ -152,7 +152,7 @@ function usedCallIds(messages: readonly Message[]): Set<string> {
   for (const message of messages) {
     if (message.role !== "assistant") continue;
     for (const block of message.content) {
-      if (block.type === "tool_use" || block.type === "server_tool_use") ids.add(block.id);
+      if (isCallBlock(block)) ids.add(block.id);
     }
   }
   return ids;

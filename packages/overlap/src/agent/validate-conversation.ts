@@ -5,7 +5,13 @@
  */
 
 import { OverlapError } from "../errors.js";
-import type { AssistantMessage, Message, TextBlock, UserMessage } from "../stream/message.js";
+import {
+  type AssistantMessage,
+  isCallBlock,
+  type Message,
+  type TextBlock,
+  type UserMessage,
+} from "../stream/message.js";
 
 /** Which rule a conversation breaks. */
 export type ConversationViolationCode =
@@ -58,8 +64,9 @@ export interface ValidateConversationOptions {
  * Checks a conversation against the Messages API's structural rules. Returns every violation in
  * message order (empty when the conversation is valid); never throws.
  *
- * Not checked: a server_tool_use without its result block, which the API allows when the
- * response stopped with `pause_turn`, a fact the conversation does not record.
+ * Not checked: a provider-side call (`server_tool_use`, `mcp_tool_use`...) without its result
+ * block, which the API allows when the response stopped with `pause_turn` and in programmatic
+ * tool calling (the result arrives responses later), facts the conversation does not record.
  */
 export function validateConversation(
   messages: readonly Message[],
@@ -140,7 +147,7 @@ function checkAssistant(
   const answered = next?.role === "user" ? resultIds(next) : new Set<string>();
   message.content.forEach((block, b) => {
     if (block.type === "text") checkText(block, i, b, add);
-    if (block.type !== "tool_use" && block.type !== "server_tool_use") return;
+    if (!isCallBlock(block)) return;
     const earlier = firstUse.get(block.id);
     if (earlier === undefined) {
       firstUse.set(block.id, i);

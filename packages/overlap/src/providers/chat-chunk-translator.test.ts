@@ -280,6 +280,22 @@ describe("ChatChunkTranslator", () => {
     });
   });
 
+  it("keeps a refusal (delta.refusal) as the message's text and ends with stop reason refusal", () => {
+    const chunks = [
+      chunk({ role: "assistant", content: null, refusal: "" }),
+      chunk({ refusal: "I'm sorry," }),
+      chunk({ refusal: " I can't help with that." }),
+      chunk({}, "stop"),
+    ];
+    const { end, calls } = assemble(replayChatChunks([sse(chunks)]));
+    if (end?.type !== "message-end") throw new Error("no message end");
+    expect(end.message.content).toEqual([
+      { type: "text", text: "I'm sorry, I can't help with that." },
+    ]);
+    expect(end.stopReason).toBe("refusal");
+    expect(calls).toEqual([]);
+  });
+
   it("a stream cut before finish_reason never ends the message (the round sees a cut)", () => {
     const chunks = quirks[0]!.chunks.slice(0, 6);
     const text = chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("");

@@ -18,6 +18,8 @@ export interface ChatChunk {
     delta?: {
       role?: string | null;
       content?: string | null;
+      /** A refusal to answer (OpenAI): kept as the message's text; the stop reason is `refusal`. */
+      refusal?: string | null;
       /** Reasoning text of vLLM / DeepSeek-style servers. */
       reasoning_content?: string | null;
       /** Reasoning text of Ollama-style servers. */
@@ -53,6 +55,7 @@ export class ChatChunkTranslator {
   readonly #calls = new Map<number, OpenCall>();
   #synthesizedIds = 0;
   #finishReason: string | undefined;
+  #refused = false;
   #usage: { input_tokens?: number; output_tokens?: number } = {};
 
   /** True once a finish_reason was seen: the message is complete. */
@@ -97,6 +100,12 @@ export class ChatChunkTranslator {
         this.#text ??= this.#open(out, { type: "text", text: "" });
         out.push(delta_(this.#text, { type: "text_delta", text: delta.content }));
       }
+      if (delta.refusal) {
+        this.#refused = true;
+        this.#closeThinking(out);
+        this.#text ??= this.#open(out, { type: "text", text: "" });
+        out.push(delta_(this.#text, { type: "text_delta", text: delta.refusal }));
+      }
       const fragments = delta.tool_calls ?? [];
       // Before this chunk's fragments, so a finished call stops before the next one starts.
       this.#closeSuperseded(out, new Set(fragments.map((f) => f.index ?? 0)));
@@ -115,8 +124,11 @@ export class ChatChunkTranslator {
    */
   end(): StreamEvent[] {
     if (!this.#started || this.#finishReason === undefined) return [];
+    // A refusal ends with finish_reason "stop": the refusal is the reason the message ended.
+    const stopReason =
+      this.#refused && this.#finishReason === "stop" ? "refusal" : this.#finishReason;
     return [
-      { type: "message_delta", delta: { stop_reason: this.#finishReason }, usage: this.#usage },
+      { type: "message_delta", delta: { stop_reason: stopReason }, usage: this.#usage },
       { type: "message_stop" },
     ];
   }

@@ -11,7 +11,12 @@ import { EagerDispatcher, type FinalToolUse } from "../dispatch/eager-dispatcher
 import type { ToolLedger } from "../dispatch/tool-ledger.js";
 import { OverlapError } from "../errors.js";
 import { type AssemblerReport, BlockAssembler } from "../stream/block-assembler.js";
-import type { AssistantMessage, ToolResultBlock, UserMessage } from "../stream/message.js";
+import {
+  type AssistantMessage,
+  isCallBlock,
+  type ToolResultBlock,
+  type UserMessage,
+} from "../stream/message.js";
 import type { StopReason, StreamEvent, Usage } from "../stream/stream-event.js";
 import type { ToolCall, ToolExecutor } from "../tools/tool-executor.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
@@ -197,7 +202,7 @@ export class StreamedRound {
     switch (report.type) {
       case "block-start": {
         const block = report.block;
-        const isCall = block.type === "tool_use" || block.type === "server_tool_use";
+        const isCall = isCallBlock(block);
         this.#clock.blockStart(
           report.index,
           block.type,

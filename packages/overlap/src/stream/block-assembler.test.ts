@@ -500,3 +500,202 @@ describe("BlockAssembler rules", () => {
     expect(() => assembler.push(null as never)).toThrow(/not an object/);
   });
 });
+
+/** Shapes real servers send that an earlier assembler lost (recorded in ../shared/realstreams). */
+describe("BlockAssembler: what real servers send", () => {
+  const start = (content: unknown[] = [], extra: Record<string, unknown> = {}): StreamEvent =>
+    ({
+      type: "message_start",
+      message: { id: "msg_1", model: "claude", content, stop_reason: null, ...extra },
+    }) as StreamEvent;
+  const feed = (events: unknown[]) => replay(events as StreamEvent[]);
+
+  it("streams an mcp_tool_use's input like server_tool_use and never reports it as a local call", () => {
+    const r = feed([
+      start(),
+      {
+        type: "content_block_start",
+        index: 0,
+        content_block: {
+          type: "mcp_tool_use",
+          id: "mcptoolu_1",
+          name: "ask_question",
+          server_name: "deepwiki",
+          input: {},
+        },
+      },
+      {
+        type: "content_block_delta",
+        index: 0,
+        delta: { type: "input_json_delta", partial_json: '{"repo":"a/' },
+      },
+      {
+        type: "content_block_delta",
+        index: 0,
+        delta: { type: "input_json_delta", partial_json: 'b"}' },
+      },
+      { type: "content_block_stop", index: 0 },
+      {
+        type: "content_block_start",
+        index: 1,
+        content_block: {
+          type: "mcp_tool_result",
+          tool_use_id: "mcptoolu_1",
+          is_error: false,
+          content: [{ type: "text", text: "ok" }],
+        },
+      },
+      { type: "content_block_stop", index: 1 },
+      { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 9 } },
+      { type: "message_stop" },
+    ]);
+    expect(r.message.content[0]).toEqual({
+      type: "mcp_tool_use",
+      id: "mcptoolu_1",
+      name: "ask_question",
+      server_name: "deepwiki",
+      input: { repo: "a/b" },
+    });
+    expect(r.toolCalls).toEqual([
+      { callId: "mcptoolu_1", name: "ask_question", server: true, ok: true },
+    ]);
+    expect(r.toolUses).toEqual([]);
+    expect(r.stopReason).toBe("end_turn");
+  });
+
+  it("drops an mcp_tool_use cut off before its result from the partial message", () => {
+    const assembler = new BlockAssembler();
+    assembler.push(start());
+    assembler.push({
+      type: "content_block_start",
+      index: 0,
+      content_block: { type: "mcp_tool_use", id: "m1", name: "q", server_name: "s", input: {} },
+    } as unknown as StreamEvent);
+    assembler.push({
+      type: "content_block_delta",
+      index: 0,
+      delta: { type: "input_json_delta", partial_json: '{"a":1}' },
+    });
+    assembler.push({ type: "content_block_stop", index: 0 });
+    expect(assembler.partial().message.content).toEqual([]);
+  });
+
+  it("takes blocks present at message_start as complete blocks, dispatches their calls, and keeps its stop reason", () => {
+    const toolUse = {
+      type: "tool_use",
+      id: "toolu_1",
+      name: "rollDie",
+      input: { player: "player2" },
+      caller: { type: "code_execution_20250825", tool_id: "srvtoolu_1" },
+    };
+    const r = feed([start([toolUse], { stop_reason: "tool_use" }), { type: "message_stop" }]);
+    expect(r.message.content).toEqual([toolUse]);
+    expect(r.toolCalls).toEqual([{ callId: "toolu_1", name: "rollDie", server: false, ok: true }]);
+    expect(r.toolUses.map((u) => [u.id, u.input])).toEqual([
+      ["toolu_1", { ok: true, value: { player: "player2" } }],
+    ]);
+    expect(r.stopReason).toBe("tool_use");
+    // moment 1 and moment 2 are both reported, at message_start
+    expect(r.steps[0]!.reports.map((x) => x.type)).toEqual([
+      "message-start",
+      "block-start",
+      "tool-call",
+    ]);
+  });
+
+  it("a whole call at message_start with an empty input is a complete call with {}", () => {
+    const r = feed([
+      start([{ type: "tool_use", id: "t", name: "noArgs", input: {} }], {
+        stop_reason: "tool_use",
+      }),
+      { type: "message_stop" },
+    ]);
+    expect(r.toolUses[0]?.input).toEqual({ ok: true, value: {} });
+  });
+
+  it("keeps every field of every block as received (caller, citations: null, unknown fields) and invents none", () => {
+    const r = feed([
+      start(),
+      {
+        type: "content_block_start",
+        index: 0,
+        content_block: { type: "text", text: "", citations: null },
+      },
+      { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hi" } },
+      { type: "content_block_stop", index: 0 },
+      {
+        type: "content_block_start",
+        index: 1,
+        content_block: {
+          type: "server_tool_use",
+          id: "srv_1",
+          name: "code_execution",
+          input: {},
+          caller: { type: "direct" },
+        },
+      },
+      {
+        type: "content_block_delta",
+        index: 1,
+        delta: { type: "input_json_delta", partial_json: '{"code":"x"}' },
+      },
+      { type: "content_block_stop", index: 1 },
+      {
+        type: "content_block_start",
+        index: 2,
+        content_block: {
+          type: "tool_use",
+          id: "toolu_2",
+          name: "f",
+          input: {},
+          caller: { type: "direct" },
+        },
+      },
+      {
+        type: "content_block_delta",
+        index: 2,
+        delta: { type: "input_json_delta", partial_json: "{}" },
+      },
+      { type: "content_block_stop", index: 2 },
+      { type: "message_delta", delta: { stop_reason: "tool_use" }, usage: {} },
+      { type: "message_stop" },
+    ]);
+    expect(r.message.content).toEqual([
+      { type: "text", text: "Hi", citations: null },
+      {
+        type: "server_tool_use",
+        id: "srv_1",
+        name: "code_execution",
+        input: { code: "x" },
+        caller: { type: "direct" },
+      },
+      { type: "tool_use", id: "toolu_2", name: "f", input: {}, caller: { type: "direct" } },
+    ]);
+    expect(Object.keys(r.message.content[2]!).sort()).toEqual([
+      "caller",
+      "id",
+      "input",
+      "name",
+      "type",
+    ]);
+  });
+
+  it("a compaction block takes its content from compaction_delta", () => {
+    const r = feed([
+      start(),
+      {
+        type: "content_block_start",
+        index: 0,
+        content_block: { type: "compaction", content: null },
+      },
+      {
+        type: "content_block_delta",
+        index: 0,
+        delta: { type: "compaction_delta", content: "summary" },
+      },
+      { type: "content_block_stop", index: 0 },
+      { type: "message_stop" },
+    ]);
+    expect(r.message.content).toEqual([{ type: "compaction", content: "summary" }]);
+  });
+});

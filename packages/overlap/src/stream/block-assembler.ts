@@ -18,6 +18,7 @@ import {
   type AssistantContentBlock,
   type AssistantMessage,
   type Citation,
+  isCallBlock,
   SERVER_TOOL_RESULT_TYPES,
   type TextBlock,
   type ThinkingBlock,
@@ -87,11 +88,17 @@ type BlockState =
   | { kind: "thinking"; block: ThinkingBlock; stopped: boolean }
   | {
       kind: "tool";
+      /** True for a call the provider runs itself (every `*_tool_use` but `tool_use`). */
       server: boolean;
+      /** The block as it started, with every field the API sent (e.g. `caller`). */
+      start: Readonly<Record<string, unknown>>;
       id: string;
       name: string;
       raw: string;
-      /** A non-empty input given whole at block start (adapters of whole-call providers). */
+      /**
+       * An input given whole at block start: a non-empty one (adapters of whole-call providers),
+       * or any input of a block that arrived complete inside `message_start`.
+       */
       startInput: Readonly<Record<string, unknown>> | undefined;
       parser: PartialJsonParser;
       input: ParseToolInputResult | null;
@@ -167,7 +174,7 @@ export class BlockAssembler {
       case "message_start":
         return this.#messageStart(event);
       case "content_block_start":
-        return this.#blockStart(event.index, event.content_block);
+        return this.#blockStart(event.index, event.content_block, false);
       case "content_block_delta":
         return this.#blockDelta(event);
       case "content_block_stop":
@@ -218,7 +225,7 @@ export class BlockAssembler {
     this.#started = true;
     const message = event.message ?? { id: "", model: "" };
     this.#usage = definedFields(message.usage ?? {});
-    return [
+    const reports: AssemblerReport[] = [
       {
         type: "message-start",
         id: String(message.id ?? ""),
@@ -226,59 +233,77 @@ export class BlockAssembler {
         usage: this.#usage,
       },
     ];
+    // Blocks already present at message_start are complete blocks of the message (programmatic
+    // tool calling opens each continuation with the next tool_use there): a call is dispatched.
+    const content: unknown = message.content;
+    if (Array.isArray(content)) {
+      content.forEach((block: AssistantContentBlock, index) => {
+        reports.push(...this.#blockStart(index, block, true));
+        reports.push(...this.#blockStop(this.#blocks.get(index)!, index));
+      });
+    }
+    if (message.stop_reason != null) this.#stopReason = normalizeStopReason(message.stop_reason);
+    return reports;
   }
 
-  #blockStart(index: number, block: AssistantContentBlock): readonly AssemblerReport[] {
+  /** `complete`: the block arrived whole (inside message_start), its input included. */
+  #blockStart(
+    index: number,
+    block: AssistantContentBlock,
+    complete: boolean,
+  ): readonly AssemblerReport[] {
     if (!Number.isInteger(index) || index < 0) throw protocol(`invalid block index ${index}`);
     if (this.#blocks.has(index)) throw protocol(`block ${index} started twice`);
     if (block === null || typeof block !== "object")
       throw protocol(`block ${index} has no content`);
+    // Every field the API sent is kept (round-trip fidelity); only the streamed ones change.
+    const start = structuredClone(block);
     let state: BlockState;
-    switch (block.type) {
-      case "text":
-        state = {
-          kind: "text",
-          block: { type: "text", text: String(block.text ?? ""), ...citationsOf(block) },
-          stopped: false,
-        };
-        break;
-      case "thinking":
-        state = {
-          kind: "thinking",
-          block: {
-            type: "thinking",
-            thinking: String(block.thinking ?? ""),
-            signature: String(block.signature ?? ""),
-          },
-          stopped: false,
-        };
-        break;
-      case "tool_use":
-      case "server_tool_use": {
-        if (typeof block.id !== "string" || block.id === "")
-          throw protocol(`tool block ${index} has no id`);
-        if (typeof block.name !== "string" || block.name === "") {
-          throw protocol(`tool block ${index} has no name`);
-        }
-        state = {
-          kind: "tool",
-          server: block.type === "server_tool_use",
-          id: this.#uniqueId(block.id),
-          name: block.name,
-          raw: "",
-          startInput: nonEmptyObject(block.input),
-          parser: new PartialJsonParser(),
-          input: null,
-          stopped: false,
-        };
-        break;
+    const reports: AssemblerReport[] = [];
+    if (start.type === "text") {
+      state = { kind: "text", block: { ...start, text: String(start.text ?? "") }, stopped: false };
+    } else if (start.type === "thinking") {
+      state = {
+        kind: "thinking",
+        block: {
+          ...start,
+          thinking: String(start.thinking ?? ""),
+          signature: String(start.signature ?? ""),
+        },
+        stopped: false,
+      };
+    } else if (isCallBlock(start)) {
+      if (typeof start.id !== "string" || start.id === "")
+        throw protocol(`tool block ${index} has no id`);
+      if (typeof start.name !== "string" || start.name === "") {
+        throw protocol(`tool block ${index} has no name`);
       }
-      default:
-        // redacted_thinking, server tool results and block types we do not know arrive whole.
-        state = { kind: "whole", block: structuredClone(block), stopped: false };
+      state = {
+        kind: "tool",
+        server: start.type !== "tool_use",
+        start: start as unknown as Readonly<Record<string, unknown>>,
+        id: this.#uniqueId(start.id),
+        name: start.name,
+        raw: "",
+        startInput: complete ? objectOrEmpty(start.input) : nonEmptyObject(start.input),
+        parser: new PartialJsonParser(),
+        input: null,
+        stopped: false,
+      };
+    } else {
+      // redacted_thinking, server tool results and block types we do not know arrive whole.
+      state = { kind: "whole", block: start, stopped: false };
     }
     this.#blocks.set(index, state);
-    return [{ type: "block-start", index, block: this.#blockOf(state) }];
+    reports.push({ type: "block-start", index, block: this.#blockOf(state) });
+    // Text a block starts with (a whole block, or an adapter's) is shown like streamed text.
+    if (state.kind === "text" && state.block.text !== "") {
+      reports.push({ type: "text-delta", index, text: state.block.text });
+    }
+    if (state.kind === "thinking" && state.block.thinking !== "") {
+      reports.push({ type: "thinking-delta", index, thinking: state.block.thinking });
+    }
+    return reports;
   }
 
   #blockDelta(
@@ -296,9 +321,7 @@ export class BlockAssembler {
       }
       case "citations_delta": {
         if (state.kind !== "text") throw mismatch(index, delta.type, state.kind);
-        const citations = state.block.citations ?? [];
-        citations.push(delta.citation);
-        state.block.citations = citations;
+        state.block.citations = [...(state.block.citations ?? []), delta.citation];
         return [{ type: "citation", index, citation: delta.citation }];
       }
       case "thinking_delta": {
@@ -310,6 +333,15 @@ export class BlockAssembler {
       case "signature_delta": {
         if (state.kind !== "thinking") throw mismatch(index, delta.type, state.kind);
         state.block.signature += String(delta.signature ?? "");
+        return NONE;
+      }
+      case "compaction_delta": {
+        // The delta carries the compaction block's final value: assign, never append.
+        if (state.kind !== "whole" || (state.block.type as string) !== "compaction") {
+          throw mismatch(index, delta.type, state.kind);
+        }
+        const { type: _type, ...fields } = delta;
+        state.block = { ...state.block, ...structuredClone(fields) } as AssistantContentBlock;
         return NONE;
       }
       case "input_json_delta": {
@@ -418,11 +450,11 @@ export class BlockAssembler {
       case "tool": {
         const input = state.input?.ok ? state.input.value : {};
         return {
-          type: state.server ? "server_tool_use" : "tool_use",
+          ...structuredClone(state.start),
           id: state.id,
           name: state.name,
           input,
-        };
+        } as AssistantContentBlock;
       }
       case "whole":
         return structuredClone(state.block);
@@ -452,9 +484,9 @@ export function isServerToolResult(block: AssistantContentBlock): boolean {
   return SERVER_TOOL_RESULT_TYPES.has(block.type);
 }
 
-function citationsOf(block: TextBlock): Pick<TextBlock, "citations"> {
-  return Array.isArray(block.citations) && block.citations.length > 0
-    ? { citations: [...block.citations] }
+function objectOrEmpty(value: unknown): Readonly<Record<string, unknown>> {
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
     : {};
 }
 

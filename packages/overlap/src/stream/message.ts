@@ -1,6 +1,9 @@
 /**
  * Conversation content in the Messages API's shape. overlap keeps the conversation in this one
  * shape whatever the provider; adapters for other wire formats translate at their edge.
+ *
+ * Round-trip fidelity: a block keeps every field the API sent, also fields these types do not
+ * name (the next request must replay what the API produced), and the runtime never adds one.
  */
 
 /** A citation attached to a text block (kept opaque: the UI and the API read it, we do not). */
@@ -32,6 +35,8 @@ export interface ToolUseBlock {
   id: string;
   name: string;
   input: Readonly<Record<string, unknown>>;
+  /** Who made the call when it was not the model itself (programmatic tool calling); opaque. */
+  caller?: Readonly<Record<string, unknown>>;
 }
 
 /** A call of a provider-side tool (e.g. web search): recorded, never executed locally (S18). */
@@ -40,7 +45,20 @@ export interface ServerToolUseBlock {
   id: string;
   name: string;
   input: Readonly<Record<string, unknown>>;
+  caller?: Readonly<Record<string, unknown>>;
 }
+
+/** A call the provider makes to a remote MCP server (MCP connector): never executed locally. */
+export interface McpToolUseBlock {
+  type: "mcp_tool_use";
+  id: string;
+  name: string;
+  server_name: string;
+  input: Readonly<Record<string, unknown>>;
+}
+
+/** Any block that calls a tool: a local `tool_use` or a call the provider runs itself. */
+export type CallBlock = ToolUseBlock | ServerToolUseBlock | McpToolUseBlock;
 
 /** Result types of provider-side tools; such blocks arrive whole at block start. */
 export type ServerToolResultType =
@@ -65,6 +83,7 @@ export type AssistantContentBlock =
   | RedactedThinkingBlock
   | ToolUseBlock
   | ServerToolUseBlock
+  | McpToolUseBlock
   | ServerToolResultBlock;
 
 /** The answer to one tool_use, sent in the next user message. */
@@ -102,3 +121,19 @@ export const SERVER_TOOL_RESULT_TYPES: ReadonlySet<string> = new Set<ServerToolR
   "text_editor_code_execution_tool_result",
   "mcp_tool_result",
 ]);
+
+/**
+ * True for a block that calls a tool: `tool_use`, and every provider-side `*_tool_use` block
+ * (`server_tool_use`, `mcp_tool_use`, and types added to the API later) that carries an input.
+ */
+export function isCallBlock(block: { type: string }): block is CallBlock {
+  return (
+    block.type === "tool_use" ||
+    (block.type.endsWith("_tool_use") && "input" in block && "id" in block)
+  );
+}
+
+/** True for a call the provider runs itself (S18): recorded and shown, never executed locally. */
+export function isProviderCallBlock(block: { type: string }): boolean {
+  return block.type !== "tool_use" && isCallBlock(block);
+}

@@ -37,7 +37,9 @@ export type ContentDelta =
   | { type: "input_json_delta"; partial_json: string }
   | { type: "thinking_delta"; thinking: string }
   | { type: "signature_delta"; signature: string }
-  | { type: "citations_delta"; citation: Citation };
+  | { type: "citations_delta"; citation: Citation }
+  /** The whole content of a `compaction` block (server-side context compaction). */
+  | { type: "compaction_delta"; content: string | null; encrypted_content?: string };
 
 /** One event of a model's streamed response. */
 export type StreamEvent =
