@@ -1,0 +1,760 @@
+/**
+ * Real recorded streams (`../shared/realstreams`, relative to the repository root; read in place,
+ * never copied) replayed through the real adapters and the official SDKs, the way a server would
+ * send them: every response of every recorded conversation is served, as raw bytes, by a fake
+ * `fetch` given to `new Anthropic(...)` / `new OpenAI(...)`; `anthropicModel` / `openaiChatModel`
+ * read it like any HTTP answer, and `runAgentTurn` drives the conversation (response K answers
+ * the K-th request of the turn). The bytes are delivered whole and in three seeded random
+ * chunkings (1..7, 1..64 and 1..512 bytes per read), which also cut inside multi-byte UTF-8
+ * characters (checked below).
+ *
+ * The truth for each response is an accumulation of the same bytes that owes nothing to overlap:
+ * - Anthropic: the official SDK's own, `client.beta.messages.stream(...).finalMessage()`. The beta
+ *   stream, because the non-beta `MessageStream` ignores `input_json_delta` of `mcp_tool_use`
+ *   blocks and `compaction_delta` (both handled by the beta one, which is otherwise the same).
+ *   Its blocks are compared block by block after a JSON round trip (which drops the SDK's
+ *   non-enumerable `__json_buf` / `parsed_output`): every field the API sent, same value.
+ * - Chat Completions: our own careful accumulation ({@link accumulateChat}), not the SDK's
+ *   `chat.completions.stream().finalChatCompletion()`, which mishandles two recordings (asserted
+ *   at the end of this file): `vercel-mistral-tool` sends its call without `index` (and without
+ *   `type`), which the SDK files under `tool_calls["undefined"]` and then loses;
+ *   `vercel-mistral-incremental-tool` never sends `role`, and the SDK rejects the whole message
+ *   ("missing role for choice 0"). Everywhere else the two accumulations agree (also asserted).
+ *   Our message is mapped back for the comparison: text blocks joined = `content` (whitespace-only
+ *   stretches between calls are not kept as blocks), thinking blocks joined = reasoning, refusal
+ *   (a text or a refusal block) = `refusal`, tool_use blocks = the calls in order with their ids,
+ *   names and `JSON.parse` of their argument text.
+ *
+ * Per fixture and chunking, the turn must: give each response's message as the truth has it (and
+ * store it so in `turn.messages`, continuing the assistant message after `pause_turn`), with the
+ * truth's stop reason; run every client tool exactly once, in call order, with its input; answer
+ * every call in the next request; end as the recording does (the last response's stop reason; a
+ * conversation whose recording stops after a tool_use ends at `maxRounds`, which is the number of
+ * recorded responses; a stream `error` ends the turn with `stream_error`); and leave a conversation
+ * that passes `validateConversation`.
+ *
+ * The one normalisation: whitespace-only text blocks are left out of the truth (the runtime never
+ * keeps them: the API rejects them in a request). The recordings hold one, in
+ * `pydantic-anthropic-pause-turn` r2, a `" "` between two cited sentences.
+ *
+ * Before commit 7daeecf ("Real-stream fidelity") 12 fixtures failed here: `caller` dropped from
+ * tool_use / server_tool_use blocks (9 Anthropic fixtures), `compaction_delta` ignored,
+ * `pydantic-anthropic-mcp` (input_json_delta of mcp_tool_use: stream_protocol),
+ * `vercel-anthropic-programmatic-tools` (tool_use blocks and stop_reason inside message_start
+ * dropped: the turn ended after two requests instead of 15) and `openai-node-refusal`
+ * (delta.refusal dropped).
+ */
+
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import Anthropic from "@anthropic-ai/sdk";
+import OpenAI from "openai";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { runAgentTurn } from "../agent/run-agent-turn.js";
+import { validateConversation } from "../agent/validate-conversation.js";
+import type { AgentEvent } from "../round/agent-event.js";
+import type { AssistantContentBlock, Message, UserMessage } from "../stream/message.js";
+import { splitSeeded } from "../testing/replay.js";
+import { defineTool } from "../tools/define-tool.js";
+import { ToolExecutor } from "../tools/tool-executor.js";
+import { anthropicModel } from "./anthropic.js";
+import { openaiChatModel } from "./openai.js";
+
+// ---------------------------------------------------------------------------------------------
+// The recordings
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../../..");
+const FIXTURES = resolve(REPO_ROOT, "../shared/realstreams/fixtures");
+
+type Format = "anthropic" | "chat";
+
+interface Fixture {
+  name: string;
+  format: Format;
+  /** Raw SSE bodies, response 1 first. */
+  bodies: Uint8Array[];
+}
+
+function loadFixtures(): Fixture[] | undefined {
+  const manifest = resolve(FIXTURES, "manifest.json");
+  if (!existsSync(manifest)) return undefined;
+  const entries = JSON.parse(readFileSync(manifest, "utf8")) as Array<{
+    name: string;
+    format: string;
+    responses: string[];
+  }>;
+  return entries.map((entry) => {
+    if (entry.format !== "anthropic" && entry.format !== "chat") {
+      throw new Error(`${entry.name}: unknown format "${entry.format}" in the manifest`);
+    }
+    return {
+      name: entry.name,
+      format: entry.format,
+      bodies: entry.responses.map((path) => new Uint8Array(readFileSync(resolve(FIXTURES, path)))),
+    };
+  });
+}
+
+const fixtures = loadFixtures();
+
+/** Recordings whose stream carries an error: the turn must end with `stream_error`. */
+const STREAM_ERROR_FIXTURES: ReadonlySet<string> = new Set([
+  "pydantic-groq-error-event", // `event: error` (tool_use_failed) after reasoning
+  "pydantic-openrouter-error-after-finish", // finish_reason twice, then a chunk carrying `error`
+]);
+
+/** The Chat recordings the openai SDK's finalChatCompletion() gets wrong (see the header). */
+const SDK_MISHANDLED_CHAT: ReadonlySet<string> = new Set([
+  "vercel-mistral-tool",
+  "vercel-mistral-incremental-tool",
+]);
+
+// ---------------------------------------------------------------------------------------------
+// Delivery: whole, or cut into seeded random byte chunks
+
+interface Chunking {
+  label: string;
+  /** Most bytes per read; undefined: the whole body at once. */
+  maxChunk: number | undefined;
+}
+
+const CHUNKINGS: readonly Chunking[] = [
+  { label: "whole", maxChunk: undefined },
+  { label: "1..7 bytes", maxChunk: 7 },
+  { label: "1..64 bytes", maxChunk: 64 },
+  { label: "1..512 bytes", maxChunk: 512 },
+];
+
+/** FNV-1a: a stable seed per fixture, response and chunking (a failure names it). */
+function seedOf(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/**
+ * Cuts bytes into chunks of 1..maxChunk bytes with the library's seeded splitter (on a latin1
+ * string, one character per byte), so cuts fall anywhere, inside UTF-8 sequences included.
+ */
+function splitBytes(bytes: Uint8Array, seed: number, maxChunk: number | undefined): Uint8Array[] {
+  if (maxChunk === undefined) return [bytes];
+  const chunks = splitSeeded(Buffer.from(bytes).toString("latin1"), seed, maxChunk).map(
+    (piece) => new Uint8Array(Buffer.from(piece, "latin1")),
+  );
+  expect(Buffer.concat(chunks).equals(bytes)).toBe(true);
+  return chunks;
+}
+
+/** Chunk boundaries that fall inside a multi-byte UTF-8 character. */
+function cutsInsideCharacters(chunks: readonly Uint8Array[]): number {
+  let cuts = 0;
+  for (const chunk of chunks.slice(1)) {
+    const first = chunk[0];
+    if (first !== undefined && (first & 0xc0) === 0x80) cuts++;
+  }
+  return cuts;
+}
+
+function deliveries(fixture: Fixture, chunking: Chunking): Uint8Array[][] {
+  return fixture.bodies.map((body, k) =>
+    splitBytes(body, seedOf(`${fixture.name}/r${k + 1}/${chunking.label}`), chunking.maxChunk),
+  );
+}
+
+/** A body that hands out one chunk per read, as a network would. */
+function bodyOf(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
+  let next = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const chunk = chunks[next++];
+      if (chunk) controller.enqueue(chunk);
+      else controller.close();
+    },
+  });
+}
+
+/**
+ * A `fetch` for the SDK clients: the K-th request gets the K-th recorded body; a request beyond
+ * the recording fails (the test then fails on the request count). Request bodies are kept.
+ */
+function recordedFetch(responses: readonly (readonly Uint8Array[])[], requests: string[]) {
+  return async (_input: unknown, init?: { body?: unknown }): Promise<Response> => {
+    requests.push(typeof init?.body === "string" ? init.body : "");
+    const chunks = responses[requests.length - 1];
+    if (!chunks) {
+      throw new Error(`request ${requests.length}: only ${responses.length} responses recorded`);
+    }
+    return new Response(bodyOf(chunks), {
+      status: 200,
+      headers: { "content-type": "text/event-stream" },
+    });
+  };
+}
+
+const MODEL = "recorded";
+const PROMPT = "Replay the recorded conversation.";
+const ASK: UserMessage = { role: "user", content: PROMPT };
+
+function anthropicClient(responses: readonly (readonly Uint8Array[])[], requests: string[]) {
+  return new Anthropic({
+    apiKey: "x",
+    maxRetries: 0,
+    fetch: recordedFetch(responses, requests) as unknown as typeof fetch,
+  });
+}
+
+function openaiClient(responses: readonly (readonly Uint8Array[])[], requests: string[]) {
+  return new OpenAI({
+    apiKey: "x",
+    maxRetries: 0,
+    fetch: recordedFetch(responses, requests) as unknown as typeof fetch,
+  });
+}
+
+/** A JSON round trip: plain data only (drops the SDK's non-enumerable bookkeeping). */
+function plain<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The truth, Anthropic: the official SDK's accumulation
+
+type Block = Record<string, unknown> & { type: string };
+
+interface Truth {
+  /** The assistant content the response must produce, block by block (Anthropic). */
+  blocks?: Block[];
+  /** The Chat accumulation (Chat). */
+  chat?: ChatTruth;
+  /** The stop reason in the Messages API's vocabulary; "error" for a stream error. */
+  stopReason: string;
+  /** Client tool calls in call order, with the input each must run with. */
+  calls: Array<{ id: string | undefined; name: string; input: unknown }>;
+}
+
+async function anthropicTruth(body: Uint8Array): Promise<Truth> {
+  const client = anthropicClient([[body]], []);
+  const message = await client.beta.messages
+    .stream({ model: MODEL, max_tokens: 1024, messages: [{ role: "user", content: PROMPT }] })
+    .finalMessage();
+  // The one normalisation: a whitespace-only text block is never kept (the API rejects such
+  // blocks in a request, so the runtime drops them and validateConversation flags them).
+  const blocks = (plain(message.content) as unknown as Block[]).filter(
+    (b) => !(b.type === "text" && String(b.text).trim() === ""),
+  );
+  return {
+    blocks,
+    stopReason: String(message.stop_reason),
+    calls: blocks.flatMap((b) =>
+      b.type === "tool_use" ? [{ id: String(b.id), name: String(b.name), input: b.input }] : [],
+    ),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The truth, Chat Completions: an independent accumulation of the chunks
+
+interface ChatCallTruth {
+  /** The server's id (absent when it sent none, or only `""`). */
+  id: string | undefined;
+  /** The first non-empty name: names are never appended (`name: ""` on later fragments). */
+  name: string | undefined;
+  /** Every `arguments` fragment, concatenated. */
+  args: string;
+}
+
+interface ChatTruth {
+  /** `content`, cut where a call starts (our text blocks end there). */
+  segments: string[];
+  refusal: string;
+  /** `reasoning_content`, or `reasoning` for servers that call it so. */
+  reasoning: string;
+  calls: ChatCallTruth[];
+  finishReason: string | undefined;
+  /** An error the stream carried (`event: error`, or a chunk with `error`): the stream ends. */
+  error: unknown;
+}
+
+/** The WHATWG event-stream rules, whole text at once: frames as { event, data }. */
+function sseFrames(text: string): Array<{ event: string | undefined; data: string }> {
+  const frames: Array<{ event: string | undefined; data: string }> = [];
+  let event: string | undefined;
+  let data: string[] = [];
+  for (const line of text.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/)) {
+    if (line === "") {
+      if (data.length > 0) frames.push({ event, data: data.join("\n") });
+      event = undefined;
+      data = [];
+      continue;
+    }
+    if (line.startsWith(":")) continue;
+    const colon = line.indexOf(":");
+    const field = colon < 0 ? line : line.slice(0, colon);
+    let value = colon < 0 ? "" : line.slice(colon + 1);
+    if (value.startsWith(" ")) value = value.slice(1);
+    if (field === "data") data.push(value);
+    else if (field === "event") event = value;
+  }
+  if (data.length > 0) frames.push({ event, data: data.join("\n") });
+  return frames;
+}
+
+interface RawChunk {
+  error?: unknown;
+  choices?: Array<{
+    index?: number;
+    finish_reason?: string | null;
+    delta?: {
+      content?: string | null;
+      refusal?: string | null;
+      reasoning_content?: string | null;
+      reasoning?: string | null;
+      tool_calls?: Array<{
+        index?: number;
+        id?: string | null;
+        function?: { name?: string | null; arguments?: string | null } | null;
+      }> | null;
+    } | null;
+  }> | null;
+}
+
+/**
+ * Accumulates a Chat Completions stream the way the API defines it, with the server variations
+ * the translator documents (chat-chunk-translator.ts): only choice 0 is the conversation; a call
+ * fragment belongs to the open call at its `index` (absent: 0) unless it brings a new, non-empty
+ * id, which starts another call (servers that put every call at index 0); `id: ""` is no id; the
+ * name is the first non-empty one; arguments are concatenated; after finish_reason every call is
+ * closed. A chunk carrying `error`, or an `event: error` frame, ends the stream there (as both the
+ * SDK and the adapter stop reading).
+ */
+function accumulateChat(body: Uint8Array): ChatTruth {
+  const truth: ChatTruth = {
+    segments: [""],
+    refusal: "",
+    reasoning: "",
+    calls: [],
+    finishReason: undefined,
+    error: undefined,
+  };
+  const open = new Map<number, ChatCallTruth>();
+  const append = (text: string) => {
+    truth.segments[truth.segments.length - 1] += text;
+  };
+  for (const frame of sseFrames(new TextDecoder().decode(body))) {
+    if (frame.data === "[DONE]") continue;
+    const chunk = JSON.parse(frame.data) as RawChunk;
+    if (frame.event === "error" || chunk.error != null) {
+      truth.error = chunk.error ?? chunk;
+      break;
+    }
+    for (const choice of chunk.choices ?? []) {
+      if ((choice.index ?? 0) !== 0) continue;
+      const delta = choice.delta ?? {};
+      const reasoning = delta.reasoning_content ?? delta.reasoning;
+      if (reasoning) truth.reasoning += reasoning;
+      if (delta.content) append(delta.content);
+      if (delta.refusal) truth.refusal += delta.refusal;
+      for (const fragment of delta.tool_calls ?? []) {
+        const index = fragment.index ?? 0;
+        const id = fragment.id || undefined;
+        let call = open.get(index);
+        if (!call || (id !== undefined && id !== call.id)) {
+          call = { id, name: undefined, args: "" };
+          truth.calls.push(call);
+          open.set(index, call);
+          truth.segments.push("");
+        }
+        if (call.name === undefined && fragment.function?.name) call.name = fragment.function.name;
+        call.args += fragment.function?.arguments ?? "";
+      }
+      if (choice.finish_reason) {
+        truth.finishReason = choice.finish_reason;
+        open.clear();
+        truth.segments.push("");
+      }
+    }
+  }
+  return truth;
+}
+
+/** Chat finish reasons in the Messages API's vocabulary. */
+const FINISH_TO_STOP: Readonly<Record<string, string>> = {
+  stop: "end_turn",
+  tool_calls: "tool_use",
+  function_call: "tool_use",
+  length: "max_tokens",
+  content_filter: "refusal",
+};
+
+/** A call without parameters sends `""`: `{}`. */
+function parseArguments(args: string): unknown {
+  return args.trim() === "" ? {} : (JSON.parse(args) as unknown);
+}
+
+function chatTruth(body: Uint8Array): Truth {
+  const chat = accumulateChat(body);
+  let stopReason: string;
+  if (chat.error !== undefined) stopReason = "error";
+  else if (chat.refusal !== "") stopReason = "refusal";
+  else stopReason = FINISH_TO_STOP[chat.finishReason ?? ""] ?? "end_turn";
+  return {
+    chat,
+    stopReason,
+    // A stream error leaves no complete call (checked in the test: the recordings have none).
+    calls:
+      chat.error !== undefined
+        ? []
+        : chat.calls.map((c) => ({
+            id: c.id,
+            name: c.name ?? "unnamed_tool",
+            input: parseArguments(c.args),
+          })),
+  };
+}
+
+/** Our Chat message mapped back to the accumulation's terms. */
+function chatView(content: readonly AssistantContentBlock[]) {
+  const blocks = content as unknown as Block[];
+  const textOf = (b: Block) => String(b.text ?? b.refusal ?? "");
+  return {
+    text: blocks
+      .filter((b) => b.type === "text")
+      .map(textOf)
+      .join(""),
+    refusal: blocks
+      .filter((b) => b.type === "refusal")
+      .map(textOf)
+      .join(""),
+    thinking: blocks
+      .filter((b) => b.type === "thinking")
+      .map((b) => String(b.thinking))
+      .join(""),
+    calls: blocks
+      .filter((b) => b.type === "tool_use")
+      .map((b) => ({ id: b.id, name: b.name, input: b.input })),
+    others: blocks
+      .map((b) => b.type)
+      .filter((t) => !["text", "refusal", "thinking", "tool_use"].includes(t)),
+  };
+}
+
+/** What our Chat message must look like, in {@link chatView}'s terms. */
+function expectedChatView(truth: ChatTruth, errored: boolean) {
+  // Whitespace-only text is never kept as a block; an interrupted message keeps no unsigned
+  // thinking (Chat reasoning has no signature).
+  const text = truth.segments.filter((s) => s.trim() !== "").join("");
+  return {
+    visible: text + truth.refusal,
+    thinking: errored ? "" : truth.reasoning,
+  };
+}
+
+const truths = new Map<string, Promise<Truth>>();
+
+/** The truth of one response, computed once from its whole bytes. */
+function truthOf(fixture: Fixture, k: number): Promise<Truth> {
+  const key = `${fixture.name}/${k}`;
+  let truth = truths.get(key);
+  if (!truth) {
+    const body = fixture.bodies[k]!;
+    truth =
+      fixture.format === "anthropic" ? anthropicTruth(body) : Promise.resolve(chatTruth(body));
+    truths.set(key, truth);
+  }
+  return truth;
+}
+
+/** The call ids a request body answers: Messages `tool_result` blocks, or Chat `tool` messages. */
+function resultIdsIn(body: string): string[] {
+  const { messages } = JSON.parse(body) as {
+    messages: Array<{ role: string; tool_call_id?: string; content?: unknown }>;
+  };
+  return messages.flatMap((message) => {
+    if (message.role === "tool" && message.tool_call_id) return [message.tool_call_id];
+    if (message.role !== "user" || !Array.isArray(message.content)) return [];
+    return (message.content as Block[]).flatMap((b) =>
+      b.type === "tool_result" ? [String(b.tool_use_id)] : [],
+    );
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The turn
+
+interface Run {
+  callId: string;
+  name: string;
+  input: unknown;
+}
+
+function recordingExecutor(names: ReadonlySet<string>) {
+  const runs: Run[] = [];
+  const tools = [...names].map((name) =>
+    defineTool({
+      name,
+      description: `Recorded tool ${name}.`,
+      input: z.looseObject({}),
+      run: (input, ctx) => {
+        runs.push({ callId: ctx.callId, name, input });
+        return `${name} ok`;
+      },
+    }),
+  );
+  return { executor: new ToolExecutor(tools, { abortGraceMs: 5 }), runs };
+}
+
+async function replayTurn(fixture: Fixture, chunking: Chunking) {
+  const truth = await Promise.all(fixture.bodies.map((_, k) => truthOf(fixture, k)));
+  const names = new Set(truth.flatMap((t) => t.calls.map((c) => c.name)));
+  const { executor, runs } = recordingExecutor(names);
+  const requests: string[] = [];
+  const responses = deliveries(fixture, chunking);
+  const model =
+    fixture.format === "anthropic"
+      ? anthropicModel({ client: anthropicClient(responses, requests), model: MODEL })
+      : openaiChatModel({ client: openaiClient(responses, requests), model: MODEL });
+  const events: AgentEvent[] = [];
+  const turn = await runAgentTurn({
+    model,
+    executor,
+    messages: [ASK],
+    sink: (event) => events.push(event),
+    // A recording that ends after a tool_use would be asked again: stop at its last response.
+    maxRounds: fixture.bodies.length,
+  });
+  return { truth, turn, runs, requests, events };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tests
+
+if (!fixtures) {
+  const message = `Real recorded streams not found at ${FIXTURES}: realstreams.test.ts tests nothing.`;
+  if (process.env.CI === "true") {
+    it("the real recorded streams are present (required under CI)", () => {
+      throw new Error(message);
+    });
+  } else {
+    console.warn(`\n!!! ${message}\n`);
+    it.skip(`real recorded streams (missing: ${FIXTURES})`, () => {});
+  }
+} else {
+  const all = fixtures;
+
+  describe("real recorded streams through the SDKs, the adapters and runAgentTurn", () => {
+    it("the recordings: 40 conversations; errors only where tagged; no call id reused", async () => {
+      expect(all).toHaveLength(40);
+      for (const fixture of all) {
+        const truth = await Promise.all(fixture.bodies.map((_, k) => truthOf(fixture, k)));
+        const stops = truth.map((t) => t.stopReason);
+        // A stream error only in the tagged fixtures, in their last response, before any call.
+        expect(stops.includes("error"), fixture.name).toBe(STREAM_ERROR_FIXTURES.has(fixture.name));
+        expect(stops.slice(0, -1), fixture.name).not.toContain("error");
+        for (const t of truth) if (t.stopReason === "error") expect(t.chat?.calls).toEqual([]);
+        // Ids are compared as the server sent them: none needs the `_dup` renaming.
+        const ids = truth.flatMap((t) => t.calls.flatMap((c) => (c.id ? [c.id] : [])));
+        expect(new Set(ids).size, fixture.name).toBe(ids.length);
+      }
+    });
+
+    it("the random chunkings cut inside multi-byte UTF-8 characters", () => {
+      const cuts = CHUNKINGS.filter((c) => c.maxChunk !== undefined).map((chunking) =>
+        all
+          .flatMap((fixture) => deliveries(fixture, chunking))
+          .reduce((sum, chunks) => sum + cutsInsideCharacters(chunks), 0),
+      );
+      // Non-ASCII is rare in the recordings: 37 cuts inside characters with 1..7-byte reads.
+      expect(cuts[0], "1..7 bytes").toBeGreaterThan(20);
+      for (const n of cuts) expect(n).toBeGreaterThan(0);
+    });
+
+    for (const fixture of all) {
+      for (const chunking of CHUNKINGS) {
+        it(`${fixture.name} (${fixture.format}, ${fixture.bodies.length} responses), ${chunking.label}`, async () => {
+          const { truth, turn, runs, requests, events } = await replayTurn(fixture, chunking);
+          const last = truth.at(-1)!;
+          const errored = last.stopReason === "error";
+          const rounds = fixture.bodies.length;
+
+          const expectedConversation: Message[] = [ASK];
+          let continuesPause = false;
+          turn.rounds.forEach((round, k) => {
+            const label = `${fixture.name} r${k + 1} (${chunking.label})`;
+            const t = truth[k]!;
+            expect(round.stopReason, `${label}: stop reason`).toBe(t.stopReason);
+            let content: AssistantContentBlock[];
+            if (t.blocks) {
+              // Anthropic: the SDK's blocks, block by block, every field with its value.
+              const ours = plain(round.assistant.content) as unknown as Block[];
+              for (let b = 0; b < Math.max(ours.length, t.blocks.length); b++) {
+                expect(ours[b], `${label}: block ${b}`).toEqual(t.blocks[b]);
+              }
+              content = t.blocks as unknown as AssistantContentBlock[];
+            } else {
+              const chat = t.chat!;
+              const view = chatView(round.assistant.content);
+              const want = expectedChatView(chat, t.stopReason === "error");
+              expect(view.others, `${label}: block types`).toEqual([]);
+              expect(view.text + view.refusal, `${label}: content + refusal`).toBe(want.visible);
+              if (view.refusal !== "") expect(view.refusal, `${label}: refusal`).toBe(chat.refusal);
+              expect(view.thinking, `${label}: reasoning`).toBe(want.thinking);
+              expect(view.calls, `${label}: calls`).toEqual(
+                t.calls.map((c) => ({
+                  id: c.id ?? expect.any(String),
+                  name: c.name,
+                  input: c.input,
+                })),
+              );
+              content = round.assistant.content;
+            }
+            // The conversation as stored: after pause_turn the same assistant message continues.
+            const previous = expectedConversation.at(-1);
+            if (content.length > 0) {
+              if (continuesPause && previous?.role === "assistant") {
+                expectedConversation[expectedConversation.length - 1] = {
+                  role: "assistant",
+                  content: [...previous.content, ...content],
+                };
+              } else {
+                expectedConversation.push({ role: "assistant", content });
+              }
+            }
+            const calls = content.flatMap((b) => (b.type === "tool_use" ? [b] : []));
+            if (calls.length > 0) {
+              expectedConversation.push({
+                role: "user",
+                content: calls.map((c) => ({
+                  type: "tool_result" as const,
+                  tool_use_id: c.id,
+                  content: `${c.name} ok`,
+                })),
+              });
+              // The next request carries the results (the last round's, when the recording
+              // stops after a tool_use, are stored but never sent: maxRounds).
+              const next = requests[k + 1];
+              if (next !== undefined) {
+                expect(resultIdsIn(next), `${label}: results sent`).toEqual(
+                  expect.arrayContaining(calls.map((c) => c.id)),
+                );
+              }
+            }
+            continuesPause = t.stopReason === "pause_turn";
+          });
+          // One request per recorded response, each round answering the one before.
+          expect(turn.rounds, "rounds").toHaveLength(rounds);
+          expect(requests, "requests").toHaveLength(rounds);
+          expect(plain(turn.messages), "the stored conversation").toEqual(
+            plain(expectedConversation),
+          );
+
+          // Every client tool ran exactly once, in call order, with the input the API sent.
+          const ids = turn.rounds.flatMap((round) =>
+            round.assistant.content.flatMap((b) => (b.type === "tool_use" ? [b.id] : [])),
+          );
+          expect(runs, "tool runs").toEqual(
+            truth
+              .flatMap((t) => t.calls)
+              .map((c, i) => ({ callId: c.id ?? ids[i], name: c.name, input: c.input })),
+          );
+          expect(new Set(runs.map((r) => r.callId)).size).toBe(runs.length);
+
+          // The turn ends as the recording does.
+          if (errored) {
+            // A provider `error` mid-stream: a neutral error event, the round repairs, the turn
+            // stops with stream_error (never a crash, never a retry).
+            expect(turn.error?.code, "turn error").toBe("stream_error");
+            expect(turn.stopReason).toBe("error");
+            expect(events.at(-2)).toMatchObject({ type: "error", code: "stream_error" });
+          } else if (last.stopReason === "tool_use") {
+            expect(turn.error?.code, "turn error").toBe("max_rounds");
+            expect(turn.stopReason).toBe("tool_use");
+          } else {
+            expect(turn.error, "turn error").toBeUndefined();
+            expect(turn.stopReason).toBe(last.stopReason);
+          }
+          expect(events.at(-1)).toMatchObject({
+            type: "done",
+            rounds,
+            stopReason: turn.stopReason,
+          });
+          expect(validateConversation(turn.messages), "validateConversation").toEqual([]);
+        });
+      }
+    }
+  });
+
+  describe("the openai SDK's own accumulation (finalChatCompletion) against ours", () => {
+    /** The SDK's message in our accumulation's terms (reasoning aside: the SDK overwrites it). */
+    const sdkView = (completion: OpenAI.Chat.ChatCompletion) => {
+      const choice = completion.choices[0];
+      return {
+        content: choice?.message.content ?? "",
+        refusal: choice?.message.refusal ?? "",
+        calls: (choice?.message.tool_calls ?? []).map((c) =>
+          c.type === "function"
+            ? { id: c.id, name: c.function.name, args: c.function.arguments }
+            : c,
+        ),
+        finish: choice?.finish_reason,
+      };
+    };
+    const oursView = (truth: ChatTruth) => ({
+      content: truth.segments.join(""),
+      refusal: truth.refusal,
+      calls: truth.calls.map((c) => ({ id: c.id, name: c.name, args: c.args })),
+      finish: truth.finishReason,
+    });
+
+    for (const fixture of all.filter((f) => f.format === "chat")) {
+      const what = SDK_MISHANDLED_CHAT.has(fixture.name)
+        ? "the SDK gets it wrong"
+        : STREAM_ERROR_FIXTURES.has(fixture.name)
+          ? "both stop at the stream's error"
+          : "the same message";
+      it(`${fixture.name}: ${what}`, async () => {
+        for (const [k, body] of fixture.bodies.entries()) {
+          const label = `${fixture.name} r${k + 1}`;
+          const ours = accumulateChat(body);
+          const sdk = await openaiClient([[body]], [])
+            .chat.completions.stream({
+              model: MODEL,
+              messages: [{ role: "user", content: PROMPT }],
+            })
+            .finalChatCompletion()
+            .then(
+              (completion) => ({ ok: true as const, completion }),
+              (error: unknown) => ({ ok: false as const, error }),
+            );
+          if (ours.error !== undefined) {
+            if (sdk.ok) throw new Error(`${label}: the SDK accepted a stream carrying an error`);
+            expect(sdk.error, label).toBeInstanceOf(OpenAI.APIError);
+          } else if (fixture.name === "vercel-mistral-tool") {
+            // The call has no `index`: the SDK keeps it at tool_calls["undefined"], then drops it.
+            if (!sdk.ok) throw sdk.error;
+            expect(sdkView(sdk.completion).calls, label).toEqual([]);
+            expect(oursView(ours).calls, label).toEqual([
+              {
+                id: "gSIMJiOkT",
+                name: "weather",
+                args: '{"location": "San Francisco"}',
+              },
+            ]);
+          } else if (fixture.name === "vercel-mistral-incremental-tool") {
+            // No chunk carries `role`: the SDK rejects the message.
+            if (sdk.ok) throw new Error(`${label}: the SDK now accepts it`);
+            expect(String(sdk.error), label).toContain("missing role for choice 0");
+            expect(ours.calls, label).toHaveLength(1);
+          } else {
+            if (!sdk.ok) throw sdk.error;
+            expect(oursView(ours), label).toEqual(sdkView(sdk.completion));
+          }
+        }
+      });
+    }
+  });
+}
