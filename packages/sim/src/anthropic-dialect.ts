@@ -9,6 +9,7 @@ import { type ApiRejection, anthropicErrorBody, invalidRequest } from "./api-rej
 import type { Dialect, EncodeInput } from "./dialect.js";
 import { estimateTokens } from "./pacing.js";
 import { simRequestFromAnthropic } from "./sim-request.js";
+import { bufferToolInput, eagerInputTools } from "./tool-input-buffering.js";
 import { validateAnthropicRequest } from "./validate-anthropic-request.js";
 import { isJsonObject } from "./validate-request.js";
 
@@ -62,7 +63,13 @@ export const anthropicDialect: Dialect = {
       1,
       estimateTokens(JSON.stringify([body.system ?? "", body.messages, body.tools ?? []])),
     ),
-  streamFrames: (input) => encodeAnthropicStream(input.script, input.items, context(input)),
+  // Tools without eager_input_streaming get their input buffered, as the API does.
+  streamFrames: (input) =>
+    encodeAnthropicStream(
+      input.script,
+      bufferToolInput(input.script, input.items, eagerInputTools(input.body, input.headers)),
+      context(input),
+    ),
   streamErrorFrame: ANTHROPIC_OVERLOADED_EVENT,
   responseBody: (input) => anthropicMessageBody(input.script, context(input)),
 };

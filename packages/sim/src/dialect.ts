@@ -18,6 +18,8 @@ export interface EncodeInput {
   items: readonly PacedItem[];
   /** The validated request body. */
   body: Readonly<Record<string, unknown>>;
+  /** The request's headers, lower-cased, without credentials (`anthropic-beta`...). */
+  headers: Readonly<Record<string, string>>;
   ids: IdFactory;
   /** The `scripted-` model name to report. */
   model: string;

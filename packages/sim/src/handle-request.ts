@@ -139,7 +139,8 @@ export async function handleRequest(
     return;
   }
   const body = parsed.value as Record<string, unknown>;
-  const request = dialect.toSimRequest(body, publicHeaders(req.headers));
+  const requestHeaders = publicHeaders(req.headers);
+  const request = dialect.toSimRequest(body, requestHeaders);
 
   let script: Awaited<ReturnType<SimPolicy>>;
   try {
@@ -161,7 +162,15 @@ export async function handleRequest(
     ...config.pacing,
     seed: requestSeed ^ 0x5bd1e995,
   });
-  const input: EncodeInput = { script: resolved, items, body, ids, model, quirks };
+  const input: EncodeInput = {
+    script: resolved,
+    items,
+    body,
+    headers: requestHeaders,
+    ids,
+    model,
+    quirks,
+  };
   const headers = { [dialect.requestIdHeader]: requestId, ...dialect.commonHeaders() };
   const outcome = request.stream
     ? await sendStream(req, res, dialect, input, headers, faults, signal)

@@ -275,6 +275,44 @@ describe("Messages API raw stream bytes", () => {
     ]);
   });
 
+  it("buffers a tool's input without eager_input_streaming: whole, in one delta right before the stop", async () => {
+    const { events } = await rawEvents(ask(THREE_CALLS));
+    for (const [i, input] of THREE_CALL_INPUTS.entries()) {
+      const block = events.filter((e) => e.json.index === i + 1);
+      const deltas = block.filter((e) => e.event === "content_block_delta");
+      const args = deltas.map((e) => e.json.delta.partial_json as string);
+      expect(block[0]?.event).toBe("content_block_start");
+      expect(block.at(-1)?.event).toBe("content_block_stop");
+      // The empty delta at the start, then (when there is any input) all of it at once.
+      expect(args).toEqual(i < 2 ? ["", args[1]] : [""]);
+      expect(JSON.parse(args.join("") || "{}")).toEqual(input);
+    }
+  });
+
+  it("streams a tool's input in many paced deltas with eager_input_streaming: true", async () => {
+    const eager = SHOP_TOOLS.map((t) => ({ ...t, eager_input_streaming: true }));
+    const { events } = await rawEvents({ ...ask(THREE_CALLS), tools: eager });
+    const block = events.filter((e) => e.json.index === 2);
+    const args = block
+      .filter((e) => e.event === "content_block_delta")
+      .map((e) => e.json.delta.partial_json as string);
+    expect(args.length).toBeGreaterThan(4);
+    expect(args.slice(1).every((a) => a.length <= 12)).toBe(true); // argDeltaChars [2, 12]
+    expect(JSON.parse(args.join(""))).toEqual(THREE_CALL_INPUTS[1]);
+    // Per tool: another tool without the field in the same request stays buffered.
+    const mixed = [eager[0], SHOP_TOOLS[1]];
+    const { events: again } = await rawEvents({
+      ...ask(
+        'call add_to_cart {"sku": "A-1001", "quantity": 2} call cart_total {"currency": "EUR"}',
+      ),
+      tools: mixed,
+    });
+    const count = (index: number) =>
+      again.filter((e) => e.json.index === index && e.event === "content_block_delta").length;
+    expect(count(1)).toBeGreaterThan(2);
+    expect(count(2)).toBe(2);
+  });
+
   it("reports usage: output_tokens 1 at the start, the cumulative total in message_delta", async () => {
     const { events } = await rawEvents(ask(THREE_CALLS));
     const start = events[0]?.json.message;
@@ -406,6 +444,15 @@ describe("Messages API validation", () => {
       "messages.3.content.0: `tool_use` ids must be unique",
     ],
     [
+      "a non-boolean eager_input_streaming on a tool",
+      {
+        ...base,
+        tools: [SHOP_TOOLS[0], { ...SHOP_TOOLS[1], eager_input_streaming: "yes" }],
+        messages: [user("hi")],
+      },
+      "tools.1.custom.eager_input_streaming: Input should be a valid boolean",
+    ],
+    [
       "an empty text block",
       { ...base, messages: [user([{ type: "text", text: "" }])] },
       "messages: text content blocks must be non-empty",
@@ -451,6 +498,16 @@ describe("Messages API validation", () => {
         /^The request body is not valid JSON: .+: line 2 column \d+ \(char \d+\)$/,
       ),
     });
+  });
+
+  it("accepts eager_input_streaming true, false or null on a tool", async () => {
+    const tools = [true, false, null].map((eager, i) => ({
+      ...SHOP_TOOLS[0]!,
+      name: `tool_${i}`,
+      eager_input_streaming: eager,
+    }));
+    const message = await client.messages.create({ ...ask("hi"), tools });
+    expect(message.stop_reason).toBe("end_turn");
   });
 
   it("accepts a conversation starting with an assistant message", async () => {

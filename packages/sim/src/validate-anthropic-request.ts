@@ -17,6 +17,7 @@ export function validateAnthropicRequest(body: unknown): ApiRejection | undefine
   if (!isJsonObject(body)) return invalidRequest("The request body must be a JSON object.");
   return (
     checkFields(body) ??
+    checkTools(body.tools) ??
     checkMessages(body.messages as unknown[]) ??
     checkToolPairing(body.messages as Json[])
   );
@@ -48,6 +49,25 @@ function checkFields(body: Json): ApiRejection | undefined {
     if ((body.max_tokens as number) <= (budget as number)) {
       return invalidRequest(
         `\`max_tokens\` must be greater than \`thinking.budget_tokens\`. Please consult our documentation at ${THINKING_DOCS}`,
+      );
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The tool fields the runtime sends. `eager_input_streaming` (fine-grained tool streaming) is
+ * `boolean | null` on a client tool; anything else is refused with the API's validation wording
+ * (`custom` is the tag of client tools in its error paths). Other tool fields are not checked.
+ */
+function checkTools(tools: unknown): ApiRejection | undefined {
+  if (!Array.isArray(tools)) return undefined;
+  for (const [i, tool] of tools.entries()) {
+    if (!isJsonObject(tool)) continue;
+    const eager = tool.eager_input_streaming;
+    if (eager !== undefined && eager !== null && typeof eager !== "boolean") {
+      return invalidRequest(
+        `tools.${i}.custom.eager_input_streaming: Input should be a valid boolean`,
       );
     }
   }

@@ -20,6 +20,25 @@ export interface AnthropicModelOptions {
   maxTokens?: number;
   /** Extra request parameters (thinking, temperature, tool_choice, metadata...). */
   params?: Record<string, unknown>;
+  /**
+   * Fine-grained tool streaming: sends `eager_input_streaming: true` on every tool definition
+   * (default true), so each call's input streams as the model writes it (progressive previews,
+   * earlier block stops). Without it the API buffers and validates each parameter value before
+   * sending it, so input arrives late and in large chunks.
+   *
+   * The per-tool field is generally available: no `anthropic-beta` header is needed (the legacy
+   * `fine-grained-tool-streaming-2025-05-14` header turned it on for tools leaving the field
+   * unset; an explicit `false` keeps buffering even with that header). The SDK types it on
+   * `Anthropic.Tool` as `eager_input_streaming?: boolean | null` (checked with
+   * @anthropic-ai/sdk 1.16.0). Only client tools (an `input_schema`, no `type` or
+   * `type: "custom"`) get it; a value the caller set on a tool is kept.
+   *
+   * Eager input is not validated by the API: it may be invalid JSON, or cut by `max_tokens`. The
+   * runtime parses it strictly at the block's stop and answers such a call with an
+   * `invalid_input` error result; it never runs. Set `false` for a server that rejects the field
+   * (some gateways answer "Extra inputs are not permitted").
+   */
+  eagerInputStreaming?: boolean;
 }
 
 /** A ModelClient for Claude (or any server speaking the Messages API, like overlap-sim). */
@@ -45,7 +64,7 @@ export function anthropicModel(options: AnthropicModelOptions): ModelClient {
 /** The Messages API request body for a neutral request (our conversation shape is its own). */
 export function anthropicParams(
   request: ModelRequest,
-  options: Pick<AnthropicModelOptions, "model" | "maxTokens">,
+  options: Pick<AnthropicModelOptions, "model" | "maxTokens" | "eagerInputStreaming">,
 ): Anthropic.MessageCreateParamsNonStreaming {
   const params: Anthropic.MessageCreateParamsNonStreaming = {
     model: options.model,
@@ -53,6 +72,16 @@ export function anthropicParams(
     messages: request.messages as Anthropic.MessageParam[],
   };
   if (request.system) params.system = request.system;
-  if (request.tools.length > 0) params.tools = request.tools as Anthropic.Tool[];
+  if (request.tools.length > 0) {
+    const tools = request.tools as readonly Anthropic.ToolUnion[];
+    params.tools = options.eagerInputStreaming === false ? [...tools] : tools.map(eagerInput);
+  }
   return params;
+}
+
+/** A client tool with `eager_input_streaming: true`, unless the caller set the field (even null). */
+function eagerInput(tool: Anthropic.ToolUnion): Anthropic.ToolUnion {
+  const custom = "input_schema" in tool && (tool.type ?? "custom") === "custom";
+  if (!custom || tool.eager_input_streaming !== undefined) return tool;
+  return { ...tool, eager_input_streaming: true };
 }

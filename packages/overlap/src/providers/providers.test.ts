@@ -4,11 +4,12 @@ import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import type { ModelRequest } from "../agent/model-client.js";
 import { StreamedRound } from "../round/streamed-round.js";
 import { errorRound, shoppingRound, shoppingRoundExpected } from "../testing/fixtures.js";
 import { defineTool } from "../tools/define-tool.js";
 import { ToolExecutor } from "../tools/tool-executor.js";
-import { anthropicModel } from "./anthropic.js";
+import { anthropicModel, anthropicParams } from "./anthropic.js";
 import { openaiChatModel } from "./openai.js";
 
 /** A canned HTTP peer: each test sets what the next request gets. */
@@ -143,6 +144,65 @@ describe("anthropicModel", () => {
     const { result } = await relay(claude(), controller.signal);
     expect(result.error?.code).toBe("aborted");
     await requests.at(-1)?.closed; // the server saw the connection close
+  });
+
+  describe("eager_input_streaming (fine-grained tool streaming)", () => {
+    const spec = (name: string) => ({
+      name,
+      description: name,
+      input_schema: { type: "object", properties: {} },
+    });
+    let beta: string | string[] | undefined;
+    /** Sends one request with `tools` and returns the tools of the body the server received. */
+    async function sentTools(model: ReturnType<typeof claude>, tools: ModelRequest["tools"]) {
+      handler = (req, res) => {
+        beta = req.headers["anthropic-beta"];
+        sse(res, shoppingRound);
+      };
+      const controller = new AbortController();
+      for await (const _ of model.stream(
+        { messages: [{ role: "user", content: "add" }], tools },
+        { signal: controller.signal },
+      ));
+      return (requests.at(-1)?.body as { tools?: unknown[] } | undefined)?.tools;
+    }
+
+    it("is sent as true on every tool by default, without any beta header", async () => {
+      const tools = await sentTools(claude(), [spec("add_to_cart"), spec("cart_total")]);
+      expect(tools).toEqual([
+        { ...spec("add_to_cart"), eager_input_streaming: true },
+        { ...spec("cart_total"), eager_input_streaming: true },
+      ]);
+      // The per-tool field is GA: the legacy fine-grained-tool-streaming beta is not needed.
+      expect(beta).toBeUndefined();
+    });
+
+    it("keeps a value the caller set on a tool, and leaves server tools alone", async () => {
+      const tools = [
+        { ...spec("add_to_cart"), eager_input_streaming: false },
+        { ...spec("cart_total"), eager_input_streaming: null },
+        { type: "web_search_20250305", name: "web_search" },
+      ] as unknown as ModelRequest["tools"];
+      expect(await sentTools(claude(), tools)).toEqual(tools);
+    });
+
+    it("is not sent when turned off", async () => {
+      const off = anthropicModel({
+        client: new Anthropic({ baseURL: url, apiKey: "test", maxRetries: 0 }),
+        model: "claude-test",
+        eagerInputStreaming: false,
+      });
+      const tools = await sentTools(off, [spec("add_to_cart"), spec("cart_total")]);
+      expect(tools).toEqual([spec("add_to_cart"), spec("cart_total")]);
+      // anthropicParams (the body anthropicModel sends) follows the same option.
+      const request = { messages: [], tools: [spec("cart_total")] };
+      expect(anthropicParams(request, { model: "m" }).tools).toEqual([
+        { ...spec("cart_total"), eager_input_streaming: true },
+      ]);
+      expect(anthropicParams(request, { model: "m", eagerInputStreaming: false }).tools).toEqual([
+        spec("cart_total"),
+      ]);
+    });
   });
 });
 
