@@ -94,6 +94,8 @@ export type {
   Citation,
   McpToolUseBlock,
   Message,
+  OpenAIItemFields,
+  OpenAIReasoningBlock,
   RedactedThinkingBlock,
   ServerToolResultBlock,
   ServerToolResultType,

@@ -8,6 +8,8 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { ModelClient, ModelRequest } from "../agent/model-client.js";
 import type { StreamEvent } from "../stream/stream-event.js";
+import { messagesForClaude } from "./messages-for-claude.js";
+import { withoutResponsesData } from "./responses-input.js";
 import { sdkEventStream } from "./sdk-stream.js";
 
 /** Options of {@link anthropicModel}. */
@@ -69,7 +71,9 @@ export function anthropicParams(
   const params: Anthropic.MessageCreateParamsNonStreaming = {
     model: options.model,
     max_tokens: request.maxTokens ?? options.maxTokens ?? 4096,
-    messages: request.messages as Anthropic.MessageParam[],
+    // Blocks and fields only the OpenAI Responses API reads are not the Messages API's.
+    // Gemini signatures and unsigned thinking neither: Claude rejects both.
+    messages: withoutResponsesData(messagesForClaude(request.messages)) as Anthropic.MessageParam[],
   };
   if (request.system) params.system = request.system;
   if (request.tools.length > 0) {

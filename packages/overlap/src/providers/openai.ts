@@ -69,3 +69,15 @@ export function chatParams(
 
 export { type ChatChunk, ChatChunkTranslator } from "./chat-chunk-translator.js";
 export { toChatMessages } from "./chat-messages.js";
+export {
+  type OpenAIResponsesModelOptions,
+  openaiResponsesModel,
+  responsesParams,
+} from "./openai-responses.js";
+export {
+  ResponsesEventTranslator,
+  type ResponsesItem,
+  type ResponsesResponse,
+  type ResponsesStreamEvent,
+} from "./responses-event-translator.js";
+export { toResponsesInput } from "./responses-input.js";

@@ -14,6 +14,10 @@ export interface TextBlock {
   type: "text";
   text: string;
   citations?: Citation[] | null;
+  /** See {@link OpenAIItemFields}. */
+  openai_item?: OpenAIItemFields;
+  /** See {@link GeminiThoughtSignature}. */
+  thoughtSignature?: GeminiThoughtSignature;
 }
 
 /** Extended thinking; the signature must be sent back unchanged. */
@@ -21,7 +25,19 @@ export interface ThinkingBlock {
   type: "thinking";
   thinking: string;
   signature: string;
+  /** See {@link GeminiThoughtSignature}. */
+  thoughtSignature?: GeminiThoughtSignature;
 }
+
+/**
+ * Gemini API only: the opaque `thoughtSignature` of the part a text, thinking or tool_use block
+ * came from (encrypted reasoning state). `geminiModel` sends it back on the same part, as the API
+ * requires for function calls. Gemini thoughts are thinking blocks with an empty `signature`
+ * (that field is Anthropic's); a signature that came on a part without text is a thinking block
+ * with no text that carries only it. The Messages API adapter removes the field and leaves out
+ * thinking without an Anthropic signature; the other adapters never send it.
+ */
+export type GeminiThoughtSignature = string;
 
 /** Thinking the provider encrypted; opaque, sent back unchanged. */
 export interface RedactedThinkingBlock {
@@ -37,6 +53,39 @@ export interface ToolUseBlock {
   input: Readonly<Record<string, unknown>>;
   /** Who made the call when it was not the model itself (programmatic tool calling); opaque. */
   caller?: Readonly<Record<string, unknown>>;
+  /** See {@link OpenAIItemFields}. */
+  openai_item?: OpenAIItemFields;
+  /** See {@link GeminiThoughtSignature}. */
+  thoughtSignature?: GeminiThoughtSignature;
+}
+
+/**
+ * OpenAI Responses API only: the fields of the output item a text or tool_use block came from
+ * that the block does not already hold: always its `id` (`msg_…` for a message, `fc_…` for a
+ * function call, whose `call_id` is the block's `id`), and whatever else the item carried when
+ * it started (`phase` on messages, `namespace` on calls...); never `type`, `status`, `role`,
+ * `content`, `call_id`, `name` or `arguments`. `openaiResponsesModel` sends them back with the
+ * item (text blocks of one message item become that one item again), because the API pairs each
+ * reasoning item with the item that followed it by these ids, and asks for `phase` back. Every
+ * other adapter leaves them out of its requests.
+ */
+export type OpenAIItemFields = Readonly<Record<string, unknown>>;
+
+/**
+ * OpenAI Responses API only: one `reasoning` output item, kept whole and opaque. `item` is the
+ * item exactly as received in `response.output_item.done` (`id`, `summary`, `encrypted_content`,
+ * every other field); `openaiResponsesModel` sends it back unchanged, in its place among the
+ * message's items, so a stateless (`store: false`) conversation keeps the model's reasoning.
+ *
+ * It arrives whole (one block start and stop once the item is done, never as thinking deltas:
+ * the summary text is in `item.summary`). It is not a `thinking` block on purpose: it has no
+ * Anthropic signature, and every other adapter (Messages API, Chat Completions) leaves it out of
+ * its requests. `validateConversation` and `repairConversation` treat it like any non-text,
+ * non-call block (kept, never checked).
+ */
+export interface OpenAIReasoningBlock {
+  type: "openai_reasoning";
+  item: Readonly<Record<string, unknown>>;
 }
 
 /** A call of a provider-side tool (e.g. web search): recorded, never executed locally (S18). */
@@ -84,7 +133,8 @@ export type AssistantContentBlock =
   | ToolUseBlock
   | ServerToolUseBlock
   | McpToolUseBlock
-  | ServerToolResultBlock;
+  | ServerToolResultBlock
+  | OpenAIReasoningBlock;
 
 /** The answer to one tool_use, sent in the next user message. */
 export interface ToolResultBlock {

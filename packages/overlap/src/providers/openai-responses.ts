@@ -1,0 +1,95 @@
+/**
+ * The OpenAI Responses API (`POST /v1/responses`) through the official `openai` SDK (B7). Events
+ * are translated by {@link ResponsesEventTranslator}: each call's end is the API's own
+ * `function_call_arguments.done` / `output_item.done`. Stateless by default (`store: false`): the
+ * conversation is ours, sent whole every round, reasoning items included (their encrypted
+ * content is asked for with `include: ["reasoning.encrypted_content"]`). `OPENAI_API_KEY` and
+ * `OPENAI_BASE_URL` are the SDK's own variables.
+ */
+
+import OpenAI from "openai";
+import type {
+  FunctionTool,
+  ResponseCreateParamsNonStreaming,
+  ResponseIncludable,
+} from "openai/resources/responses/responses";
+import type { ModelClient, ModelRequest } from "../agent/model-client.js";
+import {
+  ResponsesEventTranslator,
+  type ResponsesStreamEvent,
+} from "./responses-event-translator.js";
+import { toResponsesInput } from "./responses-input.js";
+import { sdkEventStream } from "./sdk-stream.js";
+
+/** Options of {@link openaiResponsesModel}. */
+export interface OpenAIResponsesModelOptions {
+  /** A configured client; by default one is made from the environment (key, base URL). */
+  client?: OpenAI;
+  model: string;
+  /** `max_output_tokens` of every request unless the request sets one; none by default. */
+  maxTokens?: number;
+  /**
+   * Let OpenAI store the responses (`store`). Default false: the conversation is kept by overlap
+   * and sent whole, so nothing depends on OpenAI's copy; reasoning items then carry their
+   * encrypted content (`include: ["reasoning.encrypted_content"]`) to be sent back.
+   */
+  store?: boolean;
+  /** Extra request parameters (reasoning, temperature, parallel_tool_calls, tool_choice...). */
+  params?: Record<string, unknown>;
+}
+
+/** A ModelClient for the OpenAI Responses API (or a server speaking it, like overlap-sim). */
+export function openaiResponsesModel(options: OpenAIResponsesModelOptions): ModelClient {
+  const client = options.client ?? new OpenAI();
+  return {
+    label: options.model,
+    stream(request: ModelRequest, { signal }) {
+      const translator = new ResponsesEventTranslator();
+      return sdkEventStream(
+        async () =>
+          client.responses.create(
+            { ...responsesParams(request, options), stream: true },
+            { signal },
+          ),
+        (event) => translator.push(event as ResponsesStreamEvent),
+        () => translator.end(),
+        signal,
+      );
+    },
+  };
+}
+
+/** The Responses API request body for a neutral request (without `stream`). */
+export function responsesParams(
+  request: ModelRequest,
+  options: Omit<OpenAIResponsesModelOptions, "client">,
+): ResponseCreateParamsNonStreaming {
+  const store = options.store ?? false;
+  const params: ResponseCreateParamsNonStreaming = {
+    ...options.params,
+    model: options.model,
+    input: toResponsesInput(request.messages),
+    store,
+  };
+  if (!store) {
+    const wanted: ResponseIncludable = "reasoning.encrypted_content";
+    const include = params.include ?? [];
+    params.include = include.includes(wanted) ? include : [...include, wanted];
+  }
+  if (request.system) params.instructions = request.system;
+  if (request.tools.length > 0) {
+    params.tools = request.tools.map(
+      (tool): FunctionTool => ({
+        type: "function",
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.input_schema as Record<string, unknown>,
+        // Our schemas are not all strict-mode schemas; inputs are validated by each tool.
+        strict: false,
+      }),
+    );
+  }
+  const limit = request.maxTokens ?? options.maxTokens;
+  if (limit !== undefined) params.max_output_tokens = limit;
+  return params;
+}
