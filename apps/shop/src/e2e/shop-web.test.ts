@@ -24,11 +24,14 @@ const SEARCH = "show me running shoes under 100";
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
-/** Without Debian's Chromium the browser tests cannot run: a failure under CI, a loud skip elsewhere. */
+/**
+ * Without Chromium (Debian's, or the one at CHROMIUM_PATH) the browser tests cannot run: a failure
+ * under CI, a loud skip elsewhere.
+ */
 const noBrowser = !existsSync(CHROMIUM_PATH) && process.env.CI !== "true";
 if (noBrowser) {
   console.warn(
-    `\n!!! Browser tests SKIPPED: ${CHROMIUM_PATH} is missing (apt-get install chromium; CI=true makes this a failure).\n`,
+    `\n!!! Browser tests SKIPPED: ${CHROMIUM_PATH} is missing (apt-get install chromium, or set CHROMIUM_PATH; CI=true makes this a failure).\n`,
   );
 }
 

@@ -70,8 +70,11 @@ export async function startWebShop(options: { pacing: Partial<Pacing> }): Promis
   };
 }
 
-/** The system Chromium and the flags that keep it quiet and offline. */
-export const CHROMIUM_PATH = "/usr/bin/chromium";
+/**
+ * The system Chromium (`CHROMIUM_PATH`, default Debian's `/usr/bin/chromium`; never a browser
+ * download of a test tool's own) and the flags that keep it quiet and offline.
+ */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 export const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",

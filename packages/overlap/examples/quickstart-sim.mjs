@@ -1,0 +1,28 @@
+import Anthropic from "@anthropic-ai/sdk";
+import { defineTool, runAgentTurn, ToolExecutor } from "overlap-runtime";
+import { anthropicModel } from "overlap-runtime/anthropic";
+import { z } from "zod";
+
+const forecasts = new Map(Object.entries({ Paris: "sunny, 21 °C", Oslo: "rain, 9 °C" }));
+const getWeather = defineTool({
+  name: "get_weather",
+  description: "Today's weather in a city.",
+  input: z.object({ city: z.string() }),
+  run: ({ city }) => forecasts.get(city) ?? `No forecast for ${city}.`,
+});
+
+const client = new Anthropic({ baseURL: "http://127.0.0.1:8317", apiKey: "unused" });
+// A script, not a language model: it calls tools when told `call <tool_name> {json}`.
+const prompt = 'call get_weather {"city": "Paris"} call get_weather {"city": "Oslo"}';
+const turn = await runAgentTurn({
+  model: anthropicModel({ client, model: "scripted-sim" }),
+  executor: new ToolExecutor([getWeather]),
+  messages: [{ role: "user", content: prompt }],
+  sink: (event) => {
+    if (event.type === "text-delta") process.stdout.write(event.text);
+    if (event.type === "tool-call-start") process.stdout.write("\n");
+    if (event.type === "tool-status") process.stdout.write(` [${event.name}: ${event.status}]`);
+    if (event.type === "round-end") process.stdout.write("\n");
+  },
+});
+console.log(turn.stopReason);

@@ -1,0 +1,423 @@
+/**
+ * The two published packages as a user gets them. `npm pack` packs overlap-runtime and overlap-sim
+ * (their `prepack` script rebuilds dist/ first, so a stale build is never what gets tested);
+ * publint and attw check the tarballs; then a scratch project outside the repository installs the
+ * tarballs the way a user would and
+ * - imports every entry point from plain Node ESM (and CommonJS: Node 20.19+ can require() ESM),
+ * - runs the README's scripted-model quick start against the installed `overlap-sim` command and
+ *   compares what it prints with the output shown in the README,
+ * - type-checks every README example marked `<!-- checked: name -->` and a file importing every
+ *   entry point with `tsc` (nodenext, strict), against the packed type declarations.
+ * The README examples are read from the installed packages, so the READMEs that ship are the ones
+ * checked. One slow test: building, packing and installing take tens of seconds.
+ */
+
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const PACKAGES = { runtime: join(ROOT, "packages/overlap"), sim: join(ROOT, "packages/sim") };
+const BIN = join(ROOT, "node_modules/.bin");
+const MINUTE = 60_000;
+
+/** Without npm's own variables: a child npm would otherwise inherit this run's prefix and config. */
+function childEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!/^npm_/i.test(key) && key !== "INIT_CWD") env[key] = value;
+  }
+  return { ...env, NO_COLOR: "1", npm_config_update_notifier: "false" };
+}
+
+interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to its end; never rejects on a non-zero exit (the caller asserts). */
+function run(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; timeoutMs?: number },
+): Promise<RunResult> {
+  return new Promise((resolve) => {
+    execFile(
+      command,
+      args,
+      {
+        cwd: options.cwd,
+        env: childEnv(),
+        timeout: options.timeoutMs ?? 2 * MINUTE,
+        maxBuffer: 64 * 1024 * 1024,
+      },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+        resolve({
+          code,
+          stdout,
+          stderr: error && code === 1 ? `${stderr}${error.message}` : stderr,
+        });
+      },
+    );
+  });
+}
+
+function report(what: string, result: RunResult): string {
+  return `${what} exited with ${result.code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`;
+}
+
+async function runOk(
+  what: string,
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; timeoutMs?: number },
+): Promise<RunResult> {
+  const result = await run(command, args, options);
+  if (result.code !== 0) throw new Error(report(what, result));
+  return result;
+}
+
+/** The installed version of a dependency of the workspace: already in npm's cache. */
+async function workspaceVersion(name: string): Promise<string> {
+  const file = join(ROOT, "node_modules", name, "package.json");
+  const text = await readFile(file, "utf8").catch(() => {
+    throw new Error(`${name} is not installed in the workspace: add it to a devDependencies.`);
+  });
+  return `${name}@${JSON.parse(text).version}`;
+}
+
+interface Packed {
+  tarball: string;
+  files: { path: string; mode: number }[];
+}
+
+async function pack(dir: string, destination: string): Promise<Packed> {
+  const result = await runOk(
+    `npm pack in ${dir}`,
+    "npm",
+    ["pack", "--json", "--pack-destination", destination],
+    {
+      cwd: dir,
+      timeoutMs: 4 * MINUTE,
+    },
+  );
+  // Lifecycle output (the build) goes to stderr with --json; stdout is the JSON report.
+  const [info] = JSON.parse(result.stdout) as { filename: string; files: Packed["files"] }[];
+  if (!info) throw new Error(`npm pack in ${dir} reported nothing`);
+  return { tarball: join(destination, info.filename), files: info.files };
+}
+
+/** The fenced blocks of a README that follow a `<!-- checked: name ... -->` marker, by name. */
+function checkedBlocks(readme: string): Map<string, { lang: string; code: string }> {
+  const blocks = new Map<string, { lang: string; code: string }>();
+  for (const m of readme.matchAll(/<!-- checked: ([\w-]+)[^>]*-->\n```(\w+)\n([\s\S]*?)\n```/g)) {
+    blocks.set(m[1]!, { lang: m[2]!, code: `${m[3]!}\n` });
+  }
+  return blocks;
+}
+
+/** Starts the installed `overlap-sim` command on a free port; resolves with it and its URL. */
+async function startSimCommand(cwd: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(join(cwd, "node_modules/.bin/overlap-sim"), ["--port", "0"], {
+    cwd,
+    env: childEnv(),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`overlap-sim did not start:\n${output}`)),
+      20_000,
+    );
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString("utf8");
+      const found = /listening on (http:\/\/\S+)/.exec(output);
+      if (found) {
+        clearTimeout(timer);
+        resolve(found[1]!);
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`overlap-sim exited (${code}) before listening:\n${output}`));
+    });
+  });
+  return { child, url };
+}
+
+/** Named exports that must be functions, per entry point (every entry point is loaded anyway). */
+const EXPECTED_FUNCTIONS: Record<string, string[]> = {
+  "overlap-runtime": ["runAgentTurn", "defineTool", "ToolExecutor", "validateConversation"],
+  "overlap-runtime/anthropic": ["anthropicModel"],
+  "overlap-runtime/openai": ["openaiChatModel", "ChatChunkTranslator", "toChatMessages"],
+  "overlap-runtime/client": ["AgentStreamClient", "reduceAgentEvent", "initialAgentState"],
+  "overlap-runtime/react": ["useAgentSession"],
+  "overlap-runtime/testing": ["fakeModel", "buildStreamEvents"],
+  "overlap-sim": ["startSim", "genericPolicy"],
+};
+
+/** The import specifiers of a package's `exports` (its package.json aside). */
+function entryPoints(manifest: { name: string; exports: Record<string, unknown> }): string[] {
+  return Object.keys(manifest.exports)
+    .filter((key) => key !== "./package.json")
+    .map((key) => (key === "." ? manifest.name : `${manifest.name}/${key.slice(2)}`));
+}
+
+function importsMjs(specifiers: readonly string[]): string {
+  return `const expected = ${JSON.stringify(EXPECTED_FUNCTIONS)};
+for (const specifier of ${JSON.stringify(specifiers)}) {
+  const module = await import(specifier);
+  if (Object.keys(module).length === 0) throw new Error(specifier + " exports nothing");
+  for (const name of expected[specifier] ?? []) {
+    if (typeof module[name] !== "function") throw new Error(specifier + " lacks " + name);
+  }
+}
+console.log("imports ok");
+`;
+}
+
+/** Node 20.19+ can require() an ES module without top-level await: CommonJS users can too. */
+function requireCjs(specifiers: readonly string[]): string {
+  return `for (const specifier of ${JSON.stringify(specifiers)}) {
+  if (Object.keys(require(specifier)).length === 0) throw new Error(specifier + " exports nothing");
+}
+console.log("require ok");
+`;
+}
+
+const IMPORTS_TS = `import type { AgentEvent, ModelClient, Tool } from "overlap-runtime";
+import { defineTool, runAgentTurn, ToolExecutor } from "overlap-runtime";
+import { anthropicModel } from "overlap-runtime/anthropic";
+import {
+  type AgentState,
+  addUserMessage,
+  initialAgentState,
+  isTurnSettled,
+  parseAgentEvent,
+} from "overlap-runtime/client";
+import { openaiChatModel } from "overlap-runtime/openai";
+import { type AgentSession, useAgentSession } from "overlap-runtime/react";
+import { buildStreamEvents, fakeModel } from "overlap-runtime/testing";
+import { genericPolicy, type SimServer, startSim } from "overlap-sim";
+import { z } from "zod";
+
+const echo: Tool = defineTool({
+  name: "echo",
+  description: "Echoes its text.",
+  input: z.object({ text: z.string() }),
+  run: ({ text }) => text,
+});
+const models: ModelClient[] = [
+  anthropicModel({ model: "claude-sonnet-4-5" }),
+  openaiChatModel({ model: "gpt-4.1" }),
+  fakeModel([buildStreamEvents([{ type: "text", text: "hi" }])]),
+];
+const state: AgentState = addUserMessage(initialAgentState(), "hi");
+const settled: boolean = isTurnSettled(state);
+const event: AgentEvent | undefined = parseAgentEvent('{"type":"done","rounds":1,"stopReason":"end_turn"}');
+const hook: (options: Parameters<typeof useAgentSession>[0]) => AgentSession = useAgentSession;
+const sim: Promise<SimServer> = startSim({ policy: genericPolicy, pacing: { fast: true } });
+export const all = { echo, models, settled, event, hook, sim, runAgentTurn, ToolExecutor };
+`;
+
+function entryPointsTs(specifiers: readonly string[]): string {
+  return specifiers.map((s, i) => `export * as entry${i} from "${s}";\n`).join("");
+}
+
+const TSCONFIG = {
+  compilerOptions: {
+    module: "nodenext",
+    moduleResolution: "nodenext",
+    target: "es2022",
+    strict: true,
+    noEmit: true,
+    types: ["node"],
+  },
+  include: ["*.ts"],
+};
+
+describe("the packed packages", () => {
+  let work = "";
+  let consumer = "";
+  const packed: Partial<Record<keyof typeof PACKAGES, Packed>> = {};
+  /** Every entry point of both packages, read from the installed manifests. */
+  const specifiers: string[] = [];
+  let sim: ChildProcess | undefined;
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), "overlap-packaging-"));
+    const packs = join(work, "packs");
+    consumer = join(work, "consumer");
+    await mkdir(packs);
+    await mkdir(consumer);
+    // One after the other: both builds at once would compete with the other test files for CPU.
+    packed.sim = await pack(PACKAGES.sim, packs);
+    packed.runtime = await pack(PACKAGES.runtime, packs);
+    await writeFile(
+      join(consumer, "package.json"),
+      `${JSON.stringify({ name: "consumer", private: true, type: "module" }, null, 2)}\n`,
+    );
+    // Every peer dependency (optional ones too: each entry point gets loaded), plus the types a
+    // TypeScript user of react and Node.js has; all at the versions the workspace uses.
+    const manifest = JSON.parse(await readFile(join(PACKAGES.runtime, "package.json"), "utf8"));
+    const peers = Object.keys(manifest.peerDependencies ?? {});
+    const dependencies = await Promise.all(
+      [...peers, "@types/react", "@types/node"].map(workspaceVersion),
+    );
+    await runOk(
+      "npm install in the scratch project",
+      "npm",
+      [
+        "install",
+        "--prefer-offline",
+        "--no-audit",
+        "--no-fund",
+        "--no-package-lock",
+        packed.runtime.tarball,
+        packed.sim.tarball,
+        ...dependencies,
+      ],
+      { cwd: consumer, timeoutMs: 4 * MINUTE },
+    );
+    for (const name of ["overlap-runtime", "overlap-sim"]) {
+      const installed = join(consumer, "node_modules", name, "package.json");
+      specifiers.push(...entryPoints(JSON.parse(await readFile(installed, "utf8"))));
+    }
+  }, 10 * MINUTE);
+
+  afterAll(async () => {
+    if (sim && sim.exitCode === null && sim.signalCode === null) {
+      sim.kill("SIGINT");
+      await once(sim, "exit");
+    }
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  it("ship the license, the README, dist and the sources, not the tests", () => {
+    for (const [name, info] of Object.entries(packed)) {
+      const paths = info.files.map((f) => f.path);
+      expect(paths, name).toEqual(
+        expect.arrayContaining([
+          "LICENSE",
+          "README.md",
+          "package.json",
+          "dist/index.js",
+          "dist/index.d.ts",
+          "src/index.ts",
+        ]),
+      );
+      expect(
+        paths.filter((p) => /\.test\.|__fixtures__|test-support/.test(p)),
+        name,
+      ).toEqual([]);
+    }
+    const bin = packed.sim?.files.find((f) => f.path === "bin/overlap-sim.js");
+    expect(bin?.mode ?? 0, "bin/overlap-sim.js is executable").toSatisfy(
+      (mode: number) => (mode & 0o111) !== 0,
+    );
+  });
+
+  it("pass publint (strict) and attw (ESM-only profile)", async () => {
+    for (const info of Object.values(packed)) {
+      const lint = await run(join(BIN, "publint"), ["run", info.tarball, "--strict"], {
+        cwd: work,
+      });
+      expect(lint.code, report("publint", lint)).toBe(0);
+      // The packages are ESM only (no "require" condition). attw's esm-only profile leaves out
+      // node10 (a resolution without `exports`, so no subpaths) and node16-cjs (TypeScript's view
+      // of require() from CommonJS, where any ESM is an error, though Node 20.19+ can require()
+      // these packages: require.cjs below does).
+      const types = await run(
+        join(BIN, "attw"),
+        [info.tarball, "--profile", "esm-only", "--no-color", "--no-emoji", "--format", "ascii"],
+        { cwd: work },
+      );
+      expect(types.code, report("attw", types)).toBe(0);
+    }
+  });
+
+  it("load from Node ESM and CommonJS in a project that installed the tarballs", async () => {
+    expect(specifiers).toEqual(expect.arrayContaining(Object.keys(EXPECTED_FUNCTIONS)));
+    await writeFile(join(consumer, "imports.mjs"), importsMjs(specifiers));
+    await writeFile(join(consumer, "require.cjs"), requireCjs(specifiers));
+    const esm = await runOk("node imports.mjs", process.execPath, ["imports.mjs"], {
+      cwd: consumer,
+    });
+    expect(esm.stdout).toContain("imports ok");
+    const cjs = await runOk("node require.cjs", process.execPath, ["require.cjs"], {
+      cwd: consumer,
+    });
+    expect(cjs.stdout).toContain("require ok");
+  });
+
+  it("run the README's scripted-model quick start against the installed overlap-sim", async () => {
+    const readme = await readFile(join(consumer, "node_modules/overlap-runtime/README.md"), "utf8");
+    const blocks = checkedBlocks(readme);
+    const quickstart = blocks.get("quickstart-sim")?.code;
+    const shown = blocks.get("quickstart-sim-output")?.code;
+    expect(quickstart, "the README's quickstart-sim block").toBeDefined();
+    expect(shown, "the README's quickstart-sim-output block").toBeDefined();
+    const example = await readFile(join(PACKAGES.runtime, "examples/quickstart-sim.mjs"), "utf8");
+    expect(example, "packages/overlap/examples/quickstart-sim.mjs is the README's code").toBe(
+      quickstart,
+    );
+    const README_URL = "http://127.0.0.1:8317";
+    expect(quickstart!.split(README_URL)).toHaveLength(2);
+
+    const started = await startSimCommand(consumer);
+    sim = started.child;
+    await writeFile(
+      join(consumer, "quickstart-sim.mjs"),
+      quickstart!.replace(README_URL, started.url),
+    );
+    const result = await runOk(
+      "node quickstart-sim.mjs",
+      process.execPath,
+      ["quickstart-sim.mjs"],
+      {
+        cwd: consumer,
+        timeoutMs: MINUTE,
+      },
+    );
+    expect(result.stdout).toBe(shown);
+    expect(result.stdout).toMatch(/end_turn\n$/);
+
+    sim.kill("SIGINT");
+    const [code] = await once(sim, "exit");
+    expect(code, "overlap-sim stops on Ctrl-C").toBe(0);
+  });
+
+  it("type-check every checked README example and every entry point (tsc nodenext, strict)", async () => {
+    const examples = new Map<string, string>();
+    for (const pkg of ["overlap-runtime", "overlap-sim"]) {
+      const readme = await readFile(join(consumer, "node_modules", pkg, "README.md"), "utf8");
+      for (const [name, block] of checkedBlocks(readme)) {
+        if (block.lang === "js" || block.lang === "ts") examples.set(name, block.code);
+      }
+    }
+    expect([...examples.keys()].sort()).toEqual([
+      "quickstart-claude",
+      "quickstart-openai",
+      "quickstart-sim",
+      "startSim",
+    ]);
+    for (const [name, code] of examples) await writeFile(join(consumer, `${name}.ts`), code);
+    await writeFile(join(consumer, "imports.ts"), IMPORTS_TS);
+    await writeFile(join(consumer, "entry-points.ts"), entryPointsTs(specifiers));
+    await writeFile(join(consumer, "tsconfig.json"), JSON.stringify(TSCONFIG, null, 2));
+    const tsc = await run(
+      process.execPath,
+      [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"],
+      { cwd: consumer },
+    );
+    expect(tsc.code, report("tsc", tsc)).toBe(0);
+  });
+});
