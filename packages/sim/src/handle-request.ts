@@ -14,6 +14,7 @@ import { type PaceBlock, type Pacing, paceBlocks } from "./pacing.js";
 import type { SimPolicy } from "./policy.js";
 import { requestQuirks, type SimQuirks } from "./quirks.js";
 import { type ResolvedBlock, resolveScript } from "./resolve-script.js";
+import { responsesDialect } from "./responses-dialect.js";
 import { mixSeed, SeededRandom } from "./seeded-random.js";
 import { publicHeaders } from "./sim-request.js";
 import { SimSpecError } from "./sim-spec-error.js";
@@ -37,6 +38,7 @@ function routeOf(method: string, path: string): Dialect | undefined {
   if (method !== "POST") return undefined;
   if (path === "/v1/messages") return anthropicDialect;
   if (path === "/v1/chat/completions") return openaiDialect;
+  if (path === "/v1/responses") return responsesDialect;
   return undefined;
 }
 

@@ -44,6 +44,16 @@ export {
   type ResolveOptions,
   resolveScript,
 } from "./resolve-script.js";
+export { simRequestFromResponses } from "./responses-sim-request.js";
+export {
+  encodeResponsesStream,
+  RESPONSES_STREAM_ERROR_EVENT,
+  type ResponsesWireContext,
+  responsesContext,
+  responsesResponseBody,
+  sealedItemId,
+  sealReasoning,
+} from "./responses-wire.js";
 export type {
   SimBlock,
   SimScript,
@@ -72,4 +82,5 @@ export { type SimServer, type SimServerOptions, startSim } from "./sim-server.js
 export { SimSpecError } from "./sim-spec-error.js";
 export { validateAnthropicRequest } from "./validate-anthropic-request.js";
 export { validateOpenAIRequest } from "./validate-openai-request.js";
+export { validateResponsesRequest } from "./validate-responses-request.js";
 export type { WireFrame } from "./wire-frame.js";

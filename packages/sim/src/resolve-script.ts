@@ -32,7 +32,7 @@ export interface ResolvedScript {
 
 /** Options of {@link resolveScript}. */
 export interface ResolveOptions {
-  api: "anthropic" | "openai";
+  api: "anthropic" | "openai" | "responses";
   ids: IdFactory;
   /** The `invalid-json` fault: the last tool call's arguments are made invalid. */
   invalidJson?: boolean;
@@ -44,11 +44,17 @@ export interface ResolveOptions {
 
 /** Resolves a script for one API (see the module comment). */
 export function resolveScript(script: SimScript, options: ResolveOptions): ResolvedScript {
-  // Chat Completions has nothing for thinking or provider-side tools: they are left out there.
+  // Chat Completions has nothing for thinking or provider-side tools: they are left out there;
+  // the Responses API has reasoning items (our thinking) but its web search is not the Messages
+  // API's.
   const source =
     options.api === "openai"
       ? script.blocks.filter((b) => b.type === "text" || b.type === "tool_use")
-      : script.blocks;
+      : options.api === "responses"
+        ? script.blocks.filter(
+            (b) => b.type !== "server_tool_use" && b.type !== "web_search_tool_result",
+          )
+        : script.blocks;
   let blocks: ResolvedBlock[] = [];
   for (const block of source) blocks.push(resolveBlock(block, blocks, options));
   let cut = false;
@@ -81,10 +87,10 @@ export function resolveScript(script: SimScript, options: ResolveOptions): Resol
  */
 export function argumentText(
   input: Readonly<Record<string, unknown>> | string,
-  api: "anthropic" | "openai",
+  api: "anthropic" | "openai" | "responses",
 ): string {
   if (typeof input === "string") return input;
-  if (api === "openai") return JSON.stringify(input);
+  if (api !== "anthropic") return JSON.stringify(input);
   return Object.keys(input).length === 0 ? "" : spacedJson(input);
 }
 
@@ -129,7 +135,7 @@ function resolveBlock(
     case "tool_use":
       return {
         type: "tool_use",
-        id: block.id ?? (api === "openai" ? ids.openaiCall() : ids.anthropicToolUse()),
+        id: block.id ?? (api === "anthropic" ? ids.anthropicToolUse() : ids.openaiCall()),
         name: block.name,
         args: argumentText(block.input, api),
       };
