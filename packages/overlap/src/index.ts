@@ -92,6 +92,7 @@ export type {
   AssistantMessage,
   CallBlock,
   Citation,
+  GeminiThoughtSignature,
   McpToolUseBlock,
   Message,
   OpenAIItemFields,

@@ -28,7 +28,7 @@ export interface EncodeInput {
 
 /** One API's side of the server. */
 export interface Dialect {
-  readonly api: "anthropic" | "openai" | "responses";
+  readonly api: "anthropic" | "openai" | "gemini" | "responses";
   /** The header carrying the request id (`request-id` / `x-request-id`). */
   readonly requestIdHeader: string;
   /** A request id in the API's style. */

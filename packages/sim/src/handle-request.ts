@@ -8,6 +8,7 @@ import { anthropicDialect } from "./anthropic-dialect.js";
 import type { ApiRejection } from "./api-rejection.js";
 import type { Dialect, EncodeInput } from "./dialect.js";
 import { addFaultBlocks, requestFaults, type SimFaults } from "./faults.js";
+import { geminiNotFoundDialect, geminiRoute } from "./gemini-dialect.js";
 import { IdFactory } from "./id-factory.js";
 import { openaiDialect } from "./openai-dialect.js";
 import { type PaceBlock, type Pacing, paceBlocks } from "./pacing.js";
@@ -44,6 +45,7 @@ function routeOf(method: string, path: string): Dialect | undefined {
 
 /** Which API an unknown route was meant for: the Anthropic SDK always sends `anthropic-version`. */
 function guessDialect(req: IncomingMessage, path: string): Dialect {
+  if (path.startsWith("/v1beta/")) return geminiNotFoundDialect;
   if (req.headers["anthropic-version"] !== undefined || req.headers["x-api-key"] !== undefined) {
     return anthropicDialect;
   }
@@ -74,8 +76,10 @@ export async function handleRequest(
   signal: AbortSignal,
 ): Promise<void> {
   const method = req.method ?? "GET";
-  const path = new URL(req.url ?? "/", "http://sim").pathname;
-  const route = routeOf(method, path);
+  const url = new URL(req.url ?? "/", "http://sim");
+  const path = url.pathname;
+  // Gemini routes carry the model and the streaming mode in the URL.
+  const route = routeOf(method, path) ?? geminiRoute(method, path, url.searchParams);
   const dialect = route ?? guessDialect(req, path);
   const bodyText = await readBody(req);
   const requestSeed = mixSeed(config.seed, `${dialect.api}\n${bodyText ?? ""}`);

@@ -12,6 +12,15 @@ export {
 } from "./anthropic-wire.js";
 export { type ApiRejection, anthropicErrorBody, openaiErrorBody } from "./api-rejection.js";
 export { addFaultBlocks, parseFaults, requestFaults, type SimFaults } from "./faults.js";
+export { geminiWantsThinking, simRequestFromGemini } from "./gemini-sim-request.js";
+export {
+  encodeGeminiStream,
+  GEMINI_STREAM_ERROR_FRAME,
+  type GeminiWireContext,
+  geminiErrorBody,
+  geminiFinishReason,
+  geminiResponseBody,
+} from "./gemini-wire.js";
 export { IdFactory } from "./id-factory.js";
 export {
   encodeOpenAIStream,
@@ -81,6 +90,7 @@ export {
 export { type SimServer, type SimServerOptions, startSim } from "./sim-server.js";
 export { SimSpecError } from "./sim-spec-error.js";
 export { validateAnthropicRequest } from "./validate-anthropic-request.js";
+export { validateGeminiRequest } from "./validate-gemini-request.js";
 export { validateOpenAIRequest } from "./validate-openai-request.js";
 export { validateResponsesRequest } from "./validate-responses-request.js";
 export type { WireFrame } from "./wire-frame.js";

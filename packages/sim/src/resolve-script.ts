@@ -32,7 +32,7 @@ export interface ResolvedScript {
 
 /** Options of {@link resolveScript}. */
 export interface ResolveOptions {
-  api: "anthropic" | "openai" | "responses";
+  api: "anthropic" | "openai" | "gemini" | "responses";
   ids: IdFactory;
   /** The `invalid-json` fault: the last tool call's arguments are made invalid. */
   invalidJson?: boolean;
@@ -45,12 +45,12 @@ export interface ResolveOptions {
 /** Resolves a script for one API (see the module comment). */
 export function resolveScript(script: SimScript, options: ResolveOptions): ResolvedScript {
   // Chat Completions has nothing for thinking or provider-side tools: they are left out there;
-  // the Responses API has reasoning items (our thinking) but its web search is not the Messages
-  // API's.
+  // Gemini has thought parts but no web search blocks; the Responses API has reasoning items (our
+  // thinking) but its web search is not the Messages API's.
   const source =
     options.api === "openai"
       ? script.blocks.filter((b) => b.type === "text" || b.type === "tool_use")
-      : options.api === "responses"
+      : options.api === "gemini" || options.api === "responses"
         ? script.blocks.filter(
             (b) => b.type !== "server_tool_use" && b.type !== "web_search_tool_result",
           )
@@ -83,11 +83,12 @@ export function resolveScript(script: SimScript, options: ResolveOptions): Resol
 /**
  * The argument text of a tool input as each API's models produce it: Claude writes `{"a": 1}`
  * (spaces after `:` and `,`) and an empty string for no arguments; OpenAI models write compact
- * JSON. A string input is raw text, kept as is.
+ * JSON (Gemini's `args` object is sent as such; its compact text paces the call). A string
+ * input is raw text, kept as is.
  */
 export function argumentText(
   input: Readonly<Record<string, unknown>> | string,
-  api: "anthropic" | "openai" | "responses",
+  api: "anthropic" | "openai" | "gemini" | "responses",
 ): string {
   if (typeof input === "string") return input;
   if (api !== "anthropic") return JSON.stringify(input);
@@ -135,7 +136,10 @@ function resolveBlock(
     case "tool_use":
       return {
         type: "tool_use",
-        id: block.id ?? (api === "anthropic" ? ids.anthropicToolUse() : ids.openaiCall()),
+        // Gemini calls have no id on the wire.
+        id:
+          block.id ??
+          (api === "anthropic" ? ids.anthropicToolUse() : api === "gemini" ? "" : ids.openaiCall()),
         name: block.name,
         args: argumentText(block.input, api),
       };

@@ -8,6 +8,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { ModelClient, ModelRequest } from "../agent/model-client.js";
 import type { StreamEvent } from "../stream/stream-event.js";
+import { messagesForClaude } from "./messages-for-claude.js";
 import { withoutResponsesData } from "./responses-input.js";
 import { sdkEventStream } from "./sdk-stream.js";
 
@@ -71,7 +72,8 @@ export function anthropicParams(
     model: options.model,
     max_tokens: request.maxTokens ?? options.maxTokens ?? 4096,
     // Blocks and fields only the OpenAI Responses API reads are not the Messages API's.
-    messages: withoutResponsesData(request.messages) as Anthropic.MessageParam[],
+    // Gemini signatures and unsigned thinking neither: Claude rejects both.
+    messages: withoutResponsesData(messagesForClaude(request.messages)) as Anthropic.MessageParam[],
   };
   if (request.system) params.system = request.system;
   if (request.tools.length > 0) {

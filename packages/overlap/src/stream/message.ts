@@ -16,6 +16,8 @@ export interface TextBlock {
   citations?: Citation[] | null;
   /** See {@link OpenAIItemFields}. */
   openai_item?: OpenAIItemFields;
+  /** See {@link GeminiThoughtSignature}. */
+  thoughtSignature?: GeminiThoughtSignature;
 }
 
 /** Extended thinking; the signature must be sent back unchanged. */
@@ -23,7 +25,19 @@ export interface ThinkingBlock {
   type: "thinking";
   thinking: string;
   signature: string;
+  /** See {@link GeminiThoughtSignature}. */
+  thoughtSignature?: GeminiThoughtSignature;
 }
+
+/**
+ * Gemini API only: the opaque `thoughtSignature` of the part a text, thinking or tool_use block
+ * came from (encrypted reasoning state). `geminiModel` sends it back on the same part, as the API
+ * requires for function calls. Gemini thoughts are thinking blocks with an empty `signature`
+ * (that field is Anthropic's); a signature that came on a part without text is a thinking block
+ * with no text that carries only it. The Messages API adapter removes the field and leaves out
+ * thinking without an Anthropic signature; the other adapters never send it.
+ */
+export type GeminiThoughtSignature = string;
 
 /** Thinking the provider encrypted; opaque, sent back unchanged. */
 export interface RedactedThinkingBlock {
@@ -41,6 +55,8 @@ export interface ToolUseBlock {
   caller?: Readonly<Record<string, unknown>>;
   /** See {@link OpenAIItemFields}. */
   openai_item?: OpenAIItemFields;
+  /** See {@link GeminiThoughtSignature}. */
+  thoughtSignature?: GeminiThoughtSignature;
 }
 
 /**

@@ -1,0 +1,235 @@
+/**
+ * The Gemini API (Google AI, `generativelanguage.googleapis.com`) over its documented HTTP
+ * streaming API: `POST /v1beta/models/{model}:streamGenerateContent?alt=sse` with the
+ * `x-goog-api-key` header, read with eventsource-parser. Each SSE event is one
+ * `GenerateContentResponse`, translated by {@link GeminiChunkTranslator}: a function call arrives
+ * whole, so it is complete on arrival and dispatched at once.
+ *
+ * No SDK: the official `@google/genai` needs Node 22, and this library supports Node 20. `fetch`
+ * is the platform's (or the one given).
+ *
+ * Typed failures, as the other adapters: a non-2xx answer before the stream throws
+ * `provider_error` with the API's own message and status (after up to `maxRetries` retries for
+ * 408/429/5xx, honouring `retry-after`); an `{"error": …}` event mid-stream becomes a neutral
+ * `error` event (never retried); a stream that ends without a finishReason throws
+ * `stream_interrupted`; aborting the signal ends the request and the stream quietly.
+ */
+
+import { createParser, type EventSourceMessage } from "eventsource-parser";
+import type { ModelClient, ModelRequest } from "../agent/model-client.js";
+import { OverlapError } from "../errors.js";
+import type { StreamEvent } from "../stream/stream-event.js";
+import { type GeminiChunk, GeminiChunkTranslator } from "./gemini-chunk-translator.js";
+import { geminiRequestBody } from "./gemini-request.js";
+
+/** Options of {@link geminiModel}. */
+export interface GeminiModelOptions {
+  /** The model, e.g. `gemini-2.5-flash` (a `models/` prefix is accepted). */
+  model: string;
+  /** The API key; default `GEMINI_API_KEY`, else `GOOGLE_API_KEY` from the environment. */
+  apiKey?: string;
+  /** The API's origin; default `https://generativelanguage.googleapis.com`. */
+  baseUrl?: string;
+  /** `generationConfig.maxOutputTokens` unless the request sets a limit. */
+  maxTokens?: number;
+  /** Extra request fields (`generationConfig` is merged; `safetySettings`, `toolConfig`...). */
+  params?: Record<string, unknown>;
+  /** The fetch to use; default the global one. */
+  fetch?: typeof fetch;
+  /** Extra request headers. */
+  headers?: Record<string, string>;
+  /** Retries of a request answered 408, 429 or 5xx before its stream started. Default 2. */
+  maxRetries?: number;
+}
+
+/** The default origin of the Gemini API. */
+export const GEMINI_BASE_URL = "https://generativelanguage.googleapis.com";
+
+/** A ModelClient for Gemini (or any server speaking its API, like overlap-sim). */
+export function geminiModel(options: GeminiModelOptions): ModelClient {
+  return {
+    label: options.model.replace(/^models\//, ""),
+    stream: (request, { signal }) => geminiEventStream(request, options, signal),
+  };
+}
+
+/** The streaming endpoint of a model. */
+export function geminiStreamUrl(options: Pick<GeminiModelOptions, "model" | "baseUrl">): string {
+  const base = (options.baseUrl ?? GEMINI_BASE_URL).replace(/\/+$/, "");
+  const model = options.model.replace(/^models\//, "");
+  return `${base}/v1beta/models/${encodeURIComponent(model)}:streamGenerateContent?alt=sse`;
+}
+
+async function* geminiEventStream(
+  request: ModelRequest,
+  options: GeminiModelOptions,
+  signal: AbortSignal,
+): AsyncGenerator<StreamEvent> {
+  const response = await open(request, options, signal);
+  if (!response) return; // aborted
+  const body = response.body;
+  if (!body) throw new OverlapError("stream_interrupted", "The model stream had no body.");
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const frames: EventSourceMessage[] = [];
+  const parser = createParser({ onEvent: (frame) => frames.push(frame) });
+  const translator = new GeminiChunkTranslator();
+  const cancel = () => {
+    reader.cancel(signal.reason).catch(() => {});
+  };
+  signal.addEventListener("abort", cancel, { once: true });
+  try {
+    for (;;) {
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        chunk = await reader.read();
+      } catch (err) {
+        if (signal.aborted) return;
+        throw new OverlapError("stream_interrupted", `The model stream was cut: ${describe(err)}`, {
+          cause: err,
+        });
+      }
+      if (signal.aborted) return;
+      parser.feed(chunk.done ? decoder.decode() : decoder.decode(chunk.value, { stream: true }));
+      for (const frame of frames.splice(0)) {
+        const data = parseJson(frame.data);
+        if (!isObject(data)) {
+          throw new OverlapError(
+            "stream_protocol",
+            "The model stream sent an event that is not JSON.",
+          );
+        }
+        if (isObject(data.error)) {
+          // An error the API sent inside the stream (e.g. UNAVAILABLE): the round repairs.
+          yield { type: "error", error: apiError(data.error) };
+          return;
+        }
+        yield* translator.push(data as GeminiChunk);
+      }
+      if (chunk.done) break;
+    }
+  } finally {
+    signal.removeEventListener("abort", cancel);
+    // Leaving early (the round stopped reading) closes the HTTP response.
+    reader.cancel().catch(() => {});
+  }
+  if (!translator.finished) {
+    throw new OverlapError("stream_interrupted", "The model stream ended before a finishReason.");
+  }
+  yield* translator.end();
+}
+
+/** Sends the request (retrying what may be retried); undefined when aborted. */
+async function open(
+  request: ModelRequest,
+  options: GeminiModelOptions,
+  signal: AbortSignal,
+): Promise<Response | undefined> {
+  const fetchFn = options.fetch ?? globalThis.fetch;
+  const env = globalThis.process?.env ?? {};
+  const apiKey = options.apiKey ?? env.GEMINI_API_KEY ?? env.GOOGLE_API_KEY;
+  const init: RequestInit = {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      ...(apiKey ? { "x-goog-api-key": apiKey } : {}),
+      ...options.headers,
+    },
+    body: JSON.stringify(geminiRequestBody(request, options)),
+    signal,
+  };
+  const url = geminiStreamUrl(options);
+  const retries = Math.max(0, options.maxRetries ?? 2);
+  for (let attempt = 0; ; attempt++) {
+    let response: Response;
+    try {
+      response = await fetchFn(url, init);
+    } catch (err) {
+      if (signal.aborted) return undefined;
+      throw new OverlapError("provider_error", `The model request failed: ${describe(err)}`, {
+        cause: err,
+      });
+    }
+    if (response.ok) return response;
+    const text = await response.text().catch(() => "");
+    if (signal.aborted) return undefined;
+    if (attempt < retries && retryable(response.status)) {
+      if (!(await sleep(retryDelayMs(response, attempt), signal))) return undefined;
+      continue;
+    }
+    const body = parseJson(text);
+    const error = isObject(body) && isObject(body.error) ? apiError(body.error) : undefined;
+    const message = error?.message ?? (text.slice(0, 500) || response.statusText);
+    throw new OverlapError(
+      "provider_error",
+      `The model request failed: ${response.status} ${message}`,
+      { details: { status: response.status, type: error?.type ?? "api_error" } },
+    );
+  }
+}
+
+/** `{ code, message, status }` as a neutral error (`status` such as INVALID_ARGUMENT is the type). */
+function apiError(error: Record<string, unknown>): { type: string; message: string } {
+  return {
+    type: typeof error.status === "string" ? error.status : "api_error",
+    message: typeof error.message === "string" ? error.message : "The model reported an error.",
+  };
+}
+
+function retryable(status: number): boolean {
+  return status === 408 || status === 429 || status >= 500;
+}
+
+function retryDelayMs(response: Response, attempt: number): number {
+  const after = Number(response.headers.get("retry-after"));
+  if (Number.isFinite(after) && after >= 0) return Math.min(after * 1000, 60_000);
+  return Math.min(500 * 2 ** attempt, 8_000);
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(false);
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export {
+  type GeminiChunk,
+  GeminiChunkTranslator,
+  type GeminiChunkTranslatorOptions,
+  type GeminiFunctionCall,
+  type GeminiPart,
+} from "./gemini-chunk-translator.js";
+export { JsonPathWriter, type PartialArg, PartialArgsOrderError } from "./gemini-partial-args.js";
+export {
+  type GeminiContent,
+  type GeminiRequestBody,
+  type GeminiRequestOptions,
+  type GeminiRequestPart,
+  geminiRequestBody,
+  toGeminiContents,
+} from "./gemini-request.js";
