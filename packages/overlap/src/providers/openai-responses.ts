@@ -64,7 +64,9 @@ export function responsesParams(
   request: ModelRequest,
   options: Omit<OpenAIResponsesModelOptions, "client">,
 ): ResponseCreateParamsNonStreaming {
-  const store = options.store ?? false;
+  // `store` may also come in `params`; the option wins, and false is the default.
+  const asked = options.params?.store;
+  const store = options.store ?? (typeof asked === "boolean" ? asked : false);
   const params: ResponseCreateParamsNonStreaming = {
     ...options.params,
     model: options.model,

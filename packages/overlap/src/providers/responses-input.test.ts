@@ -300,5 +300,10 @@ describe("responsesParams", () => {
     });
     const stored = responsesParams({ messages: [], tools: [] }, { model: "m", store: true });
     expect(stored).toEqual({ model: "m", input: [], store: true });
+    const viaParams = responsesParams(
+      { messages: [], tools: [] },
+      { model: "m", params: { store: true } },
+    );
+    expect(viaParams).toEqual({ model: "m", input: [], store: true });
   });
 });
