@@ -1,23 +1,33 @@
 /**
- * Which model the shop talks to (B7, B8): Claude when `ANTHROPIC_API_KEY` is set, an
- * OpenAI-compatible server when `OPENAI_BASE_URL` (or `OPENAI_API_KEY`) is set, otherwise the
- * embedded scripted model, started in-process and reached over HTTP through the very same
- * Anthropic adapter, so the code path is the one a real key would take.
+ * Which model the shop talks to (B7, B8), from the environment:
+ * - `ANTHROPIC_API_KEY`: Claude through the Messages API;
+ * - `OPENAI_BASE_URL` or `OPENAI_API_KEY`: an OpenAI-compatible server, over Chat Completions or,
+ *   with `OPENAI_API=responses`, the Responses API;
+ * - `GEMINI_API_KEY` or `GOOGLE_API_KEY`: Gemini (`streamGenerateContent`);
+ * - otherwise the embedded scripted model, started in-process and reached over HTTP through the
+ *   very same adapters, so the code path is the one a real key would take. `SCRIPTED_API` picks
+ *   the wire format it speaks (`anthropic`, the default; `chat`; `responses`; `gemini`).
  */
 
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import type { ModelClient } from "overlap-runtime";
 import { anthropicModel } from "overlap-runtime/anthropic";
-import { openaiChatModel } from "overlap-runtime/openai";
+import { geminiModel } from "overlap-runtime/google";
+import { openaiChatModel, openaiResponsesModel } from "overlap-runtime/openai";
 import { type Pacing, type SimPolicy, startSim } from "overlap-sim";
+
+/** The wire formats the shop can talk. */
+export type ShopModelApi = "anthropic" | "chat" | "responses" | "gemini";
 
 /** The model the shop uses, and how to describe it honestly to users. */
 export interface ShopModel {
   model: ModelClient;
   /** What the UI shows: the model name, e.g. "claude-sonnet-4-5" or "scripted-shop". */
   label: string;
-  provider: "anthropic" | "openai" | "scripted";
+  provider: "anthropic" | "openai" | "google" | "scripted";
+  /** The wire format spoken. */
+  api: ShopModelApi;
   /** True for the embedded scripted model: the UI shows a badge saying so. */
   scripted: boolean;
   /** Stops the embedded server, if any. */
@@ -33,53 +43,93 @@ export interface ModelFromEnvOptions {
   pacing?: Partial<Pacing>;
 }
 
+const SCRIPTED_APIS: readonly ShopModelApi[] = ["anthropic", "chat", "responses", "gemini"];
+
 /** Picks and opens the model from the environment. */
 export async function modelFromEnv(options: ModelFromEnvOptions): Promise<ShopModel> {
   const env = options.env ?? process.env;
   if (env.ANTHROPIC_API_KEY) {
     const model = env.MODEL ?? "claude-sonnet-4-5";
-    return {
-      model: anthropicModel({
-        client: new Anthropic({
-          apiKey: env.ANTHROPIC_API_KEY,
-          baseURL: env.ANTHROPIC_BASE_URL ?? null,
-        }),
-        model,
-      }),
-      label: model,
-      provider: "anthropic",
-      scripted: false,
-      close: async () => {},
-    };
+    const client = new Anthropic({
+      apiKey: env.ANTHROPIC_API_KEY,
+      baseURL: env.ANTHROPIC_BASE_URL ?? null,
+    });
+    return remote(anthropicModel({ client, model }), model, "anthropic", "anthropic");
   }
   if (env.OPENAI_BASE_URL || env.OPENAI_API_KEY) {
+    const api = openaiApi(env.OPENAI_API);
     const model = env.MODEL ?? "gpt-4o-mini";
     const client = new OpenAI({
       apiKey: env.OPENAI_API_KEY ?? "not-needed",
       baseURL: env.OPENAI_BASE_URL ?? null,
     });
-    return {
-      model: openaiChatModel({ client, model }),
-      label: model,
-      provider: "openai",
-      scripted: false,
-      close: async () => {},
-    };
+    const adapter =
+      api === "responses"
+        ? openaiResponsesModel({ client, model })
+        : openaiChatModel({ client, model });
+    return remote(adapter, model, "openai", api);
   }
+  const googleKey = env.GEMINI_API_KEY ?? env.GOOGLE_API_KEY;
+  if (googleKey) {
+    const model = env.MODEL ?? "gemini-2.5-flash";
+    const adapter = geminiModel({
+      model,
+      apiKey: googleKey,
+      ...(env.GEMINI_BASE_URL ? { baseUrl: env.GEMINI_BASE_URL } : {}),
+    });
+    return remote(adapter, model, "google", "gemini");
+  }
+  return scriptedModel(options, scriptedApi(env.SCRIPTED_API));
+}
+
+/**
+ * The embedded scripted model speaking `api`. maxRetries 0: the server is local; a failure is a
+ * fault to show, not to hide.
+ */
+async function scriptedModel(options: ModelFromEnvOptions, api: ShopModelApi): Promise<ShopModel> {
   const sim = await startSim({
     policy: options.policy,
     ...(options.pacing ? { pacing: options.pacing } : {}),
   });
   const label = "scripted-shop";
-  return {
-    // maxRetries 0: the embedded server is local; a failure is a fault to show, not to hide.
-    model: anthropicModel({
-      client: new Anthropic({ apiKey: "scripted", baseURL: sim.url, maxRetries: 0 }),
-      model: label,
-    }),
-    label,
-    provider: "scripted",
-    scripted: true,
-    close: () => sim.close(),
-  };
+  const openai = () => new OpenAI({ apiKey: "scripted", baseURL: `${sim.url}/v1`, maxRetries: 0 });
+  let model: ModelClient;
+  switch (api) {
+    case "chat":
+      model = openaiChatModel({ client: openai(), model: label });
+      break;
+    case "responses":
+      model = openaiResponsesModel({ client: openai(), model: label });
+      break;
+    case "gemini":
+      model = geminiModel({ model: label, apiKey: "scripted", baseUrl: sim.url, maxRetries: 0 });
+      break;
+    default:
+      model = anthropicModel({
+        client: new Anthropic({ apiKey: "scripted", baseURL: sim.url, maxRetries: 0 }),
+        model: label,
+      });
+  }
+  return { model, label, provider: "scripted", api, scripted: true, close: () => sim.close() };
+}
+
+function remote(
+  model: ModelClient,
+  label: string,
+  provider: ShopModel["provider"],
+  api: ShopModelApi,
+): ShopModel {
+  return { model, label, provider, api, scripted: false, close: async () => {} };
+}
+
+function openaiApi(value: string | undefined): "chat" | "responses" {
+  if (value === undefined || value === "" || value === "chat") return "chat";
+  if (value === "responses") return "responses";
+  throw new Error(`OPENAI_API must be "chat" or "responses", not "${value}".`);
+}
+
+function scriptedApi(value: string | undefined): ShopModelApi {
+  if (value === undefined || value === "") return "anthropic";
+  if ((SCRIPTED_APIS as readonly string[]).includes(value)) return value as ShopModelApi;
+  throw new Error(`SCRIPTED_API must be one of ${SCRIPTED_APIS.join(", ")}, not "${value}".`);
 }
