@@ -118,6 +118,12 @@ export {
   type Usage,
 } from "./stream/stream-event.js";
 export {
+  defineJsonSchemaTool,
+  type JsonObject,
+  type JsonSchemaInput,
+  type JsonSchemaToolConfig,
+} from "./tools/define-json-schema-tool.js";
+export {
   type AnyTool,
   type DispatchPolicy,
   defineTool,

@@ -1,0 +1,141 @@
+import { describe, expect, it, vi } from "vitest";
+import { parseToolInput, type ToolInput } from "../json/parse-tool-input.js";
+import { defineJsonSchemaTool } from "./define-json-schema-tool.js";
+import { type ToolCall, ToolExecutor } from "./tool-executor.js";
+
+function input(value: object): ToolInput {
+  const parsed = parseToolInput(JSON.stringify(value));
+  if (!parsed.ok) throw new Error(parsed.error);
+  return parsed.value;
+}
+
+const call = (name: string, value: object): ToolCall => ({
+  id: "call_1",
+  name,
+  input: input(value),
+});
+
+const ORDER_SCHEMA = {
+  type: "object",
+  properties: {
+    sku: { type: "string", pattern: "^[A-Z]+$" },
+    quantity: { type: "integer", minimum: 1, maximum: 10 },
+    lines: { type: "array", items: { enum: ["gift", "express"] } },
+  },
+  required: ["sku", "quantity"],
+  additionalProperties: false,
+};
+
+describe("defineJsonSchemaTool", () => {
+  it("sends the JSON Schema as is and runs on input that passes it", async () => {
+    const run = vi.fn((value: Record<string, unknown>) => ({ data: value }));
+    const tool = defineJsonSchemaTool({
+      name: "order",
+      description: "Orders.",
+      inputSchema: ORDER_SCHEMA,
+      dispatch: "deferred",
+      timeoutMs: 500,
+      run,
+    });
+    expect(tool.inputSchema).toBe(ORDER_SCHEMA);
+    expect(tool).toMatchObject({ kind: "handler", dispatch: "deferred", timeoutMs: 500 });
+    const executor = new ToolExecutor([tool]);
+    expect(executor.specs()).toEqual([
+      { name: "order", description: "Orders.", input_schema: ORDER_SCHEMA },
+    ]);
+    const outcome = await executor.execute(call("order", { sku: "SOCK", quantity: 2 }));
+    expect(outcome).toMatchObject({ status: "ok", resultText: '{"sku":"SOCK","quantity":2}' });
+    expect(run).toHaveBeenCalledOnce();
+  });
+
+  it("reports every schema failure with its path, never running the tool", async () => {
+    const run = vi.fn(() => "ran");
+    const tool = defineJsonSchemaTool({
+      name: "order",
+      description: "",
+      inputSchema: ORDER_SCHEMA,
+      run,
+    });
+    const outcome = await new ToolExecutor([tool]).execute(
+      call("order", { quantity: 0, lines: ["gift", "slow"], note: "x" }),
+    );
+    expect(outcome.status).toBe("invalid_input");
+    expect(outcome.isError).toBe(true);
+    const text = outcome.resultText;
+    expect(text).toMatch(/^Invalid arguments for order: /);
+    expect(text).toContain("must have required property 'sku'");
+    expect(text).toContain('must NOT have additional properties: "note"');
+    expect(text).toMatch(/must be >= 1\s+→ at quantity/);
+    expect(text).toMatch(/allowed values: "gift", "express"\s+→ at lines\[1\]/);
+    expect(text).toMatch(/Fix them and call the tool again\.$/);
+    expect(run).not.toHaveBeenCalled();
+  });
+
+  it("follows the schema's $schema: draft-07 and 2019-09 schemas compile, 2020-12 is the default", async () => {
+    const byDialect = {
+      "http://json-schema.org/draft-07/schema#": { definitions: { n: { type: "number" } } },
+      "https://json-schema.org/draft/2019-09/schema": { $defs: { n: { type: "number" } } },
+      "https://json-schema.org/draft/2020-12/schema": { $defs: { n: { type: "number" } } },
+    };
+    for (const [uri, defs] of Object.entries(byDialect)) {
+      const ref = "definitions" in defs ? "#/definitions/n" : "#/$defs/n";
+      const tool = defineJsonSchemaTool({
+        name: "n",
+        description: "",
+        inputSchema: { $schema: uri, type: "object", properties: { n: { $ref: ref } }, ...defs },
+        run: () => "ok",
+      });
+      const executor = new ToolExecutor([tool]);
+      expect((await executor.execute(call("n", { n: 1 }))).status, uri).toBe("ok");
+      expect((await executor.execute(call("n", { n: "1" }))).status, uri).toBe("invalid_input");
+    }
+    // 2020-12 without $schema: prefixItems is checked.
+    const tuple = defineJsonSchemaTool({
+      name: "pair",
+      description: "",
+      inputSchema: {
+        type: "object",
+        properties: { p: { type: "array", prefixItems: [{ type: "string" }, { type: "number" }] } },
+      },
+      run: () => "ok",
+    });
+    const executor = new ToolExecutor([tuple]);
+    expect((await executor.execute(call("pair", { p: ["a", 1] }))).status).toBe("ok");
+    expect((await executor.execute(call("pair", { p: [1, "a"] }))).status).toBe("invalid_input");
+  });
+
+  it("ignores unknown keywords and formats; tools may share an $id", async () => {
+    const make = (name: string) =>
+      defineJsonSchemaTool({
+        name,
+        description: "",
+        inputSchema: {
+          $id: "https://example.com/same",
+          type: "object",
+          "x-vendor": true,
+          properties: { email: { type: "string", format: "email" } },
+        },
+        run: () => "ok",
+      });
+    const executor = new ToolExecutor([make("a"), make("b")]);
+    expect((await executor.execute(call("b", { email: "not an email" }))).status).toBe("ok");
+  });
+
+  it("rejects what defineTool rejects, non-object schemas and schemas ajv cannot compile", () => {
+    const base = { description: "", inputSchema: { type: "object" }, run: () => "" };
+    expect(() => defineJsonSchemaTool({ ...base, name: "has space" })).toThrow(TypeError);
+    expect(() =>
+      defineJsonSchemaTool({ ...base, name: "card", kind: "display", dispatch: "deferred" }),
+    ).toThrow(/deferred/);
+    expect(() =>
+      defineJsonSchemaTool({ ...base, name: "s", inputSchema: { type: "string" } }),
+    ).toThrow(/type "object"/);
+    expect(() =>
+      defineJsonSchemaTool({
+        ...base,
+        name: "r",
+        inputSchema: { type: "object", properties: { a: { $ref: "#/$defs/missing" } } },
+      }),
+    ).toThrow(/Tool "r" input schema cannot be compiled/);
+  });
+});

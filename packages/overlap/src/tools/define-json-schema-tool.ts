@@ -1,0 +1,171 @@
+/**
+ * defineJsonSchemaTool: a tool whose input is described by a JSON Schema rather than a zod schema,
+ * for tools defined elsewhere (an MCP server's tools, an OpenAPI operation...). The schema is sent
+ * to the model unchanged and checked with ajv, compiled once here. Everything else is
+ * {@link defineTool}'s: the same name rules, kinds, dispatch policies and timeouts, and the same
+ * outcomes in the ToolExecutor (input failing the schema is an `invalid_input` result, and the
+ * tool never runs).
+ *
+ * The dialect follows the schema's `$schema`: draft-04/06/07 are checked as draft-07, 2019-09 as
+ * 2019-09, anything else (or none, as MCP says) as 2020-12. Unknown keywords and formats are
+ * ignored rather than rejected: the schema is someone else's.
+ */
+
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { Ajv2019 } from "ajv/dist/2019.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { z } from "zod";
+import {
+  type DispatchPolicy,
+  defineTool,
+  type Tool,
+  type ToolContext,
+  type ToolKind,
+  type ToolReturn,
+} from "./define-tool.js";
+
+/** A tool input that passed its JSON Schema: a JSON object. */
+export type JsonObject = Record<string, unknown>;
+
+/** The zod schema a JSON Schema tool is held by (it runs the compiled ajv validator). */
+export type JsonSchemaInput = z.ZodType<JsonObject>;
+
+/** The definition passed to {@link defineJsonSchemaTool}. */
+export interface JsonSchemaToolConfig<C> {
+  name: string;
+  description: string;
+  /** JSON Schema of the input, `type: "object"`; the model receives it as is. */
+  inputSchema: Readonly<Record<string, unknown>>;
+  kind?: ToolKind;
+  dispatch?: DispatchPolicy;
+  /** Milliseconds before the call is aborted and reported as a timeout. */
+  timeoutMs?: number;
+  run(input: JsonObject, ctx: ToolContext<C>): ToolReturn | Promise<ToolReturn>;
+}
+
+/** Most schema failures listed in one `invalid_input` result. */
+const MAX_ISSUES = 10;
+
+/**
+ * Defines a tool from a JSON Schema. Throws a TypeError for a name the model APIs would reject, a
+ * schema that is not an object schema, or one ajv cannot compile (a `$ref` it cannot resolve...).
+ */
+export function defineJsonSchemaTool<C = unknown>(
+  config: JsonSchemaToolConfig<C>,
+): Tool<JsonSchemaInput, C> {
+  // defineTool checks the name, the kind and the policy; its zod schema is replaced below.
+  const base = defineTool<z.ZodObject, C>({
+    name: config.name,
+    description: config.description,
+    input: z.object({}),
+    ...(config.kind !== undefined ? { kind: config.kind } : {}),
+    ...(config.dispatch !== undefined ? { dispatch: config.dispatch } : {}),
+    ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
+    run: () => "",
+  });
+  if (config.inputSchema.type !== "object") {
+    throw new TypeError(`Tool "${config.name}" input schema must have type "object".`);
+  }
+  const validate = compileJsonSchema(config.name, config.inputSchema);
+  return {
+    ...base,
+    input: z.custom<JsonObject>().superRefine((value, ctx) => {
+      if (validate(value)) return;
+      for (const issue of schemaIssues(validate.errors ?? [])) ctx.addIssue(issue);
+    }),
+    inputSchema: config.inputSchema as Record<string, unknown>,
+    run: config.run,
+  };
+}
+
+type Dialect = "draft-07" | "2019-09" | "2020-12";
+
+const validators = new Map<Dialect, Ajv>();
+
+function ajvFor(dialect: Dialect): Ajv {
+  let ajv = validators.get(dialect);
+  if (!ajv) {
+    const options = {
+      // Someone else's schema: unknown keywords and formats are ignored, not fatal.
+      strict: false,
+      logger: false as const,
+      allErrors: true,
+      // Tools' schemas are compiled apart: two may use the same $id.
+      addUsedSchema: false,
+    };
+    ajv =
+      dialect === "2020-12"
+        ? new Ajv2020(options)
+        : dialect === "2019-09"
+          ? new Ajv2019(options)
+          : new Ajv(options);
+    validators.set(dialect, ajv);
+  }
+  return ajv;
+}
+
+function dialectOf(schema: Readonly<Record<string, unknown>>): Dialect {
+  const uri = typeof schema.$schema === "string" ? schema.$schema : "";
+  if (/draft-0[4-7]/.test(uri)) return "draft-07";
+  if (uri.includes("2019-09")) return "2019-09";
+  return "2020-12";
+}
+
+function compileJsonSchema(
+  name: string,
+  schema: Readonly<Record<string, unknown>>,
+): ValidateFunction {
+  // The dialect is chosen from $schema; ajv itself would look it up and know only its own.
+  const { $schema: _dialect, ...rest } = schema;
+  try {
+    return ajvFor(dialectOf(schema)).compile(rest);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new TypeError(`Tool "${name}" input schema cannot be compiled: ${why}`);
+  }
+}
+
+/** ajv's errors as zod issues: a path the model can follow and a message with the details. */
+function schemaIssues(
+  errors: readonly ErrorObject[],
+): Array<{ code: "custom"; message: string; path: Array<string | number> }> {
+  const seen = new Set<string>();
+  const issues: Array<{ code: "custom"; message: string; path: Array<string | number> }> = [];
+  for (const error of errors) {
+    const path = pointerPath(error.instancePath);
+    const message = issueMessage(error);
+    const key = `${error.instancePath} ${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    issues.push({ code: "custom", message, path });
+    if (issues.length === MAX_ISSUES) break;
+  }
+  if (issues.length === 0)
+    issues.push({ code: "custom", message: "does not match the schema", path: [] });
+  return issues;
+}
+
+function issueMessage(error: ErrorObject): string {
+  const message = error.message ?? `fails "${error.keyword}"`;
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case "additionalProperties":
+      return `${message}: "${String(params.additionalProperty)}"`;
+    case "enum":
+      return `${message}: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
+    case "const":
+      return `${message}: ${JSON.stringify(params.allowedValue)}`;
+    default:
+      return message;
+  }
+}
+
+/** A JSON Pointer ("/items/0/qty") as a path (["items", 0, "qty"]). */
+function pointerPath(pointer: string): Array<string | number> {
+  if (pointer === "") return [];
+  return pointer
+    .slice(1)
+    .split("/")
+    .map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"))
+    .map((segment) => (/^(0|[1-9]\d*)$/.test(segment) ? Number(segment) : segment));
+}
