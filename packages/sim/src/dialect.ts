@@ -28,7 +28,7 @@ export interface EncodeInput {
 
 /** One API's side of the server. */
 export interface Dialect {
-  readonly api: "anthropic" | "openai" | "gemini" | "responses";
+  readonly api: "anthropic" | "openai" | "gemini" | "responses" | "bedrock";
   /** The header carrying the request id (`request-id` / `x-request-id`). */
   readonly requestIdHeader: string;
   /** A request id in the API's style. */
@@ -59,7 +59,9 @@ export interface Dialect {
   /** The streamed frames. */
   streamFrames(input: EncodeInput): WireFrame[];
   /** The frame written by the `error-after` fault. */
-  readonly streamErrorFrame: string;
+  readonly streamErrorFrame: string | Uint8Array;
+  /** The streamed answer's content type; default `text/event-stream; charset=utf-8` (SSE). */
+  readonly streamContentType?: string;
   /** The non-streaming body. */
   responseBody(input: EncodeInput): unknown;
 }

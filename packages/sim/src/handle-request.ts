@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { anthropicDialect } from "./anthropic-dialect.js";
 import type { ApiRejection } from "./api-rejection.js";
+import { bedrockNotFoundDialect, bedrockRoute } from "./bedrock-dialect.js";
 import type { Dialect, EncodeInput } from "./dialect.js";
 import { addFaultBlocks, requestFaults, type SimFaults } from "./faults.js";
 import { geminiNotFoundDialect, geminiRoute } from "./gemini-dialect.js";
@@ -46,6 +47,7 @@ function routeOf(method: string, path: string): Dialect | undefined {
 /** Which API an unknown route was meant for: the Anthropic SDK always sends `anthropic-version`. */
 function guessDialect(req: IncomingMessage, path: string): Dialect {
   if (path.startsWith("/v1beta/")) return geminiNotFoundDialect;
+  if (path.startsWith("/model/")) return bedrockNotFoundDialect;
   if (req.headers["anthropic-version"] !== undefined || req.headers["x-api-key"] !== undefined) {
     return anthropicDialect;
   }
@@ -78,8 +80,11 @@ export async function handleRequest(
   const method = req.method ?? "GET";
   const url = new URL(req.url ?? "/", "http://sim");
   const path = url.pathname;
-  // Gemini routes carry the model and the streaming mode in the URL.
-  const route = routeOf(method, path) ?? geminiRoute(method, path, url.searchParams);
+  // Gemini and Bedrock routes carry the model and the streaming mode in the URL.
+  const route =
+    routeOf(method, path) ??
+    geminiRoute(method, path, url.searchParams) ??
+    bedrockRoute(method, path);
   const dialect = route ?? guessDialect(req, path);
   const bodyText = await readBody(req);
   const requestSeed = mixSeed(config.seed, `${dialect.api}\n${bodyText ?? ""}`);
@@ -196,7 +201,7 @@ async function sendStream(
 ): Promise<string> {
   const frames = dialect.streamFrames(input);
   res.writeHead(200, {
-    "content-type": "text/event-stream; charset=utf-8",
+    "content-type": dialect.streamContentType ?? "text/event-stream; charset=utf-8",
     "cache-control": "no-cache",
     connection: "keep-alive",
     ...headers,

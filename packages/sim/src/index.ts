@@ -11,6 +11,22 @@ export {
   encodeAnthropicStream,
 } from "./anthropic-wire.js";
 export { type ApiRejection, anthropicErrorBody, openaiErrorBody } from "./api-rejection.js";
+export {
+  awsEvent,
+  awsException,
+  type DecodedEventStreamMessage,
+  decodeEventStreamMessages,
+  encodeEventStreamMessage,
+} from "./aws-event-stream.js";
+export { bedrockWantsThinking, simRequestFromBedrock } from "./bedrock-sim-request.js";
+export {
+  BEDROCK_STREAM_ERROR_FRAME,
+  type BedrockWireContext,
+  bedrockErrorBody,
+  bedrockResponseBody,
+  bedrockStopReason,
+  encodeBedrockStream,
+} from "./bedrock-wire.js";
 export { addFaultBlocks, parseFaults, requestFaults, type SimFaults } from "./faults.js";
 export { geminiWantsThinking, simRequestFromGemini } from "./gemini-sim-request.js";
 export {
@@ -90,6 +106,7 @@ export {
 export { type SimServer, type SimServerOptions, startSim } from "./sim-server.js";
 export { SimSpecError } from "./sim-spec-error.js";
 export { validateAnthropicRequest } from "./validate-anthropic-request.js";
+export { validateBedrockRequest } from "./validate-bedrock-request.js";
 export { validateGeminiRequest } from "./validate-gemini-request.js";
 export { validateOpenAIRequest } from "./validate-openai-request.js";
 export { validateResponsesRequest } from "./validate-responses-request.js";

@@ -32,7 +32,7 @@ export interface ResolvedScript {
 
 /** Options of {@link resolveScript}. */
 export interface ResolveOptions {
-  api: "anthropic" | "openai" | "gemini" | "responses";
+  api: "anthropic" | "openai" | "gemini" | "responses" | "bedrock";
   ids: IdFactory;
   /** The `invalid-json` fault: the last tool call's arguments are made invalid. */
   invalidJson?: boolean;
@@ -46,11 +46,12 @@ export interface ResolveOptions {
 export function resolveScript(script: SimScript, options: ResolveOptions): ResolvedScript {
   // Chat Completions has nothing for thinking or provider-side tools: they are left out there;
   // Gemini has thought parts but no web search blocks; the Responses API has reasoning items (our
-  // thinking) but its web search is not the Messages API's.
+  // thinking) but its web search is not the Messages API's; Bedrock's Converse has reasoning
+  // content but no web search blocks.
   const source =
     options.api === "openai"
       ? script.blocks.filter((b) => b.type === "text" || b.type === "tool_use")
-      : options.api === "gemini" || options.api === "responses"
+      : options.api === "gemini" || options.api === "responses" || options.api === "bedrock"
         ? script.blocks.filter(
             (b) => b.type !== "server_tool_use" && b.type !== "web_search_tool_result",
           )
@@ -88,7 +89,7 @@ export function resolveScript(script: SimScript, options: ResolveOptions): Resol
  */
 export function argumentText(
   input: Readonly<Record<string, unknown>> | string,
-  api: "anthropic" | "openai" | "gemini" | "responses",
+  api: "anthropic" | "openai" | "gemini" | "responses" | "bedrock",
 ): string {
   if (typeof input === "string") return input;
   if (api !== "anthropic") return JSON.stringify(input);
@@ -136,10 +137,16 @@ function resolveBlock(
     case "tool_use":
       return {
         type: "tool_use",
-        // Gemini calls have no id on the wire.
+        // Gemini calls have no id on the wire; Bedrock's are `tooluse_` and 22 characters.
         id:
           block.id ??
-          (api === "anthropic" ? ids.anthropicToolUse() : api === "gemini" ? "" : ids.openaiCall()),
+          (api === "anthropic"
+            ? ids.anthropicToolUse()
+            : api === "gemini"
+              ? ""
+              : api === "bedrock"
+                ? `tooluse_${ids.openaiCall().slice(5, 27)}`
+                : ids.openaiCall()),
         name: block.name,
         args: argumentText(block.input, api),
       };

@@ -55,7 +55,7 @@ export interface SimRequestTool {
 
 /** What a policy sees of a request. */
 export interface SimRequest {
-  api: "anthropic" | "openai" | "gemini" | "responses";
+  api: "anthropic" | "openai" | "gemini" | "responses" | "bedrock";
   /** The model the client asked for (the response reports a `scripted-` name). */
   model: string;
   system?: string;

@@ -13,7 +13,7 @@ export interface WriteFramesOptions {
   signal: AbortSignal;
   /** After this many frames, write `errorFrame` and end the response. */
   errorAfter?: number | undefined;
-  errorFrame: string;
+  errorFrame: string | Uint8Array;
   /** After this many frames, destroy the connection: no terminator, no error. */
   dropAfter?: number | undefined;
 }
@@ -57,7 +57,7 @@ export async function writeFrames(
     flushed = new Promise((resolve) => {
       written = resolve;
     });
-    if (!res.write(frame.text, () => written())) await drained(res, signal);
+    if (!res.write(frame.bytes ?? frame.text, () => written())) await drained(res, signal);
   }
   if (signal.aborted || res.destroyed) return "aborted";
   res.end();

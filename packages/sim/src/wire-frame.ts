@@ -3,6 +3,11 @@ export interface WireFrame {
   atMs: number;
   /** The exact bytes of the frame (an SSE event, blank line included). */
   text: string;
+  /**
+   * A binary frame's exact bytes (Bedrock's event stream), written instead of `text`, which is
+   * then a readable rendering of the frame for logs and tests.
+   */
+  bytes?: Uint8Array;
 }
 
 /** `event: <name>` then `data: <json>` then a blank line: the Messages API's framing. */
