@@ -16,7 +16,13 @@ beforeAll(async () => {
 afterAll(() => store.close());
 
 describe("the shop on every wire format of the scripted model (SCRIPTED_API)", () => {
-  for (const api of ["anthropic", "chat", "responses", "gemini"] satisfies ShopModelApi[]) {
+  for (const api of [
+    "anthropic",
+    "chat",
+    "responses",
+    "gemini",
+    "bedrock",
+  ] satisfies ShopModelApi[]) {
     it(`${api}: the demo request runs its tools while the model streams, then check out continues the conversation`, async () => {
       const shop = await modelFromEnv({
         env: { SCRIPTED_API: api },
@@ -86,7 +92,7 @@ describe("the shop on every wire format of the scripted model (SCRIPTED_API)", (
   it("refuses an unknown SCRIPTED_API or OPENAI_API with a clear message", async () => {
     await expect(
       modelFromEnv({ env: { SCRIPTED_API: "cohere" }, policy: shopPolicy }),
-    ).rejects.toThrow(/SCRIPTED_API must be one of anthropic, chat, responses, gemini/);
+    ).rejects.toThrow(/SCRIPTED_API must be one of anthropic, chat, responses, gemini, bedrock/);
     await expect(
       modelFromEnv({
         env: { OPENAI_BASE_URL: "http://127.0.0.1:9/v1", OPENAI_API: "completions" },
@@ -125,5 +131,8 @@ describe("the shop on every wire format of the scripted model (SCRIPTED_API)", (
       "gemini-2.5-flash",
       false,
     ]);
+    expect(
+      await pick({ BEDROCK_MODEL_ID: "us.anthropic.claude", AWS_REGION: "us-west-2" }),
+    ).toEqual(["aws", "bedrock", "us.anthropic.claude", false]);
   });
 });

@@ -4,9 +4,11 @@
  * - `OPENAI_BASE_URL` or `OPENAI_API_KEY`: an OpenAI-compatible server, over Chat Completions or,
  *   with `OPENAI_API=responses`, the Responses API;
  * - `GEMINI_API_KEY` or `GOOGLE_API_KEY`: Gemini (`streamGenerateContent`);
+ * - `BEDROCK_MODEL_ID`: AWS Bedrock ConverseStream (region and credentials from the AWS SDK's
+ *   usual chain: `AWS_REGION`, `AWS_PROFILE`, `AWS_ACCESS_KEY_ID`...);
  * - otherwise the embedded scripted model, started in-process and reached over HTTP through the
  *   very same adapters, so the code path is the one a real key would take. `SCRIPTED_API` picks
- *   the wire format it speaks (`anthropic`, the default; `chat`; `responses`; `gemini`).
+ *   the wire format it speaks (`anthropic`, the default; `chat`; `responses`; `gemini`; `bedrock`).
  */
 
 import Anthropic from "@anthropic-ai/sdk";
@@ -18,14 +20,14 @@ import { openaiChatModel, openaiResponsesModel } from "overlap-runtime/openai";
 import { type Pacing, type SimPolicy, startSim } from "overlap-sim";
 
 /** The wire formats the shop can talk. */
-export type ShopModelApi = "anthropic" | "chat" | "responses" | "gemini";
+export type ShopModelApi = "anthropic" | "chat" | "responses" | "gemini" | "bedrock";
 
 /** The model the shop uses, and how to describe it honestly to users. */
 export interface ShopModel {
   model: ModelClient;
   /** What the UI shows: the model name, e.g. "claude-sonnet-4-5" or "scripted-shop". */
   label: string;
-  provider: "anthropic" | "openai" | "google" | "scripted";
+  provider: "anthropic" | "openai" | "google" | "aws" | "scripted";
   /** The wire format spoken. */
   api: ShopModelApi;
   /** True for the embedded scripted model: the UI shows a badge saying so. */
@@ -43,7 +45,13 @@ export interface ModelFromEnvOptions {
   pacing?: Partial<Pacing>;
 }
 
-const SCRIPTED_APIS: readonly ShopModelApi[] = ["anthropic", "chat", "responses", "gemini"];
+const SCRIPTED_APIS: readonly ShopModelApi[] = [
+  "anthropic",
+  "chat",
+  "responses",
+  "gemini",
+  "bedrock",
+];
 
 /** Picks and opens the model from the environment. */
 export async function modelFromEnv(options: ModelFromEnvOptions): Promise<ShopModel> {
@@ -79,6 +87,14 @@ export async function modelFromEnv(options: ModelFromEnvOptions): Promise<ShopMo
     });
     return remote(adapter, model, "google", "gemini");
   }
+  if (env.BEDROCK_MODEL_ID) {
+    const { bedrockModel } = await import("overlap-runtime/bedrock");
+    const adapter = bedrockModel({
+      modelId: env.BEDROCK_MODEL_ID,
+      ...(env.AWS_REGION ? { region: env.AWS_REGION } : {}),
+    });
+    return remote(adapter, env.BEDROCK_MODEL_ID, "aws", "bedrock");
+  }
   return scriptedModel(options, scriptedApi(env.SCRIPTED_API));
 }
 
@@ -104,6 +120,9 @@ async function scriptedModel(options: ModelFromEnvOptions, api: ShopModelApi): P
     case "gemini":
       model = geminiModel({ model: label, apiKey: "scripted", baseUrl: sim.url, maxRetries: 0 });
       break;
+    case "bedrock":
+      model = await scriptedBedrock(sim.url, label);
+      break;
     default:
       model = anthropicModel({
         client: new Anthropic({ apiKey: "scripted", baseURL: sim.url, maxRetries: 0 }),
@@ -111,6 +130,26 @@ async function scriptedModel(options: ModelFromEnvOptions, api: ShopModelApi): P
       });
   }
   return { model, label, provider: "scripted", api, scripted: true, close: () => sim.close() };
+}
+
+/**
+ * Bedrock against the scripted model: the AWS SDK and its HTTP/1.1 handler (the sim does not speak
+ * HTTP/2) are loaded only when asked for; the credentials are placeholders the sim ignores.
+ */
+async function scriptedBedrock(url: string, label: string): Promise<ModelClient> {
+  const [{ BedrockRuntimeClient }, { NodeHttpHandler }, { bedrockModel }] = await Promise.all([
+    import("@aws-sdk/client-bedrock-runtime"),
+    import("@smithy/node-http-handler"),
+    import("overlap-runtime/bedrock"),
+  ]);
+  const client = new BedrockRuntimeClient({
+    region: "us-east-1",
+    endpoint: url,
+    credentials: { accessKeyId: "scripted", secretAccessKey: "scripted" },
+    requestHandler: new NodeHttpHandler(),
+    maxAttempts: 1,
+  });
+  return bedrockModel({ client, modelId: label });
 }
 
 function remote(
