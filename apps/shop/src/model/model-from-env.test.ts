@@ -22,6 +22,7 @@ describe("the shop on every wire format of the scripted model (SCRIPTED_API)", (
     "responses",
     "gemini",
     "bedrock",
+    "ai-sdk",
   ] satisfies ShopModelApi[]) {
     it(`${api}: the demo request runs its tools while the model streams, then check out continues the conversation`, async () => {
       const shop = await modelFromEnv({
@@ -92,7 +93,9 @@ describe("the shop on every wire format of the scripted model (SCRIPTED_API)", (
   it("refuses an unknown SCRIPTED_API or OPENAI_API with a clear message", async () => {
     await expect(
       modelFromEnv({ env: { SCRIPTED_API: "cohere" }, policy: shopPolicy }),
-    ).rejects.toThrow(/SCRIPTED_API must be one of anthropic, chat, responses, gemini, bedrock/);
+    ).rejects.toThrow(
+      /SCRIPTED_API must be one of anthropic, chat, responses, gemini, bedrock, ai-sdk/,
+    );
     await expect(
       modelFromEnv({
         env: { OPENAI_BASE_URL: "http://127.0.0.1:9/v1", OPENAI_API: "completions" },
@@ -134,5 +137,35 @@ describe("the shop on every wire format of the scripted model (SCRIPTED_API)", (
     expect(
       await pick({ BEDROCK_MODEL_ID: "us.anthropic.claude", AWS_REGION: "us-west-2" }),
     ).toEqual(["aws", "bedrock", "us.anthropic.claude", false]);
+  });
+
+  it("AI_SDK_MODEL_MODULE: any AI SDK provider model from a module, through aiSdkModel", async () => {
+    const shop = await modelFromEnv({
+      env: {
+        AI_SDK_MODEL_MODULE: "./apps/shop/src/model/__fixtures__/ai-sdk-model.mjs",
+        FIXTURE_MODEL_ID: "fixture-7",
+      },
+      policy: shopPolicy,
+    });
+    expect([shop.provider, shop.api, shop.label, shop.scripted]).toEqual([
+      "ai-sdk",
+      "ai-sdk",
+      "fixture-7",
+      false,
+    ]);
+    const events: AgentEvent[] = [];
+    const result = await runAgentTurn({
+      model: shop.model,
+      executor: createShopAgents({ store, model: shop.model }).shopper.executor("s-none"),
+      messages: [{ role: "user", content: "hi" }],
+      sink: (e) => events.push(e),
+    });
+    expect(result.error).toBeUndefined();
+    expect(events.filter((e) => e.type === "text-delta").map((e) => e.text)).toEqual([
+      "Hello from the module.",
+    ]);
+    await expect(
+      modelFromEnv({ env: { AI_SDK_MODEL_MODULE: "node:path" }, policy: shopPolicy }),
+    ).rejects.toThrow(/must export by default an AI SDK language model/);
   });
 });

@@ -6,9 +6,13 @@
  * - `GEMINI_API_KEY` or `GOOGLE_API_KEY`: Gemini (`streamGenerateContent`);
  * - `BEDROCK_MODEL_ID`: AWS Bedrock ConverseStream (region and credentials from the AWS SDK's
  *   usual chain: `AWS_REGION`, `AWS_PROFILE`, `AWS_ACCESS_KEY_ID`...);
+ * - `AI_SDK_MODEL_MODULE`: any Vercel AI SDK provider model (`LanguageModelV3`), through
+ *   `aiSdkModel`: a module whose default export is the model, or a function of the environment
+ *   returning it (e.g. `export default () => createMistral()("mistral-large-latest")`);
  * - otherwise the embedded scripted model, started in-process and reached over HTTP through the
  *   very same adapters, so the code path is the one a real key would take. `SCRIPTED_API` picks
- *   the wire format it speaks (`anthropic`, the default; `chat`; `responses`; `gemini`; `bedrock`).
+ *   the wire format it speaks (`anthropic`, the default; `chat`; `responses`; `gemini`; `bedrock`; `ai-sdk`: the AI SDK's
+ *   Anthropic provider through `aiSdkModel`).
  */
 
 import Anthropic from "@anthropic-ai/sdk";
@@ -20,14 +24,14 @@ import { openaiChatModel, openaiResponsesModel } from "overlap-runtime/openai";
 import { type Pacing, type SimPolicy, startSim } from "overlap-sim";
 
 /** The wire formats the shop can talk. */
-export type ShopModelApi = "anthropic" | "chat" | "responses" | "gemini" | "bedrock";
+export type ShopModelApi = "anthropic" | "chat" | "responses" | "gemini" | "bedrock" | "ai-sdk";
 
 /** The model the shop uses, and how to describe it honestly to users. */
 export interface ShopModel {
   model: ModelClient;
   /** What the UI shows: the model name, e.g. "claude-sonnet-4-5" or "scripted-shop". */
   label: string;
-  provider: "anthropic" | "openai" | "google" | "aws" | "scripted";
+  provider: "anthropic" | "openai" | "google" | "aws" | "ai-sdk" | "scripted";
   /** The wire format spoken. */
   api: ShopModelApi;
   /** True for the embedded scripted model: the UI shows a badge saying so. */
@@ -51,6 +55,7 @@ const SCRIPTED_APIS: readonly ShopModelApi[] = [
   "responses",
   "gemini",
   "bedrock",
+  "ai-sdk",
 ];
 
 /** Picks and opens the model from the environment. */
@@ -95,6 +100,10 @@ export async function modelFromEnv(options: ModelFromEnvOptions): Promise<ShopMo
     });
     return remote(adapter, env.BEDROCK_MODEL_ID, "aws", "bedrock");
   }
+  if (env.AI_SDK_MODEL_MODULE) {
+    const model = await aiSdkModelFromModule(env.AI_SDK_MODEL_MODULE, env);
+    return remote(model, model.label ?? "ai-sdk", "ai-sdk", "ai-sdk");
+  }
   return scriptedModel(options, scriptedApi(env.SCRIPTED_API));
 }
 
@@ -123,6 +132,15 @@ async function scriptedModel(options: ModelFromEnvOptions, api: ShopModelApi): P
     case "bedrock":
       model = await scriptedBedrock(sim.url, label);
       break;
+    case "ai-sdk": {
+      const [{ createAnthropic }, { aiSdkModel }] = await Promise.all([
+        import("@ai-sdk/anthropic"),
+        import("overlap-runtime/ai-sdk"),
+      ]);
+      const provider = createAnthropic({ apiKey: "scripted", baseURL: `${sim.url}/v1` });
+      model = aiSdkModel(provider(label), { maxRetries: 0 });
+      break;
+    }
     default:
       model = anthropicModel({
         client: new Anthropic({ apiKey: "scripted", baseURL: sim.url, maxRetries: 0 }),
@@ -150,6 +168,27 @@ async function scriptedBedrock(url: string, label: string): Promise<ModelClient>
     maxAttempts: 1,
   });
   return bedrockModel({ client, modelId: label });
+}
+
+/** The AI SDK model a user's module provides (see the module comment). */
+async function aiSdkModelFromModule(
+  specifier: string,
+  env: NodeJS.ProcessEnv,
+): Promise<ModelClient> {
+  const [{ pathToFileURL }, { resolve }, { aiSdkModel }] = await Promise.all([
+    import("node:url"),
+    import("node:path"),
+    import("overlap-runtime/ai-sdk"),
+  ]);
+  const url = /^[./]/.test(specifier) ? pathToFileURL(resolve(specifier)).href : specifier;
+  const exported: unknown = (await import(url)).default;
+  const model = typeof exported === "function" ? await exported(env) : exported;
+  if (model === null || typeof model !== "object" || !("doStream" in model)) {
+    throw new Error(
+      `AI_SDK_MODEL_MODULE (${specifier}) must export by default an AI SDK language model, or a function returning one.`,
+    );
+  }
+  return aiSdkModel(model as Parameters<typeof aiSdkModel>[0]);
 }
 
 function remote(
