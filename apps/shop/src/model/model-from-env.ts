@@ -36,8 +36,21 @@ export interface ShopModel {
   api: ShopModelApi;
   /** True for the embedded scripted model: the UI shows a badge saying so. */
   scripted: boolean;
+  /**
+   * Where a Messages API client reaches the same model (`ANTHROPIC_API_KEY`, or the embedded
+   * model, which answers `/v1/messages` whatever `SCRIPTED_API` says): what the whole-response
+   * path (`OVERLAP_PATH=whole`) runs on. Absent for the other providers.
+   */
+  messagesApi?: MessagesApiEndpoint;
   /** Stops the embedded server, if any. */
   close(): Promise<void>;
+}
+
+/** A Messages API endpoint: base URL (the API's own when absent), key and model name. */
+export interface MessagesApiEndpoint {
+  baseUrl?: string;
+  apiKey: string;
+  model: string;
 }
 
 /** Options of {@link modelFromEnv}. */
@@ -67,7 +80,15 @@ export async function modelFromEnv(options: ModelFromEnvOptions): Promise<ShopMo
       apiKey: env.ANTHROPIC_API_KEY,
       baseURL: env.ANTHROPIC_BASE_URL ?? null,
     });
-    return remote(anthropicModel({ client, model }), model, "anthropic", "anthropic");
+    const messagesApi: MessagesApiEndpoint = {
+      apiKey: env.ANTHROPIC_API_KEY,
+      model,
+      ...(env.ANTHROPIC_BASE_URL ? { baseUrl: env.ANTHROPIC_BASE_URL } : {}),
+    };
+    return {
+      ...remote(anthropicModel({ client, model }), model, "anthropic", "anthropic"),
+      messagesApi,
+    };
   }
   if (env.OPENAI_BASE_URL || env.OPENAI_API_KEY) {
     const api = openaiApi(env.OPENAI_API);
@@ -147,7 +168,15 @@ async function scriptedModel(options: ModelFromEnvOptions, api: ShopModelApi): P
         model: label,
       });
   }
-  return { model, label, provider: "scripted", api, scripted: true, close: () => sim.close() };
+  return {
+    model,
+    label,
+    provider: "scripted",
+    api,
+    scripted: true,
+    messagesApi: { baseUrl: sim.url, apiKey: "scripted", model: label },
+    close: () => sim.close(),
+  };
 }
 
 /**
