@@ -271,11 +271,13 @@ describe("the packed packages", { timeout: 2 * MINUTE }, () => {
       `${JSON.stringify({ name: "consumer", private: true, type: "module" }, null, 2)}\n`,
     );
     // Every peer dependency (optional ones too: each entry point gets loaded), plus the types a
-    // TypeScript user of react and Node.js has; all at the versions the workspace uses.
+    // TypeScript user of react and Node.js has, and `@types/json-schema`, which the AI SDK's own
+    // declarations (`@ai-sdk/provider`) import without depending on it; all at the versions the
+    // workspace uses.
     const manifest = JSON.parse(await readFile(join(PACKAGES.runtime, "package.json"), "utf8"));
     const peers = Object.keys(manifest.peerDependencies ?? {});
     const dependencies = await Promise.all(
-      [...peers, "@types/react", "@types/node"].map(workspaceVersion),
+      [...peers, "@types/react", "@types/node", "@types/json-schema"].map(workspaceVersion),
     );
     await runOk(
       "npm install in the scratch project",
