@@ -45,6 +45,8 @@ export interface ConversationRouteDeps {
   draining: () => boolean;
   /** Turns one session may start per minute. */
   turnsPerMinute: number;
+  /** The turn runner (`OVERLAP_PATH`); default the streamed one, {@link shopTurn}. */
+  turnBody?: typeof shopTurn;
 }
 
 /** Registers the conversation routes of `agent` under `base` (e.g. `/api/sessions`). */
@@ -84,7 +86,14 @@ export function registerConversationRoutes(
     if (!turns.running(sessionId)) turnLimit.take(c, sessionId);
     const log = turns.start(
       sessionId,
-      shopTurn({ store, model: deps.model, agent, sessionId, text, log: deps.logger }),
+      (deps.turnBody ?? shopTurn)({
+        store,
+        model: deps.model,
+        agent,
+        sessionId,
+        text,
+        log: deps.logger,
+      }),
     );
     if (!log) {
       throw new HttpError(

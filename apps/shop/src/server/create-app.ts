@@ -14,7 +14,7 @@ import type { ShopAgents } from "../agents/shop-agents.js";
 import type { ShopStore } from "../db/shop-store.js";
 import type { AppEnv } from "./app-env.js";
 import { registerCartRoutes } from "./cart-routes.js";
-import { registerConversationRoutes } from "./conversation-routes.js";
+import { type ConversationRouteDeps, registerConversationRoutes } from "./conversation-routes.js";
 import { handleError, handleNotFound } from "./handle-error.js";
 import { homePage } from "./home-page.js";
 import { errorBody } from "./http-error.js";
@@ -46,6 +46,8 @@ export interface AppDeps {
   turnsPerMinute?: number;
   /** The built browser app to serve (default `apps/shop/web/dist`); `null` serves none. */
   webDir?: string | null;
+  /** The turn runner (`OVERLAP_PATH`); default the streamed one. */
+  turnBody?: ConversationRouteDeps["turnBody"];
 }
 
 /** The app and what its owner needs to stop it. */
@@ -116,6 +118,7 @@ export function createApp(deps: AppDeps): ShopApp {
     draining: () => draining,
     turnsPerMinute: deps.turnsPerMinute ?? 20,
     ...(deps.heartbeatMs === undefined ? {} : { heartbeatMs: deps.heartbeatMs }),
+    ...(deps.turnBody ? { turnBody: deps.turnBody } : {}),
   };
   registerCartRoutes(app, store);
   registerConversationRoutes(app, "/api/sessions", "shopper", deps.agents.shopper, routeDeps);

@@ -12,6 +12,8 @@ import type { ShopConfig } from "../config.js";
 import { openStore } from "../db/open-store.js";
 import type { ShopStore } from "../db/shop-store.js";
 import { modelFromEnv, type ShopModel } from "../model/model-from-env.js";
+import { overlapPathFromEnv } from "../whole/overlap-path.js";
+import { turnBodyFor } from "../whole/whole-shop-turn.js";
 import { createApp } from "./create-app.js";
 import { startHttpServer } from "./start-http-server.js";
 
@@ -53,7 +55,16 @@ export async function startShop(options: StartShopOptions): Promise<RunningShop>
       ...(options.pacing ? { pacing: options.pacing } : {}),
     });
     const agents = createShopAgents({ store, model: model.model });
-    const shop = createApp({ store, agents, model, merchantToken: config.merchantToken, logger });
+    // OVERLAP_PATH: the streamed runner (default) or the whole-response one (S20).
+    const turnBody = turnBodyFor(overlapPathFromEnv(options.env), model);
+    const shop = createApp({
+      store,
+      agents,
+      model,
+      merchantToken: config.merchantToken,
+      logger,
+      ...(turnBody ? { turnBody } : {}),
+    });
     const http = await startHttpServer(shop.app.fetch, { port: config.port });
     const opened = model;
     let closing: Promise<void> | undefined;

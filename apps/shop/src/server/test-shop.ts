@@ -13,6 +13,8 @@ import { openStore } from "../db/open-store.js";
 import type { SessionKind, ShopStore } from "../db/shop-store.js";
 import { modelFromEnv } from "../model/model-from-env.js";
 import { shopPolicy } from "../model/shop-policy.js";
+import type { OverlapPath } from "../whole/overlap-path.js";
+import { wholePathEndpoint, wholeShopTurn } from "../whole/whole-shop-turn.js";
 import { type AppDeps, createApp, type ShopApp } from "./create-app.js";
 
 /** The merchant token of every test shop. */
@@ -30,6 +32,8 @@ export interface TestShopOptions {
   heartbeatMs?: number;
   sessionsPerMinute?: number;
   turnsPerMinute?: number;
+  /** The turn runner, as `OVERLAP_PATH` picks it; default `streamed`. */
+  path?: OverlapPath;
 }
 
 /** Options of one {@link TestShop.call}. */
@@ -92,6 +96,7 @@ export async function createTestShop(options: TestShopOptions = {}): Promise<Tes
       ? {}
       : { sessionsPerMinute: options.sessionsPerMinute }),
     ...(options.turnsPerMinute === undefined ? {} : { turnsPerMinute: options.turnsPerMinute }),
+    ...(options.path === "whole" ? { turnBody: wholeShopTurn(wholePathEndpoint(model)) } : {}),
   });
   const call = async (method: string, path: string, init: CallInit = {}) => {
     const headers: Record<string, string> = { ...init.headers };

@@ -1,0 +1,92 @@
+/**
+ * The shop's turn on the whole-response path (`OVERLAP_PATH=whole`, S20): the same steps as the
+ * streamed turn (`run-shop-turn.ts`): load the session's conversation, append the user's text
+ * (repairing whatever an interruption left), store it, run the agent's tools and ledger, store
+ * every round before the next request, every event to the turn's log; the rounds are run by the
+ * Claude Agent SDK with whole responses (`agent-sdk-turn.ts`). The conversation is stored in the
+ * same shape, so the next turn continues it on either path.
+ */
+
+import { appendUserText, isOverlapError, type Message } from "overlap-runtime";
+import type { MessagesApiEndpoint, ShopModel } from "../model/model-from-env.js";
+import type { ShopTurnInput } from "../server/run-shop-turn.js";
+import type { TurnContext } from "../server/turn-registry.js";
+import { runAgentSdkTurn } from "./agent-sdk-turn.js";
+import type { OverlapPath, TurnBody } from "./overlap-path.js";
+
+/** The turn body of the whole path against `endpoint`. */
+export function wholeShopTurn(endpoint: MessagesApiEndpoint): TurnBody {
+  return (input) => wholeTurn(input, endpoint);
+}
+
+/** The Messages API endpoint of `model`, or a sentence saying why the whole path cannot run. */
+export function wholePathEndpoint(model: Pick<ShopModel, "messagesApi" | "label">) {
+  if (model.messagesApi) return model.messagesApi;
+  throw new Error(
+    `OVERLAP_PATH=whole runs on the Claude Agent SDK, which speaks the Messages API: use ANTHROPIC_API_KEY or the embedded scripted model (no provider key), not ${model.label}.`,
+  );
+}
+
+function wholeTurn(
+  input: ShopTurnInput,
+  endpoint: MessagesApiEndpoint,
+): (turn: TurnContext) => Promise<void> {
+  const { store, agent, sessionId, text } = input;
+  return async (turn) => {
+    const log = input.log.child({
+      sessionId,
+      turnId: turn.turnId,
+      agent: agent.name,
+      path: "whole",
+    });
+    const stored = await store.conversations.load(sessionId);
+    const appended = appendUserText(stored, text);
+    // As on the streamed path: every write says how long it saw the conversation.
+    let known = stored.length;
+    const write = async (from: number, messages: readonly Message[]) => {
+      await store.conversations.write(sessionId, from, messages, { expectedLength: known });
+      known = from + messages.length;
+    };
+    try {
+      await write(appended.from, appended.messages.slice(appended.from));
+    } catch (err) {
+      if (!isOverlapError(err, "conversation_conflict")) throw err;
+      log.warn({ err }, "conversation changed by another process; turn refused");
+      turn.emit({ type: "error", code: err.code, message: err.publicMessage });
+      turn.emit({ type: "done", rounds: 0, stopReason: "error" });
+      return;
+    }
+    const started = performance.now();
+    const result = await runAgentSdkTurn({
+      endpoint,
+      executor: agent.executor(sessionId),
+      messages: appended.messages,
+      sink: turn.emit,
+      system: agent.system,
+      agent: agent.name,
+      signal: turn.signal,
+      ledger: store.ledger(sessionId),
+      onMessages: ({ from, messages }) => write(from, messages),
+      onLedgerError: (err, callId) => log.error({ err, callId }, "ledger write failed"),
+      onCallHeld: (callId, tool) =>
+        log.debug({ callId, tool }, "call asked for before its response ended; held until it ends"),
+      onStderr: (line) => log.debug({ cli: line.slice(0, 500) }, "agent sdk stderr"),
+    });
+    const summary = {
+      rounds: result.rounds,
+      stopReason: result.stopReason,
+      ms: Math.round(performance.now() - started),
+    };
+    if (!result.error) log.info(summary, "turn done");
+    else if (result.error.code === "aborted") log.info(summary, "turn cancelled");
+    else log.warn({ ...summary, err: result.error }, "turn ended with an error");
+  };
+}
+
+/** The turn runner `path` asks for: undefined for the streamed one (the app's default). */
+export function turnBodyFor(
+  path: OverlapPath,
+  model: Pick<ShopModel, "messagesApi" | "label">,
+): TurnBody | undefined {
+  return path === "whole" ? wholeShopTurn(wholePathEndpoint(model)) : undefined;
+}
