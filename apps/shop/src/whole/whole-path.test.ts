@@ -4,7 +4,12 @@ import {
   type Message,
   validateConversation,
 } from "overlap-runtime";
-import { parseAgentEvent } from "overlap-runtime/client";
+import {
+  cartOf as cartInState,
+  initialAgentState,
+  parseAgentEvent,
+  reduceAgentEvent,
+} from "overlap-runtime/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "../db/open-store.js";
 import type { ShopStore } from "../db/shop-store.js";
@@ -94,7 +99,10 @@ async function conversationOf(t: TestShop, id: string, token: string): Promise<M
   return body.messages;
 }
 
-describe("OVERLAP_PATH=whole: the Claude Agent SDK over the embedded model, through the shop's HTTP API", () => {
+// Each turn spawns the SDK's CLI: more time than the default on a busy machine.
+describe("OVERLAP_PATH=whole: the Claude Agent SDK over the embedded model, through the shop's HTTP API", {
+  timeout: 60_000,
+}, () => {
   let store: ShopStore;
   let whole: TestShop;
   let streamed: TestShop;
@@ -131,6 +139,12 @@ describe("OVERLAP_PATH=whole: the Claude Agent SDK over the embedded model, thro
     const end1 = round1.at(-1) as Of<"round-end">;
     expect(end1.stopReason).toBe("tool_use");
     expect(end1.timings.tools.map((t) => t.callId)).toEqual(calls.map((c) => c.callId));
+
+    // The browser's reducer builds the same state from them: each call a card with its result.
+    const state = events.reduce(reduceAgentEvent, initialAgentState());
+    expect(calls.map((c) => state.calls[c.callId]?.phase)).toEqual(["done", "done", "done"]);
+    expect(state.resultOrder).toEqual(calls.map((c) => c.callId));
+    expect(cartInState(state)).toMatchObject({ total: "$103.50" });
 
     // The SDK's CLI asked for calls while the model still wrote; they waited for the end.
     const held = whole.logs.filter(
@@ -191,7 +205,10 @@ describe("OVERLAP_PATH=whole: the Claude Agent SDK over the embedded model, thro
   });
 });
 
-describe("OVERLAP_PATH=whole: checkout (a deferred tool) and the ledger", () => {
+// Each turn spawns the SDK's CLI: more time than the default on a busy machine.
+describe("OVERLAP_PATH=whole: checkout (a deferred tool) and the ledger", {
+  timeout: 60_000,
+}, () => {
   let t: TestShop;
   beforeAll(async () => {
     t = await createTestShop({ path: "whole", pacing: { fast: true } });
@@ -223,11 +240,12 @@ describe("OVERLAP_PATH=whole: checkout (a deferred tool) and the ledger", () => 
   });
 });
 
-describe("OVERLAP_PATH=whole: cancel", () => {
+// Each turn spawns the SDK's CLI: more time than the default on a busy machine.
+describe("OVERLAP_PATH=whole: cancel", { timeout: 60_000 }, () => {
   let t: TestShop;
   beforeAll(async () => {
-    // Slow: the first response takes seconds, so the cancel lands inside it.
-    t = await createTestShop({ path: "whole", pacing: { tokensPerSecond: 30, firstTokenMs: 20 } });
+    // Slow: the first response takes most of a second, so the cancel lands inside it.
+    t = await createTestShop({ path: "whole", pacing: { tokensPerSecond: 40, firstTokenMs: 20 } });
   });
   afterAll(() => t.close());
 
@@ -248,7 +266,7 @@ describe("OVERLAP_PATH=whole: cancel", () => {
       },
     });
     await roundStarted;
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await new Promise((resolve) => setTimeout(resolve, 100));
     const cancel = await t.call("POST", `/api/sessions/${id}/cancel`, { token });
     expect(await cancel.json()).toEqual({ cancelled: true });
     const events = await reading;
