@@ -83,7 +83,7 @@ function readOnlyTools(): AnyTool<ShopToolContext>[] {
         }
         const products = [...new Map(found.map((p) => [p.id, p])).values()];
         return {
-          text: `Showed inventory for ${products.length} product(s).`,
+          text: `Showed inventory for ${products.length} product(s)${products.length ? `:\n${products.map(productLine).join("\n")}` : "."}`,
           events: [{ type: "inventory", products: products.map(productView) }],
         };
       },

@@ -51,7 +51,17 @@ export function productLine(product: Product): string {
 export function cartSummary(view: CartView): string {
   if (view.lines.length === 0) return `The cart is empty (limit ${view.limit}).`;
   const lines = view.lines.map(
-    (l) => `${l.quantity} × ${l.name} (${l.productId}) at ${l.unitPrice} = ${l.lineTotal}`,
+    (l) =>
+      `${l.quantity} × ${l.name} (${l.productId}${variantText(l)}) at ${l.unitPrice} = ${l.lineTotal}`,
   );
   return `Cart: ${lines.join("; ")}. ${view.itemCount} items, total ${view.total} (limit ${view.limit}).`;
+}
+
+/** ", size US 10, Volt" for a line with a variant, "" without. */
+export function variantText(variant: { size?: string; color?: string }): string {
+  const parts = [
+    ...(variant.size !== undefined ? [`size ${variant.size}`] : []),
+    ...(variant.color !== undefined ? [variant.color] : []),
+  ];
+  return parts.length > 0 ? `, ${parts.join(", ")}` : "";
 }

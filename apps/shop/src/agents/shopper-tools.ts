@@ -16,6 +16,8 @@ import {
   addToCart,
   type Cart,
   type CartResult,
+  clearCart,
+  findLine,
   removeLine,
   updateQuantity,
 } from "../domain/cart.js";
@@ -23,7 +25,7 @@ import type { Product } from "../domain/catalog.js";
 import { formatCents } from "../domain/money.js";
 import { type CartView, cartView } from "../views/cart-view.js";
 import type { ShopAgent, ShopToolContext } from "./shop-agents.js";
-import { cartSummary, productLine, productView } from "./shop-views.js";
+import { cartSummary, productLine, productView, variantText } from "./shop-views.js";
 
 const productId = z
   .string()
@@ -32,6 +34,12 @@ const productId = z
   .describe("A product id from search results, like p-0001.");
 const quantity = z.number().int().min(1).max(10);
 const dollars = z.number().positive().max(100_000);
+const size = z
+  .string()
+  .min(1)
+  .max(20)
+  .describe('One of the product\'s sizes, e.g. "US 10" or "M" ("10" and "medium" are understood).');
+const color = z.string().min(1).max(30).describe('One of the product\'s colours, e.g. "Volt".');
 
 /** The shopper's tools; `ask_merchant` runs the merchant agent on the same model. */
 export function shopperTools(deps: {
@@ -79,26 +87,47 @@ export function shopperTools(deps: {
     defineTool({
       name: "add_to_cart",
       description:
-        "Add a product to the cart (quantity 1-10 per line; the cart total has a limit).",
-      input: z.object({ productId, quantity: quantity.default(1) }),
-      run: ({ productId: id, quantity: n }, { context }) =>
+        "Add a product to the cart (quantity 1-10 per line; the cart total has a limit), optionally in a size and colour it comes in.",
+      input: z.object({
+        productId,
+        quantity: quantity.default(1),
+        size: size.optional(),
+        color: color.optional(),
+      }),
+      run: ({ productId: id, quantity: n, size: s, color: c }, { context }) =>
         changeCart(
           context,
-          (cart, product, rules) => addToCart(cart, product, n, rules),
+          (cart, product, rules) => addToCart(cart, product, n, rules, { size: s, color: c }),
           id,
-          (p) => `Added ${n} × ${p.name}.`,
+          (p, line) => `Added ${n} × ${p.name}${lineVariant(line)}.`,
         ),
     }),
     defineTool({
       name: "update_cart_item",
-      description: "Set the quantity of a product already in the cart (0 removes it).",
-      input: z.object({ productId, quantity: z.number().int().min(0).max(10) }),
-      run: ({ productId: id, quantity: n }, { context }) =>
+      description:
+        "Change a product already in the cart: its quantity (0 removes it), size or colour.",
+      input: z.object({
+        productId,
+        quantity: z.number().int().min(0).max(10).optional(),
+        size: size.optional(),
+        color: color.optional(),
+      }),
+      run: ({ productId: id, quantity: n, size: s, color: c }, { context }) =>
         changeCart(
           context,
-          (cart, product, rules) => updateQuantity(cart, product, n, rules),
+          (cart, product, rules) =>
+            updateQuantity(
+              cart,
+              product,
+              n ?? (product ? findLine(cart, product.id)?.quantity : undefined) ?? 1,
+              rules,
+              { size: s, color: c },
+            ),
           id,
-          (p) => (n === 0 ? `Removed ${p.name}.` : `${p.name} now ${n}.`),
+          (p, line) =>
+            line === undefined
+              ? `Removed ${p.name}.`
+              : `${p.name} now ${line.quantity}${lineVariant(line)}.`,
         ),
     }),
     defineTool({
@@ -112,6 +141,54 @@ export function shopperTools(deps: {
           id,
           (p) => `Removed ${p.name}.`,
         ),
+    }),
+    defineTool({
+      name: "clear_cart",
+      description: "Remove every line from the cart (only when the shopper asks to empty it).",
+      input: z.object({}),
+      run: async (_input, { context }) => {
+        let removed = 0;
+        const result = await context.store.withCart(context.sessionId, (cart) => {
+          removed = cart.lines.length;
+          return removed === 0 ? ({ ok: true, cart } as const) : clearCart(cart);
+        });
+        const view = await viewOf(context, result.ok ? result.cart : { lines: [] });
+        return {
+          text:
+            removed === 0
+              ? "The cart was already empty."
+              : `Emptied the cart (${removed} line(s) removed). ${cartSummary(view)}`,
+          events: [{ type: "cart-updated", cart: view }],
+        };
+      },
+    }),
+    defineTool({
+      name: "my_orders",
+      description:
+        "The shopper's own orders in this session, newest first: id, date, lines, total and status. Give orderId for one order.",
+      input: z.object({
+        orderId: z.string().min(1).max(40).optional(),
+        limit: z.number().int().min(1).max(20).default(5),
+      }),
+      run: async ({ orderId, limit }, { context }) => {
+        const orders = await context.store.listOrders({
+          sessionId: context.sessionId,
+          limit: orderId ? 50 : limit,
+        });
+        const chosen = orderId ? orders.filter((o) => o.id === orderId) : orders;
+        if (orderId && chosen.length === 0)
+          return { text: `There is no order ${orderId} in this session.`, isError: true };
+        if (chosen.length === 0) return "No orders yet in this session.";
+        const lines = chosen.map(
+          (o) =>
+            `${o.id} placed ${o.createdAt.slice(0, 16).replace("T", " ")} UTC: ${o.lines
+              .map((l) => `${l.quantity} × ${l.name}`)
+              .join(
+                ", ",
+              )}; ${o.itemCount} items, ${formatCents(o.totalCents)}. Status: placed and paid (shipping is not tracked by this shop).`,
+        );
+        return `${chosen.length} order(s), newest first:\n${lines.join("\n")}`;
+      },
     }),
     defineTool({
       name: "view_cart",
@@ -232,7 +309,7 @@ async function changeCart(
     rules: ShopToolContext["store"]["cartRules"],
   ) => CartResult,
   id: string,
-  done: (product: Product) => string,
+  done: (product: Product, line: Cart["lines"][number] | undefined) => string,
 ) {
   const { store, sessionId } = context;
   let product: Product | undefined;
@@ -242,8 +319,14 @@ async function changeCart(
   });
   if (!result.ok) return { text: result.message, isError: true };
   const view = await viewOf(context, result.cart);
-  const text = `${product ? done(product) : "Done."} ${cartSummary(view)}`;
+  const text = `${product ? done(product, findLine(result.cart, id)) : "Done."} ${cartSummary(view)}`;
   return { text, events: [{ type: "cart-updated", cart: view }] };
+}
+
+/** " (size US 10, Volt)" for a line with a variant. */
+function lineVariant(line: { size?: string; color?: string } | undefined): string {
+  const text = line ? variantText(line).slice(2) : "";
+  return text ? ` (${text})` : "";
 }
 
 async function currentCart(context: ShopToolContext): Promise<CartView> {

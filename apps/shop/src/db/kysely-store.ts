@@ -351,20 +351,23 @@ async function readCart(db: Db, sessionId: string): Promise<Cart> {
   if (!row) return EMPTY_CART;
   // Rebuilt field by field: jsonb does not keep key order, and the cart should look the same
   // whichever database stored it.
-  const lines = (JSON.parse(row.lines) as CartLine[]).map(
-    ({ productId, quantity, unitPriceCents }) => ({ productId, quantity, unitPriceCents }),
-  );
+  const lines = (JSON.parse(row.lines) as CartLine[]).map(cartLineFields);
   return { lines };
 }
 
+/** A cart line's fields in a fixed order; the variant only when one was chosen. */
+function cartLineFields({ productId, quantity, unitPriceCents, size, color }: CartLine): CartLine {
+  return {
+    productId,
+    quantity,
+    unitPriceCents,
+    ...(size !== undefined ? { size } : {}),
+    ...(color !== undefined ? { color } : {}),
+  };
+}
+
 async function writeCart(db: Db, sessionId: string, cart: Cart, now: string): Promise<void> {
-  const lines = JSON.stringify(
-    cart.lines.map(({ productId, quantity, unitPriceCents }) => ({
-      productId,
-      quantity,
-      unitPriceCents,
-    })),
-  );
+  const lines = JSON.stringify(cart.lines.map(cartLineFields));
   await db
     .insertInto("carts")
     .values({ session_id: sessionId, lines, updated_at: now })

@@ -5,6 +5,7 @@ import {
   type CartResult,
   cartItemCount,
   cartTotal,
+  clearCart,
   DEFAULT_CART_RULES,
   EMPTY_CART,
   isWellFormedCart,
@@ -168,5 +169,61 @@ describe("isWellFormedCart", () => {
     expect(isWellFormedCart({ lines: [{ ...line, quantity: 0 }] })).toBe(false);
     expect(isWellFormedCart({ lines: [{ ...line, quantity: 1.5 }] })).toBe(false);
     expect(isWellFormedCart({ lines: [{ ...line, unitPriceCents: 1.5 }] })).toBe(false);
+  });
+});
+
+describe("variants on a cart line", () => {
+  const runner = testProduct({
+    id: "runner",
+    name: "Aero Trail Runner",
+    sizes: ["US 9", "US 10", "US 11"],
+    colors: ["Slate", "Volt"],
+  });
+  const gloves = testProduct({ id: "gloves", name: "Dash Gloves", sizes: ["S/M", "L/XL"] });
+  const cap = testProduct({ id: "cap", name: "Sport Cap", sizes: [], colors: ["Grey"] });
+
+  it("keeps the product's own size and colour names for the shopper's words", () => {
+    const cart = cartOf(addToCart(EMPTY_CART, runner, 2, DEFAULT_CART_RULES, { size: "10" }));
+    expect(cart.lines).toEqual([
+      { productId: "runner", quantity: 2, unitPriceCents: 1_000, size: "US 10" },
+    ]);
+    const volt = cartOf(addToCart(cart, runner, 1, DEFAULT_CART_RULES, { color: "volt" }));
+    expect(volt.lines[0]).toMatchObject({ quantity: 3, size: "US 10", color: "Volt" });
+    expect(
+      cartOf(addToCart(EMPTY_CART, gloves, 1, DEFAULT_CART_RULES, { size: "large" })).lines[0]
+        ?.size,
+    ).toBe("L/XL");
+    expect(
+      cartOf(addToCart(EMPTY_CART, cap, 1, DEFAULT_CART_RULES, { color: "gray" })).lines[0]?.color,
+    ).toBe("Grey");
+  });
+
+  it("refuses a size or colour the product does not come in, or another size on the same line", () => {
+    expect(addToCart(EMPTY_CART, runner, 1, DEFAULT_CART_RULES, { size: "15" })).toMatchObject({
+      ok: false,
+      code: "invalid_variant",
+      message: expect.stringContaining("US 9, US 10, US 11"),
+    });
+    expect(addToCart(EMPTY_CART, cap, 1, DEFAULT_CART_RULES, { size: "M" })).toMatchObject({
+      code: "invalid_variant",
+    });
+    expect(addToCart(EMPTY_CART, cap, 1, DEFAULT_CART_RULES, { color: "pink" })).toMatchObject({
+      code: "invalid_variant",
+    });
+    const ten = cartOf(addToCart(EMPTY_CART, runner, 1, DEFAULT_CART_RULES, { size: "US 10" }));
+    expect(addToCart(ten, runner, 1, DEFAULT_CART_RULES, { size: "11" })).toMatchObject({
+      code: "invalid_variant",
+      message: expect.stringContaining("in US 10"),
+    });
+  });
+
+  it("updateQuantity keeps the variant, or changes it when asked; clearCart empties", () => {
+    const ten = cartOf(addToCart(EMPTY_CART, runner, 1, DEFAULT_CART_RULES, { size: "10" }));
+    const three = cartOf(updateQuantity(ten, runner, 3));
+    expect(three.lines[0]).toMatchObject({ quantity: 3, size: "US 10" });
+    const eleven = cartOf(updateQuantity(three, runner, 3, DEFAULT_CART_RULES, { size: "11" }));
+    expect(eleven.lines[0]).toMatchObject({ quantity: 3, size: "US 11" });
+    expect(cartOf(clearCart(eleven)).lines).toEqual([]);
+    expect(isWellFormedCart(eleven)).toBe(true);
   });
 });

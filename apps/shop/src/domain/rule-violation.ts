@@ -14,6 +14,7 @@
  * - `empty_cart`: checkout of a cart without lines.
  * - `invalid_quantity`: a merchant restock quantity outside its range.
  * - `invalid_price`: a merchant price outside its range or not whole cents.
+ * - `invalid_variant`: a size or colour the product does not come in, or another than its line's.
  */
 export type RuleCode =
   | "unknown_product"
@@ -23,7 +24,8 @@ export type RuleCode =
   | "not_in_cart"
   | "empty_cart"
   | "invalid_quantity"
-  | "invalid_price";
+  | "invalid_price"
+  | "invalid_variant";
 
 /** A broken rule, with a sentence meant for people and models. */
 export interface RuleViolation {

@@ -75,3 +75,75 @@ describe("shopPolicy", () => {
     },
   );
 });
+
+describe("shopPolicy on any text", () => {
+  const merchantTools = ["low_stock_report", "restock", "set_price", "show_inventory"].map(
+    (name) => ({ name, description: name, input_schema: { type: "object" } }),
+  );
+
+  it("always answers with a script: text, or tool calls of offered tools", async () => {
+    const { default: fc } = await import("fast-check");
+    const texts = fc.oneof(
+      fc.string({ maxLength: 80 }),
+      fc.string({ unit: "grapheme", maxLength: 40 }),
+      fc
+        .array(
+          fc.constantFrom(
+            "add",
+            "remove",
+            "the",
+            "socks",
+            "aero",
+            "trail",
+            "runner",
+            "make",
+            "it",
+            "3",
+            "size",
+            "10",
+            "under",
+            "100",
+            "between",
+            "and",
+            "compare",
+            "check out",
+            "empty",
+            "cart",
+            "加入",
+            "购物车",
+            "袜子",
+            "改成",
+            "两双",
+            "结账",
+            "库存",
+            "restock",
+            "price",
+            "by",
+            "10%",
+            "?",
+            "(",
+            "[",
+            "*",
+            "$",
+          ),
+          { maxLength: 10 },
+        )
+        .map((words) => words.join(" ")),
+    );
+    await fc.assert(
+      fc.asyncProperty(texts, fc.boolean(), async (text, merchant) => {
+        const script = await shopPolicy({
+          ...request([{ role: "user", content: [{ type: "text", text }] }]),
+          tools: merchant ? merchantTools : shopperTools,
+        });
+        expect(script.blocks.length).toBeGreaterThan(0);
+        for (const block of script.blocks) {
+          if (block.type === "text") expect(block.text.trim()).not.toBe("");
+          if (block.type === "tool_use" && typeof block.input === "object")
+            expect(block.input).not.toHaveProperty("productId", undefined);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -17,6 +17,10 @@ export interface CartLineView {
   unitPrice: string;
   lineTotalCents: number;
   lineTotal: string;
+  /** The size chosen, when one was. */
+  size?: string;
+  /** The colour chosen, when one was. */
+  color?: string;
 }
 
 /** What `GET /api/sessions/:id/cart` and the cart changes answer. */
@@ -46,6 +50,8 @@ export async function cartView(store: ShopStore, cart: Cart): Promise<CartView> 
       unitPrice: formatCents(line.unitPriceCents),
       lineTotalCents,
       lineTotal: formatCents(lineTotalCents),
+      ...(line.size !== undefined ? { size: line.size } : {}),
+      ...(line.color !== undefined ? { color: line.color } : {}),
     };
   });
   const totalCents = cartTotal(cart);

@@ -1,0 +1,686 @@
+/**
+ * How the scripted model understands shoppers and merchants: phrasings as people type them
+ * (lower case, typos, no punctuation, English and Chinese), each driven end to end through the
+ * real agents, a real store and the embedded model over HTTP (no pacing delays), with the effect
+ * it must have: the tool calls of the turn with their arguments, or the question it asks instead
+ * of acting, and for many the language and content of the final sentence.
+ */
+
+import { type AgentEvent, type Message, runAgentTurn } from "overlap-runtime";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createShopAgents, type ShopAgents } from "../agents/shop-agents.js";
+import { openStore } from "../db/open-store.js";
+import type { ShopStore } from "../db/shop-store.js";
+import { modelFromEnv, type ShopModel } from "./model-from-env.js";
+import { shopPolicy } from "./shop-policy.js";
+
+type Who = "shopper" | "merchant";
+type Call = [name: string, input?: Record<string, unknown>];
+
+interface Turn {
+  /** Top-level tool calls of the turn, in order (a delegate's inner calls are in `inner`). */
+  calls: Array<{ name: string; input: Record<string, unknown> }>;
+  inner: Array<{ name: string; input: Record<string, unknown> }>;
+  final: string;
+}
+
+interface Phrasing {
+  say: string;
+  who?: Who;
+  /** Earlier requests of the same session. */
+  before?: string[];
+  /** The turn's calls in order, inputs matched partially; `[]`: it must not call anything. */
+  calls?: Call[] | ((store: ShopStore) => Promise<Call[]>);
+  /** The final text. */
+  reply?: RegExp;
+  /** The final text's language. */
+  lang?: "en" | "zh";
+  check?: (turn: Turn, store: ShopStore, sessionId: string) => void | Promise<void>;
+}
+
+let shop: ShopModel;
+const stores: Record<Who, { store: ShopStore; agents: ShopAgents }> = {} as never;
+
+beforeAll(async () => {
+  shop = await modelFromEnv({ env: {}, policy: shopPolicy, pacing: { fast: true } });
+  for (const who of ["shopper", "merchant"] as const) {
+    const store = await openStore({ sqliteFile: ":memory:" });
+    stores[who] = { store, agents: createShopAgents({ store, model: shop.model }) };
+  }
+});
+afterAll(async () => {
+  await shop?.close();
+  for (const { store } of Object.values(stores)) await store.close();
+});
+
+async function turn(who: Who, sessionId: string, text: string): Promise<Turn> {
+  const { store, agents } = stores[who];
+  const agent = agents[who];
+  const history = await store.conversations.load(sessionId);
+  const messages: Message[] = [...history, { role: "user", content: text }];
+  const events: AgentEvent[] = [];
+  const result = await runAgentTurn({
+    model: shop.model,
+    executor: agent.executor(sessionId),
+    system: agent.system,
+    agent: agent.name,
+    messages,
+    sink: (e) => events.push(e),
+    ledger: store.ledger(sessionId),
+  });
+  expect(result.error).toBeUndefined();
+  await store.conversations.write(sessionId, 0, result.messages);
+  const last = result.messages.at(-1)?.content;
+  const calls = events.flatMap((e) =>
+    e.type === "tool-call"
+      ? [{ e, call: { name: e.name, input: e.input as Record<string, unknown> } }]
+      : [],
+  );
+  return {
+    calls: calls.filter(({ e }) => e.parentCallId === undefined).map(({ call }) => call),
+    inner: calls.filter(({ e }) => e.parentCallId !== undefined).map(({ call }) => call),
+    final:
+      typeof last === "string"
+        ? last
+        : (last ?? []).map((b) => (b.type === "text" ? b.text : "")).join(""),
+  };
+}
+
+const HAN = /[\u4e00-\u9fff]/;
+/** English sentence words never appear in a Chinese answer (product names are English). */
+const ENGLISH_WORDS = /\b(the|your|you|is|are|and|cart|added|order|in stock|would)\b/i;
+
+async function run(p: Phrasing): Promise<Turn> {
+  const who = p.who ?? "shopper";
+  const { store } = stores[who];
+  const { id } = await store.createSession(who);
+  for (const text of p.before ?? []) await turn(who, id, text);
+  const expected = typeof p.calls === "function" ? await p.calls(store) : p.calls;
+  const result = await turn(who, id, p.say);
+  if (expected) {
+    expect(result.calls.map((c) => c.name)).toEqual(expected.map(([name]) => name));
+    expected.forEach(([, input], i) => {
+      if (input) expect(result.calls[i]?.input).toMatchObject(input);
+    });
+  }
+  if (p.reply) expect(result.final).toMatch(p.reply);
+  if (p.lang === "zh") {
+    expect(result.final).toMatch(HAN);
+    expect(result.final).not.toMatch(ENGLISH_WORDS);
+  }
+  if (p.lang === "en") expect(result.final).not.toMatch(HAN);
+  await p.check?.(result, store, id);
+  return result;
+}
+
+const cartOf = async (store: ShopStore, id: string) =>
+  (await store.getCart(id)).lines.map((l) => ({
+    id: l.productId,
+    q: l.quantity,
+    ...(l.size ? { size: l.size } : {}),
+    ...(l.color ? { color: l.color } : {}),
+  }));
+
+const add = (productId: string, extra: Record<string, unknown> = {}): Call => [
+  "add_to_cart",
+  { productId, ...extra },
+];
+
+// Catalog ids the cases rely on (the catalog is deterministic).
+const AERO = "p-0001"; // Aero Trail Runner, $89.00, US 6-13, Slate/Volt
+const MERINO = "p-0002"; // Merino Wool Socks, $14.50, S-XL, Charcoal/Oatmeal
+const SWIFT = "p-0003"; // Swift Road Racer, $74.99
+const THERMAL_ANKLE = "p-0105"; // Thermal Ankle Socks
+const STORM = "p-0007"; // Storm Waterproof Trail Runner
+
+const SHOPPER: Phrasing[] = [
+  // The defects of issue 12, as reported.
+  {
+    say: "add the aero trial runer to my cart",
+    calls: [add(AERO, { quantity: 1 })],
+    reply: /Added 1 × Aero Trail Runner/,
+    lang: "en",
+  },
+  {
+    before: ["add the merino wool socks"],
+    say: "remove the socks",
+    calls: [["remove_from_cart", { productId: MERINO }]],
+    check: async (_t, store, id) => expect(await cartOf(store, id)).toEqual([]),
+  },
+  {
+    before: ["add the wool socks"],
+    say: "make it 3 pairs",
+    calls: [["update_cart_item", { productId: MERINO, quantity: 3 }]],
+    reply: /3 × Merino Wool Socks/,
+  },
+  {
+    before: ["add the wool socks", "add the aero trail runner"],
+    say: "empty my cart",
+    calls: [["clear_cart", {}]],
+    reply: /cart is now empty/,
+    check: async (_t, store, id) => expect(await cartOf(store, id)).toEqual([]),
+  },
+  {
+    say: "tell me more about the Aero trail runner",
+    calls: [["get_product", { productId: AERO }]],
+    reply: /Aero Trail Runner by Stridewell.*\$89\.00, 42 in stock.*US 6–US 13.*Slate, Volt/,
+    lang: "en",
+  },
+  {
+    before: ["tell me more about the aero trail runner"],
+    say: "do you have it in size 10?",
+    calls: [["get_product", { productId: AERO }]],
+    reply: /Yes.*Aero Trail Runner comes in size US 10/,
+  },
+  {
+    before: ["add the wool socks", "check out"],
+    say: "what did I order?",
+    calls: [["my_orders", {}]],
+    reply: /o-[0-9a-f]+ .*1 × Merino Wool Socks.*\$14\.50/,
+  },
+  { say: "thanks!", calls: [], reply: /welcome/ },
+  {
+    say: "compare the Aero trail runner and the Swift Road Racer",
+    calls: [["compare_products", { productIds: [AERO, SWIFT] }]],
+    reply: /Swift Road Racer is the cheapest/,
+  },
+  {
+    before: ["compare the Aero trail runner and the Swift Road Racer"],
+    say: "add the cheaper one",
+    calls: [add(SWIFT, { quantity: 1 })],
+  },
+  {
+    say: "add 2 Aero trail runners in size 10",
+    calls: [add(AERO, { quantity: 2, size: "US 10" })],
+    reply: /Added 2 × Aero Trail Runner \(size US 10\)/,
+    check: async (_t, store, id) =>
+      expect(await cartOf(store, id)).toEqual([{ id: AERO, q: 2, size: "US 10" }]),
+  },
+  {
+    before: ["add the wool socks"],
+    say: "结账",
+    calls: [["checkout", {}]],
+    reply: /下单成功！订单 o-[0-9a-f]+：共 1 件，合计 \$14\.50/,
+    lang: "zh",
+  },
+  {
+    say: "check out",
+    calls: [["view_cart", {}]],
+    reply: /cart is empty, so there is nothing to check out/,
+    check: async (_t, store, id) => expect(await store.listOrders({ sessionId: id })).toEqual([]),
+  },
+  {
+    before: ["add the wool socks", "empty my cart"],
+    say: "check out",
+    calls: [],
+    reply: /cart is empty/,
+  },
+  // The demo request, unchanged.
+  {
+    say: "add the Aero trail runner and the wool socks to my cart and tell me the total",
+    calls: [add(AERO, { quantity: 1 }), add(MERINO, { quantity: 1 }), ["cart_total", {}]],
+    reply: /\$103\.50 for 2 items/,
+  },
+  // Products by name: typos, plurals, brands, lower case, Chinese names.
+  { say: "Add 2 merino wool socks to my cart", calls: [add(MERINO, { quantity: 2 })] },
+  { say: "can u add the wool sokcs pls", calls: [add(MERINO, { quantity: 1 })] },
+  { say: "put the stridewell runner in my basket", calls: [add(AERO)] },
+  { say: "add 3 swift racers", calls: [add(SWIFT, { quantity: 3 })] },
+  { say: "add the summit ultra trial", calls: [add("p-0006")] },
+  {
+    say: "把Aero越野跑鞋和美利奴羊毛袜加入购物车",
+    calls: [add(AERO, { quantity: 1 }), add(MERINO, { quantity: 1 })],
+    reply: /已加入购物车：Aero Trail Runner × 1、Merino Wool Socks × 1。购物车现有 2 件/,
+    lang: "zh",
+  },
+  {
+    say: "来两双10码的Aero越野跑鞋",
+    calls: [add(AERO, { quantity: 2, size: "US 10" })],
+    reply: /Aero Trail Runner × 2（尺码 US 10）/,
+    lang: "zh",
+  },
+  // Sizes and colours, kept on the cart line.
+  {
+    say: "i want the aero trail runner in volt size 10",
+    calls: [add(AERO, { size: "US 10", color: "Volt" })],
+    check: async (_t, store, id) =>
+      expect(await cartOf(store, id)).toEqual([{ id: AERO, q: 1, size: "US 10", color: "Volt" }]),
+  },
+  { say: "add the wool socks in medium", calls: [add(MERINO, { size: "M" })] },
+  {
+    say: "put a pair of merino socks in charcoal in my basket",
+    calls: [add(MERINO, { quantity: 1, color: "Charcoal" })],
+  },
+  {
+    before: ["add the aero trail runner in size 9"],
+    say: "change it to size 10",
+    calls: [["update_cart_item", { productId: AERO, size: "US 10" }]],
+    check: async (_t, store, id) =>
+      expect(await cartOf(store, id)).toEqual([{ id: AERO, q: 1, size: "US 10" }]),
+  },
+  {
+    say: "add the aero trail runner in size 15",
+    calls: [add(AERO, { size: "15" })],
+    reply: /comes in sizes US 6, .*US 13; there is no size 15/,
+    check: async (_t, store, id) => expect(await cartOf(store, id)).toEqual([]),
+  },
+  // Quantities and changes.
+  {
+    before: ["add the wool socks"],
+    say: "one more",
+    calls: [add(MERINO, { quantity: 1 })],
+    check: async (_t, store, id) => expect(await cartOf(store, id)).toEqual([{ id: MERINO, q: 2 }]),
+  },
+  {
+    before: ["add the merino wool socks"],
+    say: "add another pair",
+    calls: [add(MERINO, { quantity: 1 })],
+  },
+  {
+    before: ["add the wool socks"],
+    say: "actually make that 2",
+    calls: [["update_cart_item", { productId: MERINO, quantity: 2 }]],
+  },
+  {
+    before: ["add 3 merino wool socks"],
+    say: "take one pair of socks out",
+    calls: [["update_cart_item", { productId: MERINO, quantity: 2 }]],
+  },
+  {
+    before: ["add the aero trail runner"],
+    say: "i dont want the aero trail runner anymore",
+    calls: [["remove_from_cart", { productId: AERO }]],
+  },
+  {
+    before: ["add 9 aero trail runners"],
+    say: "add 2 more",
+    calls: [add(AERO, { quantity: 2 })],
+    reply: /already holds 9 × Aero Trail Runner.*at most 10/,
+  },
+  {
+    before: ["把美利奴羊毛袜加入购物车"],
+    say: "袜子改成3双",
+    calls: [["update_cart_item", { productId: MERINO, quantity: 3 }]],
+    reply: /Merino Wool Socks 已改为 3 件/,
+    lang: "zh",
+  },
+  {
+    before: ["把美利奴羊毛袜加入购物车"],
+    say: "再来一双",
+    calls: [add(MERINO, { quantity: 1 })],
+    lang: "zh",
+  },
+  {
+    before: ["add the wool socks"],
+    say: "把袜子删掉",
+    calls: [["remove_from_cart", { productId: MERINO }]],
+    reply: /已从购物车删除 Merino Wool Socks/,
+    lang: "zh",
+  },
+  { before: ["add the wool socks"], say: "清空购物车", calls: [["clear_cart", {}]], lang: "zh" },
+  {
+    before: ["add the wool socks"],
+    say: "dont empty my cart",
+    calls: [],
+    reply: /leave your cart/,
+  },
+  // Which product: references to the cart and to what was shown; asking when unsure.
+  {
+    before: ["add the merino wool socks and the thermal ankle socks"],
+    say: "remove the socks",
+    calls: [],
+    reply:
+      /Which one do you mean: the (Thermal Ankle Socks or the Merino Wool Socks|Merino Wool Socks or the Thermal Ankle Socks)\?/,
+  },
+  {
+    before: ["add the merino wool socks and the thermal ankle socks", "remove the socks"],
+    say: "the merino ones",
+    calls: [["remove_from_cart", { productId: MERINO }]],
+    check: async (_t, store, id) =>
+      expect(await cartOf(store, id)).toEqual([{ id: THERMAL_ANKLE, q: 1 }]),
+  },
+  {
+    before: ["add the merino wool socks and the thermal ankle socks"],
+    say: "remove the merino ones",
+    calls: [["remove_from_cart", { productId: MERINO }]],
+    check: async (_t, store, id) =>
+      expect(await cartOf(store, id)).toEqual([{ id: THERMAL_ANKLE, q: 1 }]),
+  },
+  { say: "add a tent", calls: [], reply: /"tent" fits 8 products.*Which one/ },
+  {
+    before: ["add a tent"],
+    say: "the first one",
+    calls: [add("p-0070", { quantity: 1 })],
+    reply: /Added 1 × Basecamp Family Tent/,
+  },
+  {
+    say: "add the merino hat",
+    calls: [],
+    reply: /couldn't find "merino hat" in the catalog\. The closest is the Merino Wool Socks/,
+  },
+  { before: ["add the merino hat"], say: "yes", calls: [add(MERINO, { quantity: 1 })] },
+  {
+    before: ["把Nimbus加入购物车"],
+    say: "越野的那双",
+    calls: [add("p-0173", { quantity: 1 })],
+    reply: /已加入购物车：Nimbus Trail Shoe × 1/,
+    lang: "zh",
+  },
+  { say: "add the aero", calls: [], reply: /"aero" fits 4 products.*Aero Trail Runner/ },
+  {
+    say: "add the zebra trail runner",
+    calls: [],
+    reply: /couldn't find "zebra trail runner" exactly\. Did you mean the Aero Trail Runner/,
+  },
+  { say: "add the flux capacitor", calls: [], reply: /couldn't find "flux capacitor"/ },
+  { say: "remove it", calls: [["view_cart", {}]], reply: /cart is empty/ },
+  {
+    say: "grab me two swift road racers size 9 and a headlamp",
+    calls: [add(SWIFT, { quantity: 2, size: "US 9" })],
+    reply:
+      /Added 2 × Swift Road Racer \(size US 9\).*Which one do you mean: the \w+ Headlamp or the \w+ Headlamp\?/,
+  },
+  {
+    before: ["compare the aero trail runner and the swift road racer"],
+    say: "add both",
+    calls: [add(AERO), add(SWIFT)],
+  },
+  {
+    before: ["compare the aero trail runner and the swift road racer"],
+    say: "add the second one",
+    calls: [add(SWIFT)],
+  },
+  {
+    before: ["tell me about the swift road racer"],
+    say: "add it in size 9",
+    calls: [add(SWIFT, { size: "US 9" })],
+  },
+  // Product details and availability.
+  {
+    say: "how much is the swift road racer?",
+    calls: [["get_product", { productId: SWIFT }]],
+    reply: /\$74\.99/,
+  },
+  {
+    say: "is the storm waterproof trail runner in stock",
+    calls: [["get_product", { productId: STORM }]],
+    reply: /in stock: 4 available/,
+  },
+  {
+    say: "介绍一下Aero越野跑鞋",
+    calls: [["get_product", { productId: AERO }]],
+    reply: /Aero Trail Runner（Stridewell，Running Shoes）：\$89\.00，库存 42 件/,
+    lang: "zh",
+  },
+  {
+    before: ["介绍一下Aero越野跑鞋"],
+    say: "有10码吗",
+    calls: [["get_product", { productId: AERO }]],
+    reply: /有的，Aero Trail Runner 有 US 10 码/,
+    lang: "zh",
+  },
+  {
+    before: ["show me the swift road racer"],
+    say: "is it any good",
+    calls: [["get_product", { productId: SWIFT }]],
+    reply: /rated 4\.3\/5/,
+  },
+  { say: "Aero越野跑鞋有货吗", calls: [["get_product", { productId: AERO }]], lang: "zh" },
+  // Comparisons by name.
+  {
+    say: "aero trail runner vs swift road racer",
+    calls: [["compare_products", { productIds: [AERO, SWIFT] }]],
+  },
+  {
+    say: "which is better the aero trail runner or the swift road racer",
+    calls: [["compare_products", { productIds: [AERO, SWIFT] }]],
+  },
+  {
+    say: "比较一下Aero越野跑鞋和Swift Road Racer",
+    calls: [["compare_products", { productIds: [AERO, SWIFT] }]],
+    reply: /最便宜的是 Swift Road Racer/,
+    lang: "zh",
+  },
+  // Searches and price filters.
+  {
+    say: "show me running shoes under 100",
+    calls: [
+      ["search_products", { query: "running shoes", maxPrice: 100 }],
+      ["show_products", {}],
+    ],
+    reply: /best matches, from \$[\d.]+ to \$[\d.]+/,
+  },
+  {
+    say: "trail shoes between 50 and 80",
+    calls: [
+      [
+        "search_products",
+        { query: "trail shoes", minPrice: 50, maxPrice: 80, category: "Running Shoes" },
+      ],
+      ["show_products", {}],
+    ],
+  },
+  {
+    say: "推荐一些跑鞋 100元以下",
+    calls: [
+      ["search_products", { query: "running shoes", maxPrice: 100 }],
+      ["show_products", {}],
+    ],
+    lang: "zh",
+  },
+  {
+    before: ["compare the aero trail runner and the swift road racer", "add the cheaper one"],
+    say: "便宜一点的",
+    calls: [
+      ["search_products", { maxPrice: 74.98, category: "Running Shoes" }],
+      ["show_products", {}],
+    ],
+    reply: /价格从/,
+    lang: "zh",
+  },
+  { say: "show me something cheaper", calls: [], reply: /Cheaper than what\?/ },
+  // Cart, total, orders, checkout questions.
+  { before: ["add the wool socks"], say: "whats in my cart", calls: [["view_cart", {}]] },
+  {
+    before: ["add the wool socks"],
+    say: "waht's in my crat",
+    calls: [["view_cart", {}]],
+    reply: /1 × Merino Wool Socks/,
+  },
+  {
+    before: ["add the wool socks"],
+    say: "how much is my total",
+    calls: [["cart_total", {}]],
+    reply: /\$14\.50/,
+  },
+  { before: ["add the wool socks"], say: "chekout", calls: [["checkout", {}]], reply: /Order o-/ },
+  {
+    before: ["add the wool socks", "结账"],
+    say: "我的订单",
+    calls: [["my_orders", {}]],
+    reply: /您的订单：\no-[0-9a-f]+/,
+    lang: "zh",
+  },
+  {
+    say: "结账",
+    calls: [["view_cart", {}]],
+    reply: /购物车是空的/,
+    lang: "zh",
+  },
+  {
+    say: "Don't check out yet, just show me running shoes",
+    calls: [],
+    reply: /won't place an order/,
+  },
+  { say: "should I buy it now or wait?", calls: [] },
+  // Greetings, thanks, and the rest.
+  { say: "hi", calls: [], reply: /scripted shopping assistant/, lang: "en" },
+  { say: "你好", calls: [], reply: /脚本购物助手/, lang: "zh" },
+  { say: "谢谢", calls: [], reply: /不客气/, lang: "zh" },
+  { say: "what is the meaning of life?", calls: [], reply: /scripted shopping assistant/ },
+  // Questions for the merchant go through the read-only merchant agent.
+  {
+    say: "ask the merchant when the Aero trail runner is back in stock",
+    calls: [["ask_merchant", {}]],
+    reply: /Aero Trail Runner is in stock \(42 units\)/,
+    check: (t) => expect(t.inner).toEqual([{ name: "restock_eta", input: { productId: AERO } }]),
+  },
+  {
+    say: "bulk discount for 20 merino wool socks",
+    calls: [["ask_merchant", {}]],
+    reply: /20 × Merino Wool Socks: 10% off/,
+    check: (t) =>
+      expect(t.inner).toEqual([{ name: "bulk_discount", input: { productId: MERINO, units: 20 } }]),
+  },
+];
+
+/** The merchant's store changes as the cases run: expectations read it right before each turn. */
+const priceOf = async (store: ShopStore, id: string) => (await store.getProduct(id))!.priceCents;
+const stockOf = async (store: ShopStore, id: string) => (await store.getProduct(id))!.stock;
+
+const MERCHANT: Phrasing[] = [
+  {
+    say: "show the inventory of trail shoes",
+    calls: [["show_inventory", {}]],
+    reply: /^12 products, \d+ units in all\. Lowest stock: Storm Waterproof Trail Runner \(4\)/,
+    check: async (t, store) => {
+      const ids = t.calls[0]!.input.productIds as string[];
+      expect(ids).toHaveLength(12);
+      for (const id of ids) {
+        const p = (await store.getProduct(id))!;
+        expect(p.category).toBe("Running Shoes");
+        expect(p.tags).toContain("trail");
+      }
+    },
+  },
+  {
+    say: "库存不足的商品有哪些？",
+    calls: [["low_stock_report", { threshold: 5 }]],
+    reply: /^有 \d+ 款商品库存不多于 5 件：.+（已售罄）.*等（其余 \d+ 款见卡片）。/,
+    lang: "zh",
+  },
+  {
+    say: "how many merino socks are left",
+    calls: [["show_inventory", { productIds: [MERINO] }]],
+    reply: /The Merino Wool Socks has 120 units in stock, at \$14\.50/,
+  },
+  {
+    say: "查看越野跑鞋的库存",
+    calls: [["show_inventory", {}]],
+    reply: /^共 12 款商品，总库存 \d+ 件/,
+    lang: "zh",
+  },
+  {
+    say: "restock everything under 5 units",
+    calls: async (store) => [
+      ["low_stock_report", { threshold: 4 }],
+      ...(await store.lowStock(4)).map((p): Call => ["restock", { productId: p.id, quantity: 20 }]),
+    ],
+    reply: /^Restocked \d+ product\(s\)/,
+    check: async (_t, store) => expect(await store.lowStock(4)).toEqual([]),
+  },
+  {
+    say: "raise the price of the aero trail runner by 10%",
+    calls: async (store) => [
+      ["show_inventory", { productIds: [AERO] }],
+      [
+        "set_price",
+        { productId: AERO, price: Math.round((await priceOf(store, AERO)) * 1.1) / 100 },
+      ],
+    ],
+    reply: /the Aero Trail Runner now costs \$97\.90/,
+  },
+  {
+    say: "lower the price of merino wool socks by $2",
+    calls: async (store) => [
+      ["show_inventory", { productIds: [MERINO] }],
+      ["set_price", { productId: MERINO, price: ((await priceOf(store, MERINO)) - 200) / 100 }],
+    ],
+  },
+  {
+    say: "set the price of merino wool socks to 12.99",
+    calls: [["set_price", { productId: MERINO, price: 12.99 }]],
+  },
+  {
+    say: "Aero越野跑鞋涨价10%",
+    calls: async (store) => [
+      ["show_inventory", { productIds: [AERO] }],
+      [
+        "set_price",
+        { productId: AERO, price: Math.round((await priceOf(store, AERO)) * 1.1) / 100 },
+      ],
+    ],
+    reply: /已完成：Aero Trail Runner 的价格现在是 \$[\d.]+。/,
+    lang: "zh",
+  },
+  {
+    say: "美利奴羊毛袜打九折",
+    calls: async (store) => [
+      ["show_inventory", { productIds: [MERINO] }],
+      [
+        "set_price",
+        { productId: MERINO, price: Math.round((await priceOf(store, MERINO)) * 0.9) / 100 },
+      ],
+    ],
+    lang: "zh",
+  },
+  {
+    say: "把美利奴羊毛袜的价格改成14.50",
+    calls: [["set_price", { productId: MERINO, price: 14.5 }]],
+    lang: "zh",
+  },
+  {
+    say: "restock the aero trail runner with 30",
+    calls: [["restock", { productId: AERO, quantity: 30 }]],
+  },
+  {
+    say: "把Storm防水越野跑鞋补货30件",
+    calls: [["restock", { productId: STORM, quantity: 30 }]],
+    lang: "zh",
+  },
+  {
+    say: "restock the aero trail runner to 120",
+    calls: async (store) => [
+      ["show_inventory", { productIds: [AERO] }],
+      ["restock", { productId: AERO, quantity: 120 - (await stockOf(store, AERO)) }],
+    ],
+    check: async (_t, store) => expect(await stockOf(store, AERO)).toBe(120),
+  },
+  {
+    say: "restock all socks with 10",
+    calls: async (store) =>
+      (await store.listProducts())
+        .filter((p) => p.category === "Socks")
+        .map((): Call => ["restock", { quantity: 10 }]),
+  },
+  {
+    say: "restock the socks",
+    calls: [],
+    reply: /"socks" fits \d+ products .*Which one\? Or say "all socks"/,
+  },
+  { say: "list recent orders", calls: [["list_orders", { limit: 10 }]] },
+  { say: "销售汇总", calls: [["sales_summary", { top: 5 }]], reply: /^共 \d+ 个订单/, lang: "zh" },
+  {
+    say: "什么时候补货Storm防水越野跑鞋",
+    calls: [["restock_eta", { productId: STORM }]],
+    lang: "zh",
+  },
+  { say: "hi", calls: [], reply: /merchant's scripted assistant/ },
+];
+
+describe("the scripted model understands shoppers", () => {
+  it.each(
+    SHOPPER.map((p) => [p.before ? `${p.say} (after ${p.before.join(" / ")})` : p.say, p] as const),
+  )("%s", async (_title, p) => {
+    await run(p);
+  });
+});
+
+describe("the scripted model understands merchants", () => {
+  it.each(MERCHANT.map((p) => [p.say, { ...p, who: "merchant" as const }] as const))(
+    "%s",
+    async (_title, p) => {
+      await run(p);
+    },
+  );
+});
