@@ -14,7 +14,9 @@ export type OverlapErrorCode =
   | "provider_error"
   | "storage_error"
   | "conversation_conflict"
-  | "invalid_tool_definition";
+  | "invalid_tool_definition"
+  /** A documented size limit was passed (an SSE event, a block of a model message). */
+  | "limit_exceeded";
 
 /** Messages safe to show a browser, per code (error details are masked toward users, B12). */
 const PUBLIC_MESSAGES: Readonly<Record<OverlapErrorCode, string>> = {
@@ -29,6 +31,7 @@ const PUBLIC_MESSAGES: Readonly<Record<OverlapErrorCode, string>> = {
   conversation_conflict:
     "This conversation was changed at the same time elsewhere. Reload it to continue.",
   invalid_tool_definition: "A tool is misconfigured.",
+  limit_exceeded: "The response was larger than allowed.",
 };
 
 /** The typed error of overlap. `publicMessage` is what a browser may see. */

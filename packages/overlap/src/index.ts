@@ -72,18 +72,26 @@ export {
   toolResultMessage,
 } from "./round/streamed-round.js";
 export { decodeSseStream, type SseSource } from "./sse/decode-sse-stream.js";
-export { SseDecoder, type SseFrame } from "./sse/sse-decoder.js";
+export {
+  DEFAULT_MAX_SSE_EVENT_CHARS,
+  SseDecoder,
+  type SseDecoderOptions,
+  type SseFrame,
+} from "./sse/sse-decoder.js";
 export {
   encodeAgentEvent,
   encodeSseComment,
   encodeSseFrame,
   type SseFrameInit,
 } from "./sse/sse-encoder.js";
+export { SseEventBound } from "./sse/sse-event-bound.js";
 export { type SseResponseBodyOptions, sseResponseBody } from "./sse/sse-response-body.js";
 export { type LoggedEvent, TurnEventLog } from "./sse/turn-event-log.js";
 export {
   type AssemblerReport,
   BlockAssembler,
+  type BlockAssemblerOptions,
+  DEFAULT_MAX_BLOCK_CHARS,
   isServerToolResult,
   type ToolUseRecord,
 } from "./stream/block-assembler.js";

@@ -7,6 +7,7 @@
  * `Response` (fetch in a browser, fakes in tests), and is itself the store a UI subscribes to.
  */
 
+import { isOverlapError, type OverlapError } from "../errors.js";
 import {
   type AgentError,
   type AgentState,
@@ -240,6 +241,7 @@ export class AgentStreamClient {
     const abort = () => connection.abort();
     signal.addEventListener("abort", abort, { once: true });
     let progressed = false;
+    let tooLarge: OverlapError | undefined;
     try {
       const events = readAgentEvents(body, connection.signal);
       for (;;) {
@@ -256,12 +258,20 @@ export class AgentStreamClient {
         // Nothing of the turn follows its own `done` (a delegate's inner `done` is not it).
         if (event.type === "done" && event.parentCallId === undefined) connection.abort();
       }
-    } catch {
-      // The connection broke mid-stream: a drop like a clean early end.
+    } catch (err) {
+      // An event past the size limit would come back with every resume: the turn fails here.
+      if (isOverlapError(err, "limit_exceeded")) tooLarge = err;
+      // Anything else: the connection broke mid-stream, a drop like a clean early end.
     } finally {
       signal.removeEventListener("abort", abort);
     }
     if (signal.aborted) return STOPPED;
+    if (tooLarge) {
+      this.#apply(
+        failAgentTurn(this.#state, { code: tooLarge.code, message: tooLarge.publicMessage }),
+      );
+      return SETTLED;
+    }
     return isTurnSettled(this.#state) ? SETTLED : { kind: "dropped", progressed };
   }
 

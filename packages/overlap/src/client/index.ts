@@ -51,6 +51,11 @@ export {
 } from "./agent-stream-client.js";
 export { errorFromResponse } from "./error-from-response.js";
 export { isAgentEvent, parseAgentEvent } from "./parse-agent-event.js";
-export { type ReadSummary, type ReceivedEvent, readAgentEvents } from "./read-agent-events.js";
+export {
+  type ReadAgentEventsOptions,
+  type ReadSummary,
+  type ReceivedEvent,
+  readAgentEvents,
+} from "./read-agent-events.js";
 export { reduceAgentEvent } from "./reduce-agent-event.js";
 export { SeenIds } from "./seen-ids.js";

@@ -3,11 +3,13 @@
  * {@link AgentEvent}s with their ids out. Framing is eventsource-parser's; bytes are decoded with
  * a streaming TextDecoder, so a character split across network chunks (Chinese text, emoji)
  * arrives whole. Heartbeat comments are ignored by the parser; frames that are not valid events
- * are skipped and counted (see {@link parseAgentEvent}).
+ * are skipped and counted (see {@link parseAgentEvent}). An event may not grow past a size limit
+ * while it is received (the parser itself would buffer a never-ending line without end).
  */
 
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import type { AgentEvent } from "../round/agent-event.js";
+import { SseEventBound } from "../sse/sse-event-bound.js";
 import { parseAgentEvent } from "./parse-agent-event.js";
 
 /** One event as received: its SSE id (for `Last-Event-ID` and de-duplication) and the event. */
@@ -25,16 +27,28 @@ export interface ReadSummary {
   skipped: number;
 }
 
+/** Options of {@link readAgentEvents}. */
+export interface ReadAgentEventsOptions {
+  /**
+   * The most characters an SSE event may take while it is received (its lines, as
+   * `SseDecoderOptions.maxEventChars` counts them); default 8 Mi.
+   */
+  maxEventChars?: number;
+}
+
 /**
  * Reads `body` to its end (or until `signal` aborts, or the consumer stops iterating), yielding
  * each valid event as soon as its frame is complete. An unterminated last frame (the connection
  * dropped mid-frame) is discarded: its id was never applied, so a resume replays it.
  * @returns a {@link ReadSummary} (also when aborted).
- * @throws what the body's stream throws (a network error): the caller decides whether to resume.
+ * @throws what the body's stream throws (a network error): the caller decides whether to resume;
+ *   OverlapError `limit_exceeded` when an event passes `maxEventChars` (after the events before
+ *   it; the body is cancelled). A resume would replay that event: the turn cannot be followed.
  */
 export async function* readAgentEvents(
   body: ReadableStream<Uint8Array>,
   signal?: AbortSignal,
+  options: ReadAgentEventsOptions = {},
 ): AsyncGenerator<ReceivedEvent, ReadSummary, undefined> {
   const summary: ReadSummary = { events: 0, skipped: 0 };
   if (signal?.aborted) {
@@ -46,6 +60,13 @@ export async function* readAgentEvents(
   // The parser calls back synchronously from feed(); frames wait here until the loop yields them.
   const frames: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (frame) => frames.push(frame) });
+  const bound = new SseEventBound(options.maxEventChars);
+  // Counted before the parser buffers it; past the limit, the text before the line that passed
+  // it is still parsed, so the events completed before go out.
+  const feed = (text: string) => {
+    const admitted = bound.count(text);
+    parser.feed(admitted === text.length ? text : text.slice(0, admitted));
+  };
   // Cancelling the reader ends a pending read() at once, so an abort never waits for the network.
   const cancel = () => {
     reader.cancel(signal?.reason).catch(() => {});
@@ -58,9 +79,9 @@ export async function* readAgentEvents(
       if (signal?.aborted) return summary;
       if (chunk.done) {
         ended = true;
-        parser.feed(decoder.decode());
+        feed(decoder.decode());
       } else {
-        parser.feed(decoder.decode(chunk.value, { stream: true }));
+        feed(decoder.decode(chunk.value, { stream: true }));
       }
       for (const frame of frames.splice(0)) {
         const event = parseAgentEvent(frame.data);
@@ -72,6 +93,7 @@ export async function* readAgentEvents(
         yield { id: frame.id, event };
         if (signal?.aborted) return summary;
       }
+      if (bound.error) throw bound.error;
     }
     return summary;
   } catch (err) {

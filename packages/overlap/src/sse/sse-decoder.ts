@@ -1,8 +1,12 @@
 /**
  * SseDecoder: the WHATWG `text/event-stream` interpretation rules as a small synchronous object fed
  * string chunks, with no I/O (the byte-decoding stream wrapper is `decodeSseStream`). Work per
- * `push` is proportional to the chunk: line ends are searched only in the new text.
+ * `push` is proportional to the chunk: line ends are searched only in the new text. What it holds
+ * is bounded: an event being received may not grow past `maxEventChars` (the spec sets no limit, a
+ * peer that never ends a line or an event would otherwise grow memory without end).
  */
+
+import { OverlapError } from "../errors.js";
 
 /** One dispatched event of an SSE stream. */
 export interface SseFrame {
@@ -19,6 +23,20 @@ export interface SseFrame {
   retry?: number;
 }
 
+/** The default of {@link SseDecoderOptions.maxEventChars}: 8 Mi characters. */
+export const DEFAULT_MAX_SSE_EVENT_CHARS = 8 * 1024 * 1024;
+
+/** Options of an {@link SseDecoder}. */
+export interface SseDecoderOptions {
+  /**
+   * The most characters (UTF-16 code units) an event may take while it is received: its field lines
+   * so far (comment lines aside), each with one character for its line end, plus the line being
+   * read, whatever it is. Past it, `push` throws {@link OverlapError} `limit_exceeded`. Default
+   * {@link DEFAULT_MAX_SSE_EVENT_CHARS}.
+   */
+  maxEventChars?: number;
+}
+
 const LF = 0x0a;
 const CR = 0x0d;
 const BOM = "\uFEFF";
@@ -30,12 +48,17 @@ const BOM = "\uFEFF";
 export class SseDecoder {
   readonly #onFrame: (frame: SseFrame) => void;
   readonly #onComment: ((text: string) => void) | undefined;
+  readonly #maxEventChars: number;
   /** Text of the current line received in earlier chunks (its end has not arrived yet). */
   #pending = "";
   /** The previous chunk ended with CR: an LF opening this chunk belongs to that line end. */
   #skipLf = false;
   #bomChecked = false;
   #data: string[] = [];
+  /** Characters of the current event's field lines so far, each counted with its line end. */
+  #eventChars = 0;
+  /** Set once the limit was passed: the rest of this stream is refused until {@link end}. */
+  #failed: OverlapError | undefined;
   #event = "";
   #frameId: string | undefined;
   #frameRetry: number | undefined;
@@ -47,9 +70,14 @@ export class SseDecoder {
    * @param onComment called with the text of each comment line (`:` lines; heartbeats), one
    *   leading space removed like a field value.
    */
-  constructor(onFrame: (frame: SseFrame) => void, onComment?: (text: string) => void) {
+  constructor(
+    onFrame: (frame: SseFrame) => void,
+    onComment?: (text: string) => void,
+    options: SseDecoderOptions = {},
+  ) {
     this.#onFrame = onFrame;
     this.#onComment = onComment;
+    this.#maxEventChars = options.maxEventChars ?? DEFAULT_MAX_SSE_EVENT_CHARS;
   }
 
   /**
@@ -72,8 +100,12 @@ export class SseDecoder {
    * Feeds the next piece of the stream's text. Frames completed by it are passed to `onFrame`
    * before this returns. An exception thrown by a callback propagates, and the rest of the chunk
    * is then not read.
+   * @throws OverlapError `limit_exceeded` when the event being received passes `maxEventChars`;
+   *   the event is dropped (never dispatched) and every later `push` throws too, until
+   *   {@link end} starts a new stream (what follows an oversized line cannot be framed safely).
    */
   push(chunk: string): void {
+    if (this.#failed) throw this.#failed;
     let text = chunk;
     if (!this.#bomChecked && text.length > 0) {
       this.#bomChecked = true;
@@ -88,6 +120,7 @@ export class SseDecoder {
     for (let i = start; i < text.length; i++) {
       const code = text.charCodeAt(i);
       if (code !== LF && code !== CR) continue;
+      this.#bound(this.#pending.length + (i - start));
       const piece = text.slice(start, i);
       const line = this.#pending === "" ? piece : this.#pending + piece;
       this.#pending = "";
@@ -102,7 +135,10 @@ export class SseDecoder {
       start = i + 1;
       this.#line(line);
     }
-    if (start < text.length) this.#pending += text.slice(start);
+    if (start < text.length) {
+      this.#bound(this.#pending.length + (text.length - start));
+      this.#pending += text.slice(start);
+    }
   }
 
   /**
@@ -114,7 +150,22 @@ export class SseDecoder {
     this.#pending = "";
     this.#skipLf = false;
     this.#bomChecked = false;
+    this.#failed = undefined;
     this.#resetFrame();
+  }
+
+  /** Fails the stream when a line of `lineChars` would make the event pass the limit. */
+  #bound(lineChars: number): void {
+    if (lineChars + this.#eventChars <= this.#maxEventChars) return;
+    this.#pending = "";
+    this.#skipLf = false;
+    this.#resetFrame();
+    this.#failed = new OverlapError(
+      "limit_exceeded",
+      `An SSE event passed the limit of ${this.#maxEventChars} characters (maxEventChars).`,
+      { details: { limit: this.#maxEventChars } },
+    );
+    throw this.#failed;
   }
 
   #line(line: string): void {
@@ -127,6 +178,7 @@ export class SseDecoder {
       this.#onComment?.(stripSpace(line.slice(1)));
       return;
     }
+    this.#eventChars += line.length + 1;
     // A line without a colon is a field name with an empty value.
     const field = colon < 0 ? line : line.slice(0, colon);
     const value = colon < 0 ? "" : stripSpace(line.slice(colon + 1));
@@ -173,6 +225,7 @@ export class SseDecoder {
 
   #resetFrame(): void {
     this.#data = [];
+    this.#eventChars = 0;
     this.#event = "";
     this.#frameId = undefined;
     this.#frameRetry = undefined;

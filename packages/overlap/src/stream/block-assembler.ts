@@ -83,9 +83,13 @@ export type AssemblerReport =
     }
   | { type: "stream-error"; errorType: string; message: string };
 
+/**
+ * A block being assembled. `size`: characters streamed into it so far (text and citations,
+ * thinking and signature, argument text), bounded by `maxBlockChars`.
+ */
 type BlockState =
-  | { kind: "text"; block: TextBlock; stopped: boolean }
-  | { kind: "thinking"; block: ThinkingBlock; stopped: boolean }
+  | { kind: "text"; block: TextBlock; stopped: boolean; size: number }
+  | { kind: "thinking"; block: ThinkingBlock; stopped: boolean; size: number }
   | {
       kind: "tool";
       /** True for a call the provider runs itself (every `*_tool_use` but `tool_use`). */
@@ -103,8 +107,9 @@ type BlockState =
       parser: PartialJsonParser;
       input: ParseToolInputResult | null;
       stopped: boolean;
+      size: number;
     }
-  | { kind: "whole"; block: AssistantContentBlock; stopped: boolean };
+  | { kind: "whole"; block: AssistantContentBlock; stopped: boolean; size: number };
 
 const NONE: readonly AssemblerReport[] = Object.freeze([]);
 
@@ -118,6 +123,9 @@ const CONTENT_EVENTS: ReadonlySet<string> = new Set([
   "message_stop",
 ]);
 
+/** The default of {@link BlockAssemblerOptions.maxBlockChars}: 4 Mi characters. */
+export const DEFAULT_MAX_BLOCK_CHARS = 4 * 1024 * 1024;
+
 /** Options of a {@link BlockAssembler}. */
 export interface BlockAssemblerOptions {
   /**
@@ -127,12 +135,21 @@ export interface BlockAssemblerOptions {
    * and for the ledger to never replay another call's outcome.
    */
   usedIds?: ReadonlySet<string>;
+  /**
+   * The most characters (UTF-16 code units) one block may receive: a text block's text (and its
+   * citations, as JSON), a thinking block's thinking and signature, a tool block's argument text.
+   * A delta that would pass it throws {@link OverlapError} `limit_exceeded` and is not applied
+   * (the block stays open: a tool call cut there is never run). Default
+   * {@link DEFAULT_MAX_BLOCK_CHARS}.
+   */
+  maxBlockChars?: number;
 }
 
 /** Assembles one model message from neutral stream events. Create one per round. */
 export class BlockAssembler {
   readonly #blocks = new Map<number, BlockState>();
   readonly #usedIds: Set<string>;
+  readonly #maxBlockChars: number;
   #usage: Usage = {};
   #stopReason: StopReason | null = null;
   #started = false;
@@ -140,6 +157,7 @@ export class BlockAssembler {
 
   constructor(options: BlockAssemblerOptions = {}) {
     this.#usedIds = new Set(options.usedIds);
+    this.#maxBlockChars = options.maxBlockChars ?? DEFAULT_MAX_BLOCK_CHARS;
   }
 
   /** True once message_stop was seen. */
@@ -160,7 +178,8 @@ export class BlockAssembler {
   /**
    * Feeds one event. Returns what it caused, in order. Throws {@link OverlapError}
    * `stream_protocol` when the event contradicts the stream so far (e.g. a delta for a block that
-   * never started); unknown event types and unknown delta types are ignored.
+   * never started), `limit_exceeded` when a block would pass `maxBlockChars`; unknown event types
+   * and unknown delta types are ignored.
    */
   push(event: StreamEvent): readonly AssemblerReport[] {
     if (event === null || typeof event !== "object" || typeof event.type !== "string") {
@@ -256,21 +275,29 @@ export class BlockAssembler {
     if (this.#blocks.has(index)) throw protocol(`block ${index} started twice`);
     if (block === null || typeof block !== "object")
       throw protocol(`block ${index} has no content`);
+    if (typeof (block as { type?: unknown }).type !== "string") {
+      throw protocol(`block ${index} has no type`);
+    }
     // Every field the API sent is kept (round-trip fidelity); only the streamed ones change.
     const start = structuredClone(block);
     let state: BlockState;
     const reports: AssemblerReport[] = [];
     if (start.type === "text") {
-      state = { kind: "text", block: { ...start, text: String(start.text ?? "") }, stopped: false };
+      if (start.citations != null && !Array.isArray(start.citations)) {
+        throw protocol(`text block ${index} has citations that are not a list`);
+      }
+      const text = String(start.text ?? "");
+      this.#bound(index, text.length);
+      state = { kind: "text", block: { ...start, text }, stopped: false, size: text.length };
     } else if (start.type === "thinking") {
+      const thinking = String(start.thinking ?? "");
+      const signature = String(start.signature ?? "");
+      this.#bound(index, thinking.length + signature.length);
       state = {
         kind: "thinking",
-        block: {
-          ...start,
-          thinking: String(start.thinking ?? ""),
-          signature: String(start.signature ?? ""),
-        },
+        block: { ...start, thinking, signature },
         stopped: false,
+        size: thinking.length + signature.length,
       };
     } else if (isCallBlock(start)) {
       if (typeof start.id !== "string" || start.id === "")
@@ -289,10 +316,11 @@ export class BlockAssembler {
         parser: new PartialJsonParser(),
         input: null,
         stopped: false,
+        size: 0,
       };
     } else {
       // redacted_thinking, server tool results and block types we do not know arrive whole.
-      state = { kind: "whole", block: start, stopped: false };
+      state = { kind: "whole", block: start, stopped: false, size: 0 };
     }
     this.#blocks.set(index, state);
     reports.push({ type: "block-start", index, block: this.#blockOf(state) });
@@ -316,23 +344,28 @@ export class BlockAssembler {
       case "text_delta": {
         if (state.kind !== "text") throw mismatch(index, delta.type, state.kind);
         const text = String(delta.text ?? "");
+        this.#grow(state, index, text.length);
         state.block.text += text;
         return text === "" ? NONE : [{ type: "text-delta", index, text }];
       }
       case "citations_delta": {
         if (state.kind !== "text") throw mismatch(index, delta.type, state.kind);
+        this.#grow(state, index, JSON.stringify(delta.citation ?? null).length);
         state.block.citations = [...(state.block.citations ?? []), delta.citation];
         return [{ type: "citation", index, citation: delta.citation }];
       }
       case "thinking_delta": {
         if (state.kind !== "thinking") throw mismatch(index, delta.type, state.kind);
         const thinking = String(delta.thinking ?? "");
+        this.#grow(state, index, thinking.length);
         state.block.thinking += thinking;
         return thinking === "" ? NONE : [{ type: "thinking-delta", index, thinking }];
       }
       case "signature_delta": {
         if (state.kind !== "thinking") throw mismatch(index, delta.type, state.kind);
-        state.block.signature += String(delta.signature ?? "");
+        const signature = String(delta.signature ?? "");
+        this.#grow(state, index, signature.length);
+        state.block.signature += signature;
         return NONE;
       }
       case "compaction_delta": {
@@ -349,6 +382,7 @@ export class BlockAssembler {
         const chunk = String(delta.partial_json ?? "");
         // Providers open every tool block with an empty delta: nothing to show yet.
         if (chunk === "") return NONE;
+        this.#grow(state, index, chunk.length);
         state.raw += chunk;
         state.parser.push(chunk);
         const parser = state.parser;
@@ -459,6 +493,21 @@ export class BlockAssembler {
       case "whole":
         return structuredClone(state.block);
     }
+  }
+
+  /** Counts `chars` more into a block; throws `limit_exceeded` (nothing counted) past the limit. */
+  #grow(state: BlockState, index: number, chars: number): void {
+    this.#bound(index, state.size + chars);
+    state.size += chars;
+  }
+
+  #bound(index: number, size: number): void {
+    if (size <= this.#maxBlockChars) return;
+    throw new OverlapError(
+      "limit_exceeded",
+      `Block ${index} of the model's message passed the limit of ${this.#maxBlockChars} characters (maxBlockChars).`,
+      { details: { index, limit: this.#maxBlockChars } },
+    );
   }
 
   #uniqueId(id: string): string {
