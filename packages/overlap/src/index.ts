@@ -25,6 +25,15 @@ export {
   repairConversation,
 } from "./agent/repair-conversation.js";
 export {
+  NOT_RUN_AFTER_RESTART,
+  notRunAfterRestartText,
+  type RecordedCall,
+  type RestoredRound,
+  type RestoreRoundInput,
+  type RestoreRoundOptions,
+  restoreRound,
+} from "./agent/restore-round.js";
+export {
   type AgentTurnOptions,
   type AgentTurnResult,
   runAgentTurn,
@@ -64,6 +73,7 @@ export type {
   ToolCallState,
 } from "./round/agent-event.js";
 export { PreviewCoalescer } from "./round/preview-coalescer.js";
+export { InMemoryRoundJournal, type RoundJournal } from "./round/round-journal.js";
 export type { BlockTiming, RoundTimings, ToolTiming } from "./round/round-timings.js";
 export {
   type RoundResult,
@@ -125,6 +135,7 @@ export {
   type StreamEvent,
   type Usage,
 } from "./stream/stream-event.js";
+export type { CallEntry } from "./tools/call-entry.js";
 export {
   defineJsonSchemaTool,
   type JsonObject,

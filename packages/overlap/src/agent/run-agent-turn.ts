@@ -7,9 +7,11 @@
 import type { ToolLedger } from "../dispatch/tool-ledger.js";
 import { OverlapError } from "../errors.js";
 import type { AgentEventSink } from "../round/agent-event.js";
+import type { RoundJournal } from "../round/round-journal.js";
 import { type RoundResult, StreamedRound } from "../round/streamed-round.js";
 import { isCallBlock, type Message } from "../stream/message.js";
 import type { StopReason, StreamEvent } from "../stream/stream-event.js";
+import type { CallEntry } from "../tools/call-entry.js";
 import type { ToolCall, ToolExecutor } from "../tools/tool-executor.js";
 import type { ModelClient } from "./model-client.js";
 import { validateConversation } from "./validate-conversation.js";
@@ -45,6 +47,14 @@ export interface AgentTurnOptions {
    * append; after pause_turn the continued assistant message is rewritten in place.
    */
   onMessages?: (update: { from: number; messages: readonly Message[] }) => Promise<void> | void;
+  /**
+   * Persists each call of the round in flight at its block stop, so a crash before `onMessages`
+   * loses no record of it (see {@link RoundJournal}, `restoreRound`). `roundEnd` is called once
+   * `onMessages` stored the round.
+   */
+  journal?: RoundJournal;
+  /** Told when a journal write fails; the turn goes on. */
+  onJournalError?: (error: unknown, entry: CallEntry | undefined) => void;
 }
 
 /** What a turn produced. */
@@ -100,9 +110,11 @@ export async function runAgentTurn(options: AgentTurnOptions): Promise<AgentTurn
             : new OverlapError("storage_error", "The conversation could not be saved.", {
                 cause: err,
               });
+        // The round is not stored: its journal entries stay for the next start to restore.
         break;
       }
     }
+    await endJournalRound(options, round, result.entries);
     if (result.error) {
       error = result.error;
       break;
@@ -122,6 +134,25 @@ export async function runAgentTurn(options: AgentTurnOptions): Promise<AgentTurn
   const out: AgentTurnResult = { added, messages, stopReason, rounds };
   if (error) out.error = error;
   return out;
+}
+
+/** Tells the journal the round is stored; a failure is reported, never thrown. */
+async function endJournalRound(
+  options: AgentTurnOptions,
+  round: number,
+  entries: readonly CallEntry[],
+): Promise<void> {
+  const journal = options.journal;
+  if (!journal?.roundEnd || entries.length === 0) return;
+  try {
+    await journal.roundEnd(round, entries);
+  } catch (err) {
+    try {
+      options.onJournalError?.(err, undefined);
+    } catch {
+      // A failing error handler must not break the turn.
+    }
+  }
 }
 
 /**
@@ -182,6 +213,8 @@ function runRound(
       "previewIntervalMs",
       "idleTimeoutMs",
       "now",
+      "journal",
+      "onJournalError",
     ]),
   });
   let events: AsyncIterable<StreamEvent>;

@@ -8,6 +8,7 @@
 import type { ParseToolInputResult } from "../json/parse-tool-input.js";
 import type { AgentEventSink, ToolCallState } from "../round/agent-event.js";
 import type { StopReason } from "../stream/stream-event.js";
+import type { CallEntry } from "../tools/call-entry.js";
 import type { ToolCall, ToolExecutor } from "../tools/tool-executor.js";
 import { failedOutcome, type ToolOutcome } from "../tools/tool-outcome.js";
 import type { ToolLedger } from "./tool-ledger.js";
@@ -18,6 +19,8 @@ export interface FinalToolUse {
   name: string;
   /** Strict parse of its arguments; `null` when they were cut off before the block ended. */
   input: ParseToolInputResult | null;
+  /** The call's block and position, passed on to the tool and the ledger when it starts here. */
+  entry?: CallEntry;
 }
 
 /** Options of an {@link EagerDispatcher}. */
@@ -119,7 +122,12 @@ export class EagerDispatcher {
       const refusal = this.#whyNotStart(use, stopReason);
       if (refusal) return Promise.resolve(refusal);
       const input = use.input as Extract<ParseToolInputResult, { ok: true }>;
-      this.#start({ id: use.id, name: use.name, input: input.value });
+      this.#start({
+        id: use.id,
+        name: use.name,
+        input: input.value,
+        ...(use.entry ? { entry: use.entry } : {}),
+      });
       return this.#tasks.get(use.id)!.outcome;
     });
     return Promise.all(outcomes);
@@ -231,15 +239,28 @@ export class EagerDispatcher {
         status(recorded.isError ? "failed" : "done");
         return { ...recorded, replayed: true };
       }
-      const outcome = await executor.execute(call, {
+      let outcome = await executor.execute(call, {
         signal: controller.signal,
         onStart: () => status("running"),
         ...(emit ? { emit } : {}),
       });
+      if (ledger && (outcome.status === "interrupted" || outcome.status === "timeout")) {
+        // A tool that records its outcome in its effect's transaction may have committed just
+        // before the abort: then the effect happened, and its record is the truth to report.
+        const committed = await Promise.resolve()
+          .then(() => ledger.lookup(call.id))
+          .catch((error: unknown) => {
+            this.#options.onError?.(error, call);
+            return undefined;
+          });
+        if (committed) outcome = committed;
+      }
       if (ledger && (outcome.status === "ok" || outcome.status === "error")) {
         // The effect happened whatever the ledger says: a failed write must not hide the result.
+        // A record already written by the tool itself (in its transaction) is kept.
+        const recorded = outcome;
         await Promise.resolve()
-          .then(() => ledger.record(outcome))
+          .then(() => ledger.record(recorded, call.entry))
           .catch((error: unknown) => this.#options.onError?.(error, call));
       }
       status(stateOf(outcome));

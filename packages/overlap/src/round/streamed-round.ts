@@ -15,14 +15,17 @@ import {
   type AssistantMessage,
   isCallBlock,
   type ToolResultBlock,
+  type ToolUseBlock,
   type UserMessage,
 } from "../stream/message.js";
 import type { StopReason, StreamEvent, Usage } from "../stream/stream-event.js";
+import type { CallEntry } from "../tools/call-entry.js";
 import type { ToolCall, ToolExecutor } from "../tools/tool-executor.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
 import type { AgentEvent, AgentEventSink } from "./agent-event.js";
 import { PreviewCoalescer } from "./preview-coalescer.js";
 import { RoundClock } from "./round-clock.js";
+import type { RoundJournal } from "./round-journal.js";
 import type { RoundTimings } from "./round-timings.js";
 
 /** Options of a {@link StreamedRound}. */
@@ -51,6 +54,13 @@ export interface StreamedRoundOptions {
   idleTimeoutMs?: number;
   /** Monotonic clock in ms. Default `performance.now`. */
   now?: () => number;
+  /**
+   * Persists each valid local call at its block stop, before it is dispatched (not awaited by
+   * it); the round ends only after every journal write settled. See {@link RoundJournal}.
+   */
+  journal?: RoundJournal;
+  /** Told when a journal write fails (the call still runs; its ledger record names it). */
+  onJournalError?: (error: unknown, entry: CallEntry) => void;
 }
 
 /** What a round produced. The two messages are always a valid continuation of the conversation. */
@@ -62,6 +72,8 @@ export interface RoundResult {
   stopReason: StopReason;
   /** One outcome per tool_use of `assistant`, in call order. */
   outcomes: ToolOutcome[];
+  /** The entries given to the journal (valid local calls at their block stop), in call order. */
+  entries: CallEntry[];
   usage: Usage;
   timings: RoundTimings;
   /** Set when the stream failed or the round was cancelled; the messages were repaired. */
@@ -87,6 +99,10 @@ export class StreamedRound {
   readonly #dispatcher: EagerDispatcher;
   #final: Final | undefined;
   #streamError: OverlapError | undefined;
+  /** Entries of the calls whose block stopped with valid arguments, by call id. */
+  readonly #entries = new Map<string, CallEntry>();
+  /** Journal writes still in flight. */
+  readonly #journaling: Promise<void>[] = [];
 
   constructor(options: StreamedRoundOptions) {
     this.#options = options;
@@ -126,7 +142,13 @@ export class StreamedRound {
       this.#clock.streamEnd();
       this.#previews.dispose();
       const final = error || !this.#final ? this.#interrupt(error) : this.#final;
-      const outcomes = await this.#dispatcher.collect(final.toolUses, final.stopReason);
+      const toolUses = final.toolUses.map((use) => {
+        const entry = this.#entries.get(use.id);
+        return entry ? { ...use, entry } : use;
+      });
+      const outcomes = await this.#dispatcher.collect(toolUses, final.stopReason);
+      // The round's messages go to storage next: every journal write must have landed first.
+      await Promise.all(this.#journaling);
       if (!error && signal?.aborted) error = abortedError();
       return this.#finish(final, outcomes, error);
     } finally {
@@ -304,12 +326,46 @@ export class StreamedRound {
       });
       return;
     }
-    const call = { id: callId, name, input: input.value };
+    const entry = this.#entryOf(index, callId);
+    const call: ToolCall = { id: callId, name, input: input.value, ...(entry ? { entry } : {}) };
     // Announce the real decision before dispatching, so no status event precedes the call.
     const dispatch = this.#dispatcher.decide(call);
+    if (entry && dispatch !== "duplicate") this.#journal(entry);
     this.#emit({ type: "tool-call", round, index, callId, name, input: value, dispatch });
     if (dispatch === "started") this.#clock.toolReady(callId, name);
     this.#dispatcher.dispatch(call);
+  }
+
+  /** The call's entry (its block as the message will hold it), kept for the ledger and the tool. */
+  #entryOf(index: number, callId: string): CallEntry | undefined {
+    if (this.#entries.has(callId)) return undefined; // a repeated id: the first call owns it
+    const block = this.#assembler.block(index);
+    if (block?.type !== "tool_use") return undefined;
+    const entry: CallEntry = { round: this.#round, index, block: block as ToolUseBlock };
+    this.#entries.set(callId, entry);
+    return entry;
+  }
+
+  /** Hands the entry to the journal without waiting; the round joins the write before it ends. */
+  #journal(entry: CallEntry): void {
+    const journal = this.#options.journal;
+    if (!journal) return;
+    let write: Promise<void> | void;
+    try {
+      // Called now, before the dispatch: the write is issued ahead of anything the tool does.
+      write = journal.callComplete(entry);
+    } catch (error) {
+      write = Promise.reject(error);
+    }
+    this.#journaling.push(
+      Promise.resolve(write).catch((error: unknown) => {
+        try {
+          this.#options.onJournalError?.(error, entry);
+        } catch {
+          // A failing error handler must not break the round.
+        }
+      }),
+    );
   }
 
   /** The stream failed or was cancelled: stop every tool and answer from what was generated. */
@@ -350,6 +406,7 @@ export class StreamedRound {
       toolResults: outcomes.length > 0 ? toolResultMessage(outcomes) : undefined,
       stopReason: final.stopReason,
       outcomes,
+      entries: [...this.#entries.values()].sort((a, b) => a.index - b.index),
       usage,
       timings,
     };

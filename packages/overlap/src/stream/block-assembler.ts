@@ -221,6 +221,15 @@ export class BlockAssembler {
     }
   }
 
+  /**
+   * A copy of block `index` as it stands (a stopped tool block: exactly as it will be in the
+   * message), or undefined when no such block started.
+   */
+  block(index: number): AssistantContentBlock | undefined {
+    const state = this.#blocks.get(index);
+    return state ? this.#blockOf(state) : undefined;
+  }
+
   /** The tolerant preview of a tool block's arguments so far (display only). */
   preview(index: number): JsonPreview | undefined {
     const state = this.#blocks.get(index);

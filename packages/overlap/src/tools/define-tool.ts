@@ -6,7 +6,8 @@
 
 import { z } from "zod";
 import type { AgentEvent } from "../round/agent-event.js";
-import type { UiEvent } from "./tool-outcome.js";
+import type { CallEntry } from "./call-entry.js";
+import type { ToolOutcome, UiEvent } from "./tool-outcome.js";
 
 /**
  * - `handler`: business logic with effects (add to cart...).
@@ -28,6 +29,18 @@ export type DispatchPolicy = "eager" | "deferred";
 export interface ToolContext<C = unknown> {
   /** The call id (tool_use id): stable across retries, the key of the ledger. */
   callId: string;
+  /**
+   * The call as its model round saw it (tool_use block, round, index); absent when the call did
+   * not come from a round (an executor called directly). A tool whose effect lives in a database
+   * stores it with {@link outcome} in the effect's transaction, so the effect never exists without
+   * a record of its call (the ledger's later write of the same call is then a no-op).
+   */
+  entry?: CallEntry;
+  /**
+   * The outcome the executor reports when `run` returns `value` (same text, events and error
+   * flag), for a tool that records its own outcome inside its transaction.
+   */
+  outcome(value: ToolReturn): ToolOutcome;
   /** Aborted on timeout, on interruption of the round, or when the turn is cancelled. */
   signal: AbortSignal;
   /** The host application's context (session, database...), given to the ToolExecutor. */

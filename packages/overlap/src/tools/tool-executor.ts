@@ -7,6 +7,7 @@
 import { z } from "zod";
 import type { ToolInput } from "../json/parse-tool-input.js";
 import type { AgentEvent, AgentEventSink } from "../round/agent-event.js";
+import type { CallEntry } from "./call-entry.js";
 import {
   type AnyTool,
   type ToolResultSpec,
@@ -22,6 +23,8 @@ export interface ToolCall {
   id: string;
   name: string;
   input: ToolInput;
+  /** The call as its round saw it at block stop; given to the tool as `ctx.entry`. */
+  entry?: CallEntry;
 }
 
 /** Options of a {@link ToolExecutor}. */
@@ -151,6 +154,8 @@ export class ToolExecutor<C = unknown> {
     let open = true;
     const ctx = {
       callId: call.id,
+      ...(call.entry ? { entry: call.entry } : {}),
+      outcome: (value: ToolReturn) => this.#success(tool, call, value),
       signal: controller.signal,
       context: this.#context,
       emit: (event: AgentEvent) => {
