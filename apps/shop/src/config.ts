@@ -25,6 +25,12 @@ export interface ShopConfig {
   readonly merchantTokenGenerated: boolean;
   /** `LOG_LEVEL`, default `info`. */
   readonly logLevel: LogLevel;
+  /**
+   * `SHOP_TOOL_DELAY_MS`, test only (default 0): each state-changing tool holds its transaction
+   * open this long between writing its effect and writing its ledger record, so crash tests can
+   * kill the server while a tool runs. Never set it in production.
+   */
+  readonly toolDelayMs: number;
 }
 
 /** A setting that cannot be used; the message names the variable and what is expected. */
@@ -44,6 +50,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
     merchantToken: merchantToken ?? randomBytes(24).toString("base64url"),
     merchantTokenGenerated: merchantToken === undefined,
     logLevel: parseLogLevel(env.LOG_LEVEL),
+    toolDelayMs: parseToolDelay(env.SHOP_TOOL_DELAY_MS),
   };
 }
 
@@ -66,6 +73,17 @@ function parsePort(value: string | undefined): number {
     throw new ConfigError(`PORT must be a whole number from 0 to 65535 (got "${value}").`);
   }
   return port;
+}
+
+function parseToolDelay(value: string | undefined): number {
+  if (value === undefined || value.trim() === "") return 0;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 0 || ms > 60_000) {
+    throw new ConfigError(
+      `SHOP_TOOL_DELAY_MS (test only) must be a whole number of milliseconds from 0 to 60000 (got "${value}").`,
+    );
+  }
+  return ms;
 }
 
 function parseLogLevel(value: string | undefined): LogLevel {

@@ -3,10 +3,12 @@
  * session's executor; the read-only set is what a shopper's `ask_merchant` delegate may use (B12).
  */
 
-import { type AnyTool, defineTool } from "overlap-runtime";
+import { type AnyTool, defineTool, type ToolResultSpec } from "overlap-runtime";
 import { z } from "zod";
 import type { Product } from "../domain/catalog.js";
+import type { ProductChangeResult } from "../domain/merchant.js";
 import { formatCents } from "../domain/money.js";
+import { recordCall } from "./call-record.js";
 import type { ShopToolContext } from "./shop-agents.js";
 import { productLine, productView } from "./shop-views.js";
 
@@ -100,26 +102,34 @@ export function merchantTools(options: { readOnly?: boolean } = {}): AnyTool<Sho
       name: "restock",
       description: "Add units to a product's stock.",
       input: z.object({ productId, quantity: z.number().int().min(1).max(10_000) }),
-      run: async ({ productId: id, quantity }, { context }) => {
-        const result = await context.store.restock(id, quantity);
-        if (!result.ok) return { text: result.message, isError: true };
-        return {
-          text: `Restocked ${result.product.name}: now ${result.product.stock} units.`,
-          events: [{ type: "inventory-updated", product: productView(result.product) }],
-        };
+      run: async ({ productId: id, quantity }, ctx) => {
+        // The reply is built and recorded in the change's transaction (see recordCall).
+        const recorded = recordCall(ctx, (result: ProductChangeResult): ToolResultSpec => {
+          if (!result.ok) return { text: result.message, isError: true };
+          return {
+            text: `Restocked ${result.product.name}: now ${result.product.stock} units.`,
+            events: [{ type: "inventory-updated", product: productView(result.product) }],
+          };
+        });
+        await ctx.context.store.restock(id, quantity, recorded);
+        return recorded.replied() ?? { text: "Done." };
       },
     }),
     defineTool({
       name: "set_price",
       description: "Change a product's price (in dollars).",
       input: z.object({ productId, price: z.number().positive().max(100_000) }),
-      run: async ({ productId: id, price }, { context }) => {
-        const result = await context.store.setPrice(id, Math.round(price * 100));
-        if (!result.ok) return { text: result.message, isError: true };
-        return {
-          text: `${result.product.name} now costs ${formatCents(result.product.priceCents)}.`,
-          events: [{ type: "inventory-updated", product: productView(result.product) }],
-        };
+      run: async ({ productId: id, price }, ctx) => {
+        // The reply is built and recorded in the change's transaction (see recordCall).
+        const recorded = recordCall(ctx, (result: ProductChangeResult): ToolResultSpec => {
+          if (!result.ok) return { text: result.message, isError: true };
+          return {
+            text: `${result.product.name} now costs ${formatCents(result.product.priceCents)}.`,
+            events: [{ type: "inventory-updated", product: productView(result.product) }],
+          };
+        });
+        await ctx.context.store.setPrice(id, Math.round(price * 100), recorded);
+        return recorded.replied() ?? { text: "Done." };
       },
     }),
     defineTool({

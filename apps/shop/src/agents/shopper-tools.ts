@@ -9,9 +9,12 @@ import {
   defineDelegateTool,
   defineTool,
   type ModelClient,
+  type ToolContext,
+  type ToolResultSpec,
   type UiEvent,
 } from "overlap-runtime";
 import { z } from "zod";
+import type { CartTransaction, CheckoutResult } from "../db/shop-store.js";
 import {
   addToCart,
   type Cart,
@@ -24,6 +27,7 @@ import {
 import type { Product } from "../domain/catalog.js";
 import { formatCents } from "../domain/money.js";
 import { type CartView, cartView } from "../views/cart-view.js";
+import { recordCall } from "./call-record.js";
 import type { ShopAgent, ShopToolContext } from "./shop-agents.js";
 import { cartSummary, productLine, productView, variantText } from "./shop-views.js";
 
@@ -94,9 +98,9 @@ export function shopperTools(deps: {
         size: size.optional(),
         color: color.optional(),
       }),
-      run: ({ productId: id, quantity: n, size: s, color: c }, { context }) =>
+      run: ({ productId: id, quantity: n, size: s, color: c }, ctx) =>
         changeCart(
-          context,
+          ctx,
           (cart, product, rules) => addToCart(cart, product, n, rules, { size: s, color: c }),
           id,
           (p, line) => `Added ${n} × ${p.name}${lineVariant(line)}.`,
@@ -112,9 +116,9 @@ export function shopperTools(deps: {
         size: size.optional(),
         color: color.optional(),
       }),
-      run: ({ productId: id, quantity: n, size: s, color: c }, { context }) =>
+      run: ({ productId: id, quantity: n, size: s, color: c }, ctx) =>
         changeCart(
-          context,
+          ctx,
           (cart, product, rules) =>
             updateQuantity(
               cart,
@@ -134,9 +138,9 @@ export function shopperTools(deps: {
       name: "remove_from_cart",
       description: "Remove a product from the cart.",
       input: z.object({ productId }),
-      run: ({ productId: id }, { context }) =>
+      run: ({ productId: id }, ctx) =>
         changeCart(
-          context,
+          ctx,
           (cart) => removeLine(cart, id),
           id,
           (p) => `Removed ${p.name}.`,
@@ -146,20 +150,32 @@ export function shopperTools(deps: {
       name: "clear_cart",
       description: "Remove every line from the cart (only when the shopper asks to empty it).",
       input: z.object({}),
-      run: async (_input, { context }) => {
+      run: async (_input, ctx) => {
+        const { context } = ctx;
         let removed = 0;
-        const result = await context.store.withCart(context.sessionId, (cart) => {
-          removed = cart.lines.length;
-          return removed === 0 ? ({ ok: true, cart } as const) : clearCart(cart);
-        });
-        const view = await viewOf(context, result.ok ? result.cart : { lines: [] });
-        return {
-          text:
-            removed === 0
-              ? "The cart was already empty."
-              : `Emptied the cart (${removed} line(s) removed). ${cartSummary(view)}`,
-          events: [{ type: "cart-updated", cart: view }],
-        };
+        // The reply is built and recorded in the change's transaction (see recordCall).
+        const recorded = recordCall(
+          ctx,
+          async (result: CartResult, tx: CartTransaction): Promise<ToolResultSpec> => {
+            const view = await viewIn(tx, result.ok ? result.cart : { lines: [] });
+            return {
+              text:
+                removed === 0
+                  ? "The cart was already empty."
+                  : `Emptied the cart (${removed} line(s) removed). ${cartSummary(view)}`,
+              events: [{ type: "cart-updated", cart: view }],
+            };
+          },
+        );
+        await context.store.withCart(
+          context.sessionId,
+          (cart) => {
+            removed = cart.lines.length;
+            return removed === 0 ? ({ ok: true, cart } as const) : clearCart(cart);
+          },
+          recorded,
+        );
+        return recorded.replied() ?? { text: "Done." };
       },
     }),
     defineTool({
@@ -216,22 +232,36 @@ export function shopperTools(deps: {
       input: z.object({}),
       // Irreversible: it runs only once the response has ended normally, never on a cut one.
       dispatch: "deferred",
-      run: async (_input, { context, callId }) => {
-        const result = await context.store.checkout(context.sessionId, callId);
-        if (!result.ok) return { text: result.message, isError: true };
-        const { order } = result;
-        const changes = result.priceChanges.map(
-          (c) =>
-            `${c.name} is now ${formatCents(c.unitPriceCents)} (was ${formatCents(c.cartUnitPriceCents)})`,
+      run: async (_input, ctx) => {
+        const { context, callId } = ctx;
+        // The order and the call's record commit together (see recordCall).
+        const recorded = recordCall(
+          ctx,
+          async (result: CheckoutResult, tx: CartTransaction): Promise<ToolResultSpec> => {
+            if (!result.ok) return { text: result.message, isError: true };
+            const { order } = result;
+            const changes = result.priceChanges.map(
+              (c) =>
+                `${c.name} is now ${formatCents(c.unitPriceCents)} (was ${formatCents(c.cartUnitPriceCents)})`,
+            );
+            const events: UiEvent[] = [
+              { type: "order-placed", order },
+              { type: "cart-updated", cart: await viewIn(tx, await tx.getCart()) },
+            ];
+            return {
+              text: `Order ${order.id} placed: ${order.itemCount} items, ${formatCents(order.totalCents)}.${changes.length ? ` Price changes: ${changes.join("; ")}.` : ""}`,
+              events,
+            };
+          },
         );
-        const events: UiEvent[] = [
-          { type: "order-placed", order },
-          { type: "cart-updated", cart: await currentCart(context) },
-        ];
-        return {
-          text: `Order ${order.id} placed: ${order.itemCount} items, ${formatCents(order.totalCents)}.${changes.length ? ` Price changes: ${changes.join("; ")}.` : ""}`,
-          events,
-        };
+        const result = await context.store.checkout(context.sessionId, callId, recorded);
+        // Without a reply the transaction was rolled back: another checkout took the stock.
+        return (
+          recorded.replied() ?? {
+            text: result.ok ? `Order ${result.order.id} placed.` : result.message,
+            isError: !result.ok,
+          }
+        );
       },
     }),
     defineTool({
@@ -300,9 +330,12 @@ export function shopperTools(deps: {
   ];
 }
 
-/** Runs one cart change under the session lock and reports it to the model and the UI. */
+/**
+ * Runs one cart change under the session lock and reports it to the model and the UI. The reply
+ * is built in the change's transaction and recorded with it (see `recordCall`).
+ */
 async function changeCart(
-  context: ShopToolContext,
+  ctx: ToolContext<ShopToolContext>,
   change: (
     cart: Cart,
     product: Product | undefined,
@@ -310,17 +343,27 @@ async function changeCart(
   ) => CartResult,
   id: string,
   done: (product: Product, line: Cart["lines"][number] | undefined) => string,
-) {
-  const { store, sessionId } = context;
+): Promise<ToolResultSpec> {
+  const { store, sessionId } = ctx.context;
   let product: Product | undefined;
-  const result = await store.withCart(sessionId, async (cart, tx) => {
-    product = await tx.getProduct(id);
-    return change(cart, product, tx.rules);
-  });
-  if (!result.ok) return { text: result.message, isError: true };
-  const view = await viewOf(context, result.cart);
-  const text = `${product ? done(product, findLine(result.cart, id)) : "Done."} ${cartSummary(view)}`;
-  return { text, events: [{ type: "cart-updated", cart: view }] };
+  const recorded = recordCall(
+    ctx,
+    async (result: CartResult, tx: CartTransaction): Promise<ToolResultSpec> => {
+      if (!result.ok) return { text: result.message, isError: true };
+      const view = await viewIn(tx, result.cart);
+      const text = `${product ? done(product, findLine(result.cart, id)) : "Done."} ${cartSummary(view)}`;
+      return { text, events: [{ type: "cart-updated", cart: view }] };
+    },
+  );
+  await store.withCart(
+    sessionId,
+    async (cart, tx) => {
+      product = await tx.getProduct(id);
+      return change(cart, product, tx.rules);
+    },
+    recorded,
+  );
+  return recorded.replied() ?? { text: "Done." };
 }
 
 /** " (size US 10, Volt)" for a line with a variant. */
@@ -335,6 +378,11 @@ async function currentCart(context: ShopToolContext): Promise<CartView> {
 
 function viewOf(context: ShopToolContext, cart: Cart): Promise<CartView> {
   return cartView(context.store, cart);
+}
+
+/** The view of `cart`, reading product names inside a cart transaction. */
+function viewIn(tx: CartTransaction, cart: Cart): Promise<CartView> {
+  return cartView({ getProduct: tx.getProduct, cartRules: tx.rules }, cart);
 }
 
 async function loadProducts(context: ShopToolContext, ids: readonly string[]) {

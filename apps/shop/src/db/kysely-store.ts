@@ -10,7 +10,7 @@
 
 import { createHash, randomBytes } from "node:crypto";
 import type { Kysely, Selectable, Transaction } from "kysely";
-import type { ConversationStore, ToolLedger } from "overlap-runtime";
+import type { RestoreRoundInput, RoundJournal, ToolLedger } from "overlap-runtime";
 import {
   type Cart,
   type CartLine,
@@ -36,17 +36,21 @@ import { KeyedQueue } from "./keyed-queue.js";
 import { migrateToLatest } from "./migrations.js";
 import type { ProductsTable, ShopDatabase } from "./shop-database.js";
 import type {
+  CallRecord,
   CartChange,
   CartTransaction,
   CheckoutResult,
   ListOrdersOptions,
   NewSession,
+  RecordOption,
   Session,
   SessionKind,
+  ShopConversationStore,
   ShopStore,
 } from "./shop-store.js";
 import { SqlConversationStore } from "./sql-conversation-store.js";
-import { SqlToolLedger } from "./sql-tool-ledger.js";
+import { insertJournalRow, journaledCalls, SqlRoundJournal } from "./sql-round-journal.js";
+import { insertLedgerRecord, recordsOf, SqlToolLedger } from "./sql-tool-ledger.js";
 import type { StoreDialect } from "./store-dialect.js";
 
 type Db = Kysely<ShopDatabase> | Transaction<ShopDatabase>;
@@ -56,6 +60,12 @@ export interface KyselyShopStoreOptions {
   db: Kysely<ShopDatabase>;
   dialect: StoreDialect;
   cartRules?: Partial<CartRules>;
+  /**
+   * Test only: how long a transaction that records a tool call waits between writing the effect
+   * and writing its record (and committing), so a crash test can kill the process while a tool's
+   * effect is written but not committed. Default 0.
+   */
+  recordDelayMs?: number;
 }
 
 /** Thrown inside a checkout transaction to roll it back when stock vanished under it. */
@@ -69,9 +79,10 @@ class StockTaken extends Error {
 export class KyselyShopStore implements ShopStore {
   readonly dialect: "sqlite" | "postgres";
   readonly cartRules: CartRules;
-  readonly conversations: ConversationStore;
+  readonly conversations: ShopConversationStore;
   readonly #db: Kysely<ShopDatabase>;
   readonly #dialect: StoreDialect;
+  readonly #recordDelayMs: number;
   readonly #queue = new KeyedQueue();
   #lastTimestamp = 0;
 
@@ -93,6 +104,7 @@ export class KyselyShopStore implements ShopStore {
     this.dialect = options.dialect.name;
     this.cartRules = Object.freeze({ ...DEFAULT_CART_RULES, ...options.cartRules });
     this.conversations = new SqlConversationStore(options.db, options.dialect);
+    this.#recordDelayMs = Math.max(0, options.recordDelayMs ?? 0);
   }
 
   async migrate(): Promise<void> {
@@ -148,6 +160,17 @@ export class KyselyShopStore implements ShopStore {
     return new SqlToolLedger(this.#db, sessionId);
   }
 
+  roundJournal(sessionId: string): RoundJournal {
+    return new SqlRoundJournal(this.#db, sessionId);
+  }
+
+  async lostCalls(sessionId: string, present: ReadonlySet<string>): Promise<RestoreRoundInput> {
+    const journaled = (await journaledCalls(this.#db, sessionId)).filter(
+      (entry) => !present.has(entry.block.id),
+    );
+    return { journaled, recorded: await recordsOf(this.#db, sessionId, journaled) };
+  }
+
   // --- products -------------------------------------------------------------------------------
 
   async listProducts(): Promise<Product[]> {
@@ -164,30 +187,48 @@ export class KyselyShopStore implements ShopStore {
     return searchProducts(await this.listProducts(), query);
   }
 
-  async restock(productId: string, quantity: number): Promise<ProductChangeResult> {
+  async restock(
+    productId: string,
+    quantity: number,
+    options: RecordOption<ProductChangeResult, undefined> = {},
+  ): Promise<ProductChangeResult> {
     return this.#db.transaction().execute(async (trx) => {
-      const result = restockProduct(await readProduct(trx, productId), quantity);
-      if (!result.ok) return result;
-      // Relative update: a checkout committing meanwhile in another process is not overwritten.
-      await trx
-        .updateTable("products")
-        .set((eb) => ({ stock: eb("stock", "+", quantity) }))
-        .where("id", "=", productId)
-        .execute();
-      return { ok: true, product: (await readProduct(trx, productId)) ?? result.product };
+      const change = async (): Promise<ProductChangeResult> => {
+        const result = restockProduct(await readProduct(trx, productId), quantity);
+        if (!result.ok) return result;
+        // Relative update: a checkout committing meanwhile in another process is not overwritten.
+        await trx
+          .updateTable("products")
+          .set((eb) => ({ stock: eb("stock", "+", quantity) }))
+          .where("id", "=", productId)
+          .execute();
+        return { ok: true, product: (await readProduct(trx, productId)) ?? result.product };
+      };
+      const result = await change();
+      if (options.record) await this.#record(trx, await options.record(result, undefined));
+      return result;
     });
   }
 
-  async setPrice(productId: string, priceCents: number): Promise<ProductChangeResult> {
+  async setPrice(
+    productId: string,
+    priceCents: number,
+    options: RecordOption<ProductChangeResult, undefined> = {},
+  ): Promise<ProductChangeResult> {
     return this.#db.transaction().execute(async (trx) => {
-      const result = changePrice(await readProduct(trx, productId), priceCents);
-      if (!result.ok) return result;
-      await trx
-        .updateTable("products")
-        .set({ price_cents: priceCents })
-        .where("id", "=", productId)
-        .execute();
-      return { ok: true, product: (await readProduct(trx, productId)) ?? result.product };
+      const change = async (): Promise<ProductChangeResult> => {
+        const result = changePrice(await readProduct(trx, productId), priceCents);
+        if (!result.ok) return result;
+        await trx
+          .updateTable("products")
+          .set({ price_cents: priceCents })
+          .where("id", "=", productId)
+          .execute();
+        return { ok: true, product: (await readProduct(trx, productId)) ?? result.product };
+      };
+      const result = await change();
+      if (options.record) await this.#record(trx, await options.record(result, undefined));
+      return result;
     });
   }
 
@@ -205,14 +246,12 @@ export class KyselyShopStore implements ShopStore {
   withCart<R extends CartChange>(
     sessionId: string,
     fn: (cart: Cart, tx: CartTransaction) => R | Promise<R>,
+    options: RecordOption<R> = {},
   ): Promise<R> {
     return this.#locked(sessionId, async (trx) => {
       const cart = await readCart(trx, sessionId);
-      const result = await fn(cart, {
-        sessionId,
-        rules: this.cartRules,
-        getProduct: (productId) => readProduct(trx, productId),
-      });
+      const tx = this.#cartTransaction(trx, sessionId);
+      const result = await fn(cart, tx);
       const change: CartChange = result;
       if (change.ok && change.cart !== cart) {
         if (!isWellFormedCart(change.cart)) {
@@ -220,6 +259,7 @@ export class KyselyShopStore implements ShopStore {
         }
         await writeCart(trx, sessionId, change.cart, this.#now());
       }
+      if (options.record) await this.#record(trx, await options.record(result, tx));
       return result;
     });
   }
@@ -229,50 +269,18 @@ export class KyselyShopStore implements ShopStore {
     return result.cart;
   }
 
-  async checkout(sessionId: string, callId: string): Promise<CheckoutResult> {
+  async checkout(
+    sessionId: string,
+    callId: string,
+    options: RecordOption<CheckoutResult> = {},
+  ): Promise<CheckoutResult> {
+    const record = options.record;
     try {
       return await this.#locked(sessionId, async (trx) => {
-        const placed = await readOrders(trx, { sessionId, callId });
-        if (placed[0]) return { ok: true, order: placed[0], replayed: true, priceChanges: [] };
-        const cart = await readCart(trx, sessionId);
-        const products = new Map<string, Product>();
-        for (const line of cart.lines) {
-          const product = await readProduct(trx, line.productId);
-          if (product) products.set(product.id, product);
-        }
-        const result = draftOrder(cart, products, this.cartRules);
-        if (!result.ok) return result;
-        const { draft } = result;
-        // Rows are locked in id order: two checkouts of the same products in different cart
-        // orders would otherwise deadlock in PostgreSQL.
-        const decrements = [...draft.stockDecrements].sort((a, b) =>
-          a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0,
-        );
-        for (const { productId, quantity } of decrements) {
-          // Carts do not reserve stock, so another session's checkout (in this or another
-          // process) may have taken it since the read: the conditional update is the arbiter.
-          const update = await trx
-            .updateTable("products")
-            .set((eb) => ({ stock: eb("stock", "-", quantity) }))
-            .where("id", "=", productId)
-            .where("stock", ">=", quantity)
-            .executeTakeFirst();
-          if (Number(update.numUpdatedRows) !== 1) {
-            throw new StockTaken(products.get(productId)?.name ?? productId);
-          }
-        }
-        const order: Order = {
-          id: `o-${randomBytes(6).toString("hex")}`,
-          sessionId,
-          callId,
-          lines: draft.lines,
-          totalCents: draft.totalCents,
-          itemCount: draft.itemCount,
-          createdAt: this.#now(),
-        };
-        await insertOrder(trx, order);
-        await trx.deleteFrom("carts").where("session_id", "=", sessionId).execute();
-        return { ok: true, order, replayed: false, priceChanges: draft.priceChanges };
+        const result = await this.#checkout(trx, sessionId, callId);
+        if (record)
+          await this.#record(trx, await record(result, this.#cartTransaction(trx, sessionId)));
+        return result;
       });
     } catch (error) {
       if (!(error instanceof StockTaken)) throw error;
@@ -283,12 +291,83 @@ export class KyselyShopStore implements ShopStore {
     }
   }
 
+  async #checkout(
+    trx: Transaction<ShopDatabase>,
+    sessionId: string,
+    callId: string,
+  ): Promise<CheckoutResult> {
+    const placed = await readOrders(trx, { sessionId, callId });
+    if (placed[0]) return { ok: true, order: placed[0], replayed: true, priceChanges: [] };
+    const cart = await readCart(trx, sessionId);
+    const products = new Map<string, Product>();
+    for (const line of cart.lines) {
+      const product = await readProduct(trx, line.productId);
+      if (product) products.set(product.id, product);
+    }
+    const result = draftOrder(cart, products, this.cartRules);
+    if (!result.ok) return result;
+    const { draft } = result;
+    // Rows are locked in id order: two checkouts of the same products in different cart
+    // orders would otherwise deadlock in PostgreSQL.
+    const decrements = [...draft.stockDecrements].sort((a, b) =>
+      a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0,
+    );
+    for (const { productId, quantity } of decrements) {
+      // Carts do not reserve stock, so another session's checkout (in this or another
+      // process) may have taken it since the read: the conditional update is the arbiter.
+      const update = await trx
+        .updateTable("products")
+        .set((eb) => ({ stock: eb("stock", "-", quantity) }))
+        .where("id", "=", productId)
+        .where("stock", ">=", quantity)
+        .executeTakeFirst();
+      if (Number(update.numUpdatedRows) !== 1) {
+        throw new StockTaken(products.get(productId)?.name ?? productId);
+      }
+    }
+    const order: Order = {
+      id: `o-${randomBytes(6).toString("hex")}`,
+      sessionId,
+      callId,
+      lines: draft.lines,
+      totalCents: draft.totalCents,
+      itemCount: draft.itemCount,
+      createdAt: this.#now(),
+    };
+    await insertOrder(trx, order);
+    await trx.deleteFrom("carts").where("session_id", "=", sessionId).execute();
+    return { ok: true, order, replayed: false, priceChanges: draft.priceChanges };
+  }
+
   async listOrders(options: ListOrdersOptions = {}): Promise<Order[]> {
     return readOrders(this.#db, { ...options, limit: options.limit ?? 50 });
   }
 
   async salesSummary(options: { top?: number } = {}): Promise<SalesSummary> {
     return summarizeSales(await readOrders(this.#db, {}), options.top);
+  }
+
+  /** Reads inside a cart transaction. */
+  #cartTransaction(trx: Transaction<ShopDatabase>, sessionId: string): CartTransaction {
+    return {
+      sessionId,
+      rules: this.cartRules,
+      getProduct: (productId) => readProduct(trx, productId),
+      getCart: () => readCart(trx, sessionId),
+    };
+  }
+
+  /**
+   * Writes a call's ledger record in the transaction of its effect (test delay first), and
+   * journals the call there if its block-stop journal write has not landed: a call with an effect
+   * is always journaled, and so restored, until a conversation write stores its round.
+   */
+  async #record(trx: Transaction<ShopDatabase>, record: CallRecord): Promise<void> {
+    if (this.#recordDelayMs > 0) {
+      await new Promise((resolve) => setTimeout(resolve, this.#recordDelayMs));
+    }
+    await insertLedgerRecord(trx, record.sessionId, record.outcome, record.entry);
+    if (record.entry) await insertJournalRow(trx, record.sessionId, record.entry);
   }
 
   /** Runs `fn` in a transaction holding the session's lock, after the session's earlier calls. */

@@ -105,6 +105,27 @@ const MIGRATIONS: readonly Migration[] = [
       await seedProducts(trx, generateCatalog());
     },
   },
+  {
+    version: 2,
+    description: "the call of each ledger record; the round journal",
+    async up(trx, { exactJsonType }) {
+      // The call (tool_use block, round, index) a record belongs to: a restart can put a call that
+      // ran back into the conversation even when its journal row never landed. Exact JSON: the
+      // block is sent back to the model as it was.
+      await trx.schema.alterTable("tool_ledger").addColumn("entry", exactJsonType).execute();
+      await trx.schema
+        .createTable("round_journal")
+        .ifNotExists()
+        .addColumn("session_id", "text", (c) => c.notNull())
+        .addColumn("call_id", "text", (c) => c.notNull())
+        .addColumn("round", "integer", (c) => c.notNull())
+        .addColumn("call_index", "integer", (c) => c.notNull())
+        .addColumn("entry", exactJsonType, (c) => c.notNull())
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addPrimaryKeyConstraint("round_journal_pk", ["session_id", "call_id"])
+        .execute();
+    },
+  },
 ];
 
 /** The schema version this code expects. */

@@ -24,6 +24,8 @@ export interface OpenStoreOptions {
   /** PostgreSQL schema (search_path); default the server's. */
   pgSchema?: string;
   cartRules?: Partial<CartRules>;
+  /** Test only: see `KyselyShopStoreOptions.recordDelayMs`. */
+  recordDelayMs?: number;
   /** The environment to read; default `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
 }
@@ -50,18 +52,21 @@ export function resolveStoreTarget(options: OpenStoreOptions = {}): StoreTarget 
 /** Opens and migrates the store. */
 export async function openStore(options: OpenStoreOptions = {}): Promise<ShopStore> {
   const target = resolveStoreTarget(options);
-  const cartRules = options.cartRules ? { cartRules: options.cartRules } : {};
+  const extra = {
+    ...(options.cartRules ? { cartRules: options.cartRules } : {}),
+    ...(options.recordDelayMs ? { recordDelayMs: options.recordDelayMs } : {}),
+  };
   if (target.kind === "postgres") {
     const { openPostgresStore } = await import("./postgres-store.js");
     return openPostgresStore({
       connectionString: target.connectionString,
       ...(options.pgSchema ? { schema: options.pgSchema } : {}),
-      ...cartRules,
+      ...extra,
     });
   }
   if (target.file !== ":memory:") {
     await mkdir(dirname(target.file), { recursive: true });
   }
   const { openSqliteStore } = await import("./sqlite-store.js");
-  return openSqliteStore({ file: target.file, ...cartRules });
+  return openSqliteStore({ file: target.file, ...extra });
 }

@@ -25,6 +25,8 @@ export interface PostgresStoreOptions {
   /** Connections in the pool (default 10). */
   poolSize?: number;
   cartRules?: Partial<CartRules>;
+  /** Test only: see `KyselyShopStoreOptions.recordDelayMs`. */
+  recordDelayMs?: number;
   /** Told about errors of idle pooled connections (the pool replaces them). */
   onPoolError?: (error: Error) => void;
 }
@@ -67,6 +69,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     db,
     dialect: POSTGRES_DIALECT,
     ...(options.cartRules ? { cartRules: options.cartRules } : {}),
+    ...(options.recordDelayMs ? { recordDelayMs: options.recordDelayMs } : {}),
   });
 }
 

@@ -82,6 +82,25 @@ export interface ToolLedgerTable {
   status: string;
   /** JSON of the ToolOutcome. */
   outcome: string;
+  /** JSON of the call's CallEntry (tool_use block, round, index); null for older records. */
+  entry: string | null;
+  created_at: string;
+}
+
+/**
+ * The round journal: each valid call of a round in flight, written at its block stop and cleared
+ * by the conversation write that stores the round. Rows left behind belong to a round a crash cut
+ * off; the next turn restores them (`restoreRound`).
+ */
+export interface RoundJournalTable {
+  session_id: string;
+  call_id: string;
+  /** The round within its turn, from 1. */
+  round: number;
+  /** The block's index in the assistant message (call order). */
+  call_index: number;
+  /** JSON of the CallEntry. */
+  entry: string;
   created_at: string;
 }
 
@@ -95,4 +114,5 @@ export interface ShopDatabase {
   orders: OrdersTable;
   order_lines: OrderLinesTable;
   tool_ledger: ToolLedgerTable;
+  round_journal: RoundJournalTable;
 }

@@ -4,13 +4,22 @@
  * they need, runs them under the right lock and persists their results.
  */
 
-import type { ConversationStore, ToolLedger } from "overlap-runtime";
+import type {
+  CallEntry,
+  ConversationStore,
+  Message,
+  RestoreRoundInput,
+  RoundJournal,
+  ToolLedger,
+  ToolOutcome,
+} from "overlap-runtime";
 import type { Cart, CartRules } from "../domain/cart.js";
 import type { Product } from "../domain/catalog.js";
 import type { ProductChangeResult, SalesSummary } from "../domain/merchant.js";
 import type { Order, PriceChange } from "../domain/orders.js";
 import type { RuleViolation } from "../domain/rule-violation.js";
 import type { ProductQuery } from "../domain/search-products.js";
+import type { SqlConversationWriteOptions } from "./sql-conversation-store.js";
 
 /** Who a session belongs to; merchant tools require a merchant session (B12). */
 export type SessionKind = "shopper" | "merchant";
@@ -41,6 +50,39 @@ export interface CartTransaction {
   readonly rules: CartRules;
   /** A product with its current price and stock, read in the cart's transaction. */
   getProduct(productId: string): Promise<Product | undefined>;
+  /** The session's cart as this transaction sees it (after its own writes). */
+  getCart(): Promise<Cart>;
+}
+
+/**
+ * A tool call's ledger record, written in the transaction of the effect it describes: the effect
+ * and its record commit together or not at all (a crash between them cannot leave an effect the
+ * conversation will never learn of). `outcome` is what the tool returns (`ctx.outcome(reply)`),
+ * `entry` its call (`ctx.entry`); with an entry, the call is journaled in that transaction too.
+ */
+export interface CallRecord {
+  readonly sessionId: string;
+  readonly outcome: ToolOutcome;
+  readonly entry?: CallEntry;
+}
+
+/**
+ * Option of the changing methods: builds the record from the result, inside the transaction,
+ * after the change was written (also for a refused change: its answer is the call's outcome).
+ * Not called when the transaction fails. `tx` reads inside the transaction (cart methods).
+ */
+export interface RecordOption<R, X = CartTransaction> {
+  record?: (result: R, tx: X) => CallRecord | Promise<CallRecord>;
+}
+
+/** The session conversations, with the journal-clearing write option. */
+export interface ShopConversationStore extends ConversationStore {
+  write(
+    conversationId: string,
+    from: number,
+    messages: readonly Message[],
+    options?: SqlConversationWriteOptions,
+  ): Promise<void>;
 }
 
 /** The result of {@link ShopStore.checkout}. */
@@ -83,13 +125,25 @@ export interface ShopStore {
   getSession(sessionId: string): Promise<Session | undefined>;
 
   /** Conversations keyed by session id; every message is stored, so a restart loses nothing. */
-  readonly conversations: ConversationStore;
+  readonly conversations: ShopConversationStore;
   /**
    * The tool-execution ledger (B4) of one session: outcomes keyed by call id, so a retried or
    * resumed round reuses a finished side effect's outcome. The first outcome recorded for a call
-   * id is kept. Without `sessionId`, a ledger shared by callers that have no session.
+   * id is kept, with its call. Without `sessionId`, a ledger shared by callers that have no
+   * session.
    */
   ledger(sessionId?: string): ToolLedger;
+  /**
+   * The round journal of one session: each valid call of the round in flight, written at its
+   * block stop; cleared by a conversation write with `clearRoundJournal`.
+   */
+  roundJournal(sessionId: string): RoundJournal;
+  /**
+   * What a crash may have left of a session's last round: the journaled calls `present` (the ids
+   * the conversation holds) lacks, and the ledger records of those that ran. `restoreRound` turns
+   * them into messages.
+   */
+  lostCalls(sessionId: string, present: ReadonlySet<string>): Promise<RestoreRoundInput>;
 
   /** Every product, by id. */
   listProducts(): Promise<Product[]>;
@@ -97,10 +151,18 @@ export interface ShopStore {
   getProduct(productId: string): Promise<Product | undefined>;
   /** Products matching a query, best first (see `searchProducts` in the domain). */
   searchProducts(query: ProductQuery): Promise<Product[]>;
-  /** Adds stock to a product (merchant). */
-  restock(productId: string, quantity: number): Promise<ProductChangeResult>;
+  /** Adds stock to a product (merchant). `record`: see {@link RecordOption}. */
+  restock(
+    productId: string,
+    quantity: number,
+    options?: RecordOption<ProductChangeResult, undefined>,
+  ): Promise<ProductChangeResult>;
   /** Changes a product's price in cents (merchant). Carts keep the price they captured. */
-  setPrice(productId: string, priceCents: number): Promise<ProductChangeResult>;
+  setPrice(
+    productId: string,
+    priceCents: number,
+    options?: RecordOption<ProductChangeResult, undefined>,
+  ): Promise<ProductChangeResult>;
   /** Products at or below the stock threshold, emptiest first (merchant). */
   lowStock(threshold?: number): Promise<Product[]>;
 
@@ -110,20 +172,28 @@ export interface ShopStore {
    * transaction. `fn` receives the current cart and returns a {@link CartChange}; the cart is
    * written only when the change is `ok` (and differs). Calls for one session apply in the order
    * `withCart` was called. Use `tx` (not the store) for reads inside `fn`: the store's own methods
-   * may wait for the very transaction `fn` runs in.
+   * may wait for the very transaction `fn` runs in. With `record`, the call's ledger record is
+   * written in the same transaction, after the cart.
    */
   withCart<R extends CartChange>(
     sessionId: string,
     fn: (cart: Cart, tx: CartTransaction) => R | Promise<R>,
+    options?: RecordOption<R>,
   ): Promise<R>;
   /** The session's cart, read in turn with the cart changes queued before it. */
   getCart(sessionId: string): Promise<Cart>;
   /**
    * Turns the cart into an order at current prices, takes the stock and empties the cart, all in
    * one transaction under the session lock. Idempotent per `callId`: calling again with the same
-   * id returns the same order (`replayed: true`) and changes nothing.
+   * id returns the same order (`replayed: true`) and changes nothing. With `record`, the call's
+   * ledger record is written in the same transaction; a checkout refused because another one took
+   * the stock meanwhile is rolled back whole and not recorded here (nothing happened).
    */
-  checkout(sessionId: string, callId: string): Promise<CheckoutResult>;
+  checkout(
+    sessionId: string,
+    callId: string,
+    options?: RecordOption<CheckoutResult>,
+  ): Promise<CheckoutResult>;
   /** Orders, newest first. */
   listOrders(options?: ListOrdersOptions): Promise<Order[]>;
   /** Totals and best sellers over every order (merchant). */

@@ -1,6 +1,8 @@
 /**
  * overlap's ConversationStore over SQL: one row per message, so a conversation survives a server
- * restart, and a rewrite from position `from` replaces only the messages from there on.
+ * restart, and a rewrite from position `from` replaces only the messages from there on. A write
+ * that stores a round (or restored the calls of a lost one) may clear the session's round journal
+ * in the same transaction (`clearRoundJournal`): the calls it held are in the conversation now.
  */
 
 import type { Kysely } from "kysely";
@@ -12,6 +14,15 @@ import {
 } from "overlap-runtime";
 import type { ShopDatabase } from "./shop-database.js";
 import type { StoreDialect } from "./store-dialect.js";
+
+/** Options of {@link SqlConversationStore.write}. */
+export interface SqlConversationWriteOptions extends ConversationWriteOptions {
+  /**
+   * Delete the session's `round_journal` rows in the write's transaction. Only for a write whose
+   * messages hold every journaled call (a round's messages; a turn start that restored them).
+   */
+  clearRoundJournal?: boolean;
+}
 
 /** Conversations in the `messages` table, keyed by session id. */
 export class SqlConversationStore implements ConversationStore {
@@ -37,7 +48,7 @@ export class SqlConversationStore implements ConversationStore {
     conversationId: string,
     from: number,
     messages: readonly Message[],
-    options?: ConversationWriteOptions,
+    options?: SqlConversationWriteOptions,
   ): Promise<void> {
     await this.#db.transaction().execute(async (trx) => {
       // Two writers of one conversation (two processes resuming one session) must not interleave
@@ -58,6 +69,9 @@ export class SqlConversationStore implements ConversationStore {
         .where("session_id", "=", conversationId)
         .where("seq", ">=", from)
         .execute();
+      if (options?.clearRoundJournal) {
+        await trx.deleteFrom("round_journal").where("session_id", "=", conversationId).execute();
+      }
       if (messages.length === 0) return;
       await trx
         .insertInto("messages")

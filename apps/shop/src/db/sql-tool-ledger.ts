@@ -3,10 +3,15 @@
  * session is part of the key because call ids are only unique within a conversation (some
  * OpenAI-compatible servers number calls `call_0`, `call_1`... in every session), and one
  * session must never replay another's outcome (B12).
+ *
+ * Each record keeps its call (the tool_use block and its place in the round). Tools with effects
+ * write their record in the effect's own transaction (`insertLedgerRecord`, through the store's
+ * `record` options, which also journal the call there); the runtime's later `record` of the same
+ * call then changes nothing: the first record wins.
  */
 
-import type { Kysely } from "kysely";
-import type { ToolLedger, ToolOutcome } from "overlap-runtime";
+import type { Kysely, Transaction } from "kysely";
+import type { CallEntry, RecordedCall, ToolLedger, ToolOutcome } from "overlap-runtime";
 import type { ShopDatabase } from "./shop-database.js";
 
 /** The ledger of one session in the `tool_ledger` table. */
@@ -29,22 +34,61 @@ export class SqlToolLedger implements ToolLedger {
     return row ? (JSON.parse(row.outcome) as ToolOutcome) : undefined;
   }
 
-  async record(outcome: ToolOutcome): Promise<void> {
-    // `replayed` describes one delivery, not the call: it is never stored.
-    const stored: ToolOutcome = { ...outcome };
-    delete stored.replayed;
-    await this.#db
-      .insertInto("tool_ledger")
-      .values({
-        session_id: this.#sessionId,
-        call_id: outcome.callId,
-        name: outcome.name,
-        status: outcome.status,
-        outcome: JSON.stringify(stored),
-        created_at: new Date().toISOString(),
-      })
-      // The first record is the effect that happened; a late duplicate must not rewrite history.
-      .onConflict((oc) => oc.columns(["session_id", "call_id"]).doNothing())
-      .execute();
+  async record(outcome: ToolOutcome, entry?: CallEntry): Promise<void> {
+    await insertLedgerRecord(this.#db, this.#sessionId, outcome, entry);
   }
+}
+
+/**
+ * Inserts a ledger record unless the call has one already (the first record is the effect that
+ * happened; a late duplicate must not rewrite history). Pass a transaction to commit the record
+ * with the effect it describes.
+ */
+export async function insertLedgerRecord(
+  db: Kysely<ShopDatabase> | Transaction<ShopDatabase>,
+  sessionId: string,
+  outcome: ToolOutcome,
+  entry: CallEntry | undefined,
+): Promise<void> {
+  // `replayed` describes one delivery, not the call: it is never stored.
+  const stored: ToolOutcome = { ...outcome };
+  delete stored.replayed;
+  await db
+    .insertInto("tool_ledger")
+    .values({
+      session_id: sessionId,
+      call_id: outcome.callId,
+      name: outcome.name,
+      status: outcome.status,
+      outcome: JSON.stringify(stored),
+      entry: entry ? JSON.stringify(entry) : null,
+      created_at: new Date().toISOString(),
+    })
+    .onConflict((oc) => oc.columns(["session_id", "call_id"]).doNothing())
+    .execute();
+}
+
+/** The records (with their calls) of some of a session's calls, e.g. the journaled ones. */
+export async function recordsOf(
+  db: Kysely<ShopDatabase>,
+  sessionId: string,
+  calls: readonly CallEntry[],
+): Promise<RecordedCall[]> {
+  const byId = new Map(calls.map((entry) => [entry.block.id, entry]));
+  const ids = [...byId.keys()];
+  const out: RecordedCall[] = [];
+  // Chunked: both databases cap the number of parameters in one statement.
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await db
+      .selectFrom("tool_ledger")
+      .select(["call_id", "outcome"])
+      .where("session_id", "=", sessionId)
+      .where("call_id", "in", ids.slice(i, i + 500))
+      .execute();
+    for (const row of rows) {
+      const entry = byId.get(row.call_id);
+      if (entry) out.push({ entry, outcome: JSON.parse(row.outcome) as ToolOutcome });
+    }
+  }
+  return out;
 }

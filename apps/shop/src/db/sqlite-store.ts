@@ -33,6 +33,8 @@ export interface SqliteStoreOptions {
   /** Path of the database file, or `":memory:"` for a private in-memory database. */
   file: string;
   cartRules?: Partial<CartRules>;
+  /** Test only: see `KyselyShopStoreOptions.recordDelayMs`. */
+  recordDelayMs?: number;
   /** How long to wait for another process's write lock before failing (default 5000 ms). */
   busyTimeoutMs?: number;
 }
@@ -63,6 +65,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Shop
     db,
     dialect: SQLITE_DIALECT,
     ...(options.cartRules ? { cartRules: options.cartRules } : {}),
+    ...(options.recordDelayMs ? { recordDelayMs: options.recordDelayMs } : {}),
   });
 }
 

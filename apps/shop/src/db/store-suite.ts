@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import type { Message, ToolOutcome } from "overlap-runtime";
+import type { CallEntry, Message, ToolOutcome } from "overlap-runtime";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   addToCart,
@@ -172,6 +172,116 @@ export function registerStoreSuite(name: string, createHarness: StoreHarnessFact
       expect(await store.ledger("s1").lookup("call_0")).toEqual(outcome);
       expect(await store.ledger().lookup("call_0")).toBeUndefined();
       expect(await (await harness.openPeer()).ledger("s1").lookup("call_0")).toEqual(outcome);
+    });
+
+    it("keeps the round journal until a write that stores the round clears it", async () => {
+      const entry = (id: string, index: number): CallEntry => ({
+        round: 1,
+        index,
+        block: { type: "tool_use", id, name: "add_to_cart", input: { productId: "p-0001" } },
+      });
+      const journal = store.roundJournal("s1");
+      await journal.callComplete(entry("call_b", 2));
+      await journal.callComplete(entry("call_a", 1));
+      await journal.callComplete(entry("call_a", 1)); // a repeat changes nothing
+      await store.roundJournal("s2").callComplete(entry("call_a", 1));
+      const outcome: ToolOutcome = {
+        callId: "call_a",
+        name: "add_to_cart",
+        status: "ok",
+        resultText: "Added 1 × Aero Trail Runner.",
+        events: [],
+        isError: false,
+      };
+      await store.ledger("s1").record(outcome, entry("call_a", 1));
+      // A record without its call (older rows) and a record of a call the conversation holds.
+      await store.ledger("s1").record({ ...outcome, callId: "call_old" });
+      await store.ledger("s1").record({ ...outcome, callId: "call_held" }, entry("call_held", 0));
+      const lost = await (await harness.openPeer()).lostCalls("s1", new Set(["call_held"]));
+      expect(lost.journaled).toEqual([entry("call_a", 1), entry("call_b", 2)]);
+      expect(lost.recorded).toEqual([{ entry: entry("call_a", 1), outcome }]);
+
+      const user: Message = { role: "user", content: "add shoes" };
+      await store.conversations.write("s1", 0, [user]);
+      expect((await store.lostCalls("s1", new Set())).journaled).toHaveLength(2);
+      await store.conversations.write("s1", 1, [], { clearRoundJournal: true });
+      expect((await store.lostCalls("s1", new Set())).journaled).toEqual([]);
+      // Another session's journal is its own.
+      expect((await store.lostCalls("s2", new Set())).journaled).toHaveLength(1);
+      // A write refused for a conflict clears nothing.
+      await store.roundJournal("s1").callComplete(entry("call_c", 1));
+      await expect(
+        store.conversations.write("s1", 1, [], { expectedLength: 5, clearRoundJournal: true }),
+      ).rejects.toThrow(/another writer/);
+      expect((await store.lostCalls("s1", new Set())).journaled).toHaveLength(1);
+    });
+
+    it("writes a call's record in the transaction of its effect: both commit, or neither", async () => {
+      const { cheap, limited } = fixtures;
+      const entry = (id: string): CallEntry => ({
+        round: 1,
+        index: 0,
+        block: { type: "tool_use", id, name: "add_to_cart", input: { productId: cheap.id } },
+      });
+      const outcome = (id: string, text: string): ToolOutcome => ({
+        callId: id,
+        name: "add_to_cart",
+        status: "ok",
+        resultText: text,
+        events: [],
+        isError: false,
+      });
+      const addRecorded = (id: string, productId: string, fail = false) =>
+        store.withCart(
+          "s",
+          async (cart, tx) => addToCart(cart, await tx.getProduct(productId), 1, tx.rules),
+          {
+            record: async (result, tx) => {
+              // The record sees the transaction's own writes.
+              expect(await tx.getCart()).toEqual(result.ok ? result.cart : await tx.getCart());
+              if (fail) throw new Error("crash between the effect and its record");
+              return { sessionId: "s", outcome: outcome(id, `ok ${id}`), entry: entry(id) };
+            },
+          },
+        );
+      await addRecorded("call_1", cheap.id);
+      await expect(addRecorded("call_2", limited.id, true)).rejects.toThrow(/crash/);
+      expect((await store.getCart("s")).lines.map((l) => l.productId)).toEqual([cheap.id]);
+      expect(await store.ledger("s").lookup("call_1")).toEqual(outcome("call_1", "ok call_1"));
+      expect(await store.ledger("s").lookup("call_2")).toBeUndefined();
+      // The runtime's later record of the same call keeps the first.
+      await store.ledger("s").record(outcome("call_1", "later"), entry("call_1"));
+      expect((await store.ledger("s").lookup("call_1"))?.resultText).toBe("ok call_1");
+      // The effect's transaction journaled its call too (the block-stop write never happened).
+      const lost = await store.lostCalls("s", new Set());
+      expect(lost.journaled).toEqual([entry("call_1")]);
+      expect(lost.recorded.map((r) => r.entry)).toEqual([entry("call_1")]);
+      // A record without a journal row (a round stored since) is not a lost call.
+      await store.conversations.write("s", 0, [], { clearRoundJournal: true });
+      expect(await store.lostCalls("s", new Set())).toEqual({ journaled: [], recorded: [] });
+
+      // Checkout and the merchant's changes take the same option.
+      const placed = await store.checkout("s", "call_3", {
+        record: async (result, tx) => {
+          expect(result.ok).toBe(true);
+          expect(await tx.getCart()).toEqual(EMPTY_CART);
+          return { sessionId: "s", outcome: outcome("call_3", "placed") };
+        },
+      });
+      expect(placed.ok).toBe(true);
+      expect((await store.ledger("s").lookup("call_3"))?.resultText).toBe("placed");
+      await expect(
+        store.restock(limited.id, 5, {
+          record: () => {
+            throw new Error("crash");
+          },
+        }),
+      ).rejects.toThrow(/crash/);
+      expect((await store.getProduct(limited.id))?.stock).toBe(limited.stock);
+      await store.setPrice(limited.id, 1_234, {
+        record: () => ({ sessionId: "m", outcome: outcome("call_4", "repriced") }),
+      });
+      expect((await store.ledger("m").lookup("call_4"))?.resultText).toBe("repriced");
     });
 
     it("applies the cart rules through withCart and stores only successful changes", async () => {

@@ -10,6 +10,7 @@ import type { ModelClient } from "overlap-runtime";
 import type { Logger } from "pino";
 import { z } from "zod";
 import type { ShopAgent } from "../agents/shop-agents.js";
+import { loadRecoveredConversation } from "../db/recover-conversation.js";
 import type { SessionKind, ShopStore } from "../db/shop-store.js";
 import type { AppEnv } from "./app-env.js";
 import { HttpError } from "./http-error.js";
@@ -63,7 +64,11 @@ export function registerConversationRoutes(
 
   app.get(`${base}/:id`, auth, async (c) => {
     const session = c.get("session");
-    const messages = await store.conversations.load(session.id);
+    // While a turn runs here its round is in flight, not lost: show what is stored. Otherwise
+    // show the conversation as the next turn will continue it, with a crashed round restored.
+    const messages = turns.running(session.id)
+      ? await store.conversations.load(session.id)
+      : (await loadRecoveredConversation(store, session.id)).messages;
     const log = turns.log(session.id);
     return c.json({
       session: { id: session.id, kind: session.kind, createdAt: session.createdAt },

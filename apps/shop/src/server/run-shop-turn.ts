@@ -1,8 +1,11 @@
 /**
- * The body of one turn (S11, S17, B4): load the session's conversation, append the user's text
- * (repairing whatever an earlier interruption left), persist it, then run the agent's rounds with
- * the session's tools and ledger, every round persisted before the next request and every event
- * written to the turn's log. Runs on its own: no HTTP connection is involved.
+ * The body of one turn (S11, S17, B4): load the session's conversation, restore the round a crash
+ * may have cut off (its calls come back from the round journal and the ledger), append the user's
+ * text (repairing whatever an earlier interruption left), persist it, then run the agent's rounds
+ * with the session's tools, ledger and round journal, every round persisted before the next
+ * request and every event written to the turn's log. Each conversation write clears the round
+ * journal in its transaction: the calls it held are in the conversation from then on. Runs on its
+ * own: no HTTP connection is involved.
  */
 
 import {
@@ -14,6 +17,7 @@ import {
 } from "overlap-runtime";
 import type { Logger } from "pino";
 import type { ShopAgent } from "../agents/shop-agents.js";
+import { loadRecoveredConversation } from "../db/recover-conversation.js";
 import type { ShopStore } from "../db/shop-store.js";
 import type { TurnContext } from "./turn-registry.js";
 
@@ -33,17 +37,25 @@ export function shopTurn(input: ShopTurnInput): (turn: TurnContext) => Promise<v
   const { store, model, agent, sessionId, text } = input;
   return async (turn) => {
     const log = input.log.child({ sessionId, turnId: turn.turnId, agent: agent.name });
-    const stored = await store.conversations.load(sessionId);
-    const appended = appendUserText(stored, text);
+    const recovered = await loadRecoveredConversation(store, sessionId);
+    if (recovered.restored.length > 0) {
+      log.warn({ callIds: recovered.restored }, "restored the calls of a round cut off by a crash");
+    }
+    const appended = appendUserText(recovered.messages, text);
+    // Messages before both positions are the stored ones, unchanged.
+    const firstChange = Math.min(recovered.from, appended.from);
     // Every write says how long it saw the conversation: a turn of the same session running in
     // another server process makes it fail loudly instead of erasing that turn's messages.
-    let known = stored.length;
+    let known = recovered.stored.length;
     const write = async (from: number, messages: readonly Message[]) => {
-      await store.conversations.write(sessionId, from, messages, { expectedLength: known });
+      await store.conversations.write(sessionId, from, messages, {
+        expectedLength: known,
+        clearRoundJournal: true,
+      });
       known = from + messages.length;
     };
     try {
-      await write(appended.from, appended.messages.slice(appended.from));
+      await write(firstChange, appended.messages.slice(firstChange));
     } catch (err) {
       if (!isOverlapError(err, "conversation_conflict")) throw err;
       log.warn({ err }, "conversation changed by another process; turn refused");
@@ -61,9 +73,12 @@ export function shopTurn(input: ShopTurnInput): (turn: TurnContext) => Promise<v
       agent: agent.name,
       signal: turn.signal,
       ledger: store.ledger(sessionId),
+      journal: store.roundJournal(sessionId),
       onMessages: ({ from, messages }) => write(from, messages),
       onLedgerError: (err, call) =>
         log.error({ err, callId: call.id, tool: call.name }, "ledger write failed"),
+      onJournalError: (err, entry) =>
+        log.error({ err, callId: entry?.block.id }, "round journal write failed"),
     });
     const summary = {
       rounds: result.rounds.length,

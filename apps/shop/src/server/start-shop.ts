@@ -42,11 +42,12 @@ export interface RunningShop {
 /** Opens everything and starts listening on `config.port`. */
 export async function startShop(options: StartShopOptions): Promise<RunningShop> {
   const { config, logger } = options;
-  const store = await openStore(
-    config.database.kind === "postgres"
+  const store = await openStore({
+    ...(config.database.kind === "postgres"
       ? { databaseUrl: config.database.connectionString }
-      : { sqliteFile: config.database.file },
-  );
+      : { sqliteFile: config.database.file }),
+    ...(config.toolDelayMs > 0 ? { recordDelayMs: config.toolDelayMs } : {}),
+  });
   let model: ShopModel | undefined;
   try {
     model = await modelFromEnv({

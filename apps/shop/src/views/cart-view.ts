@@ -36,8 +36,14 @@ export interface CartView {
   maxQuantityPerLine: number;
 }
 
-/** Builds the view of `cart`, reading product names from the store. */
-export async function cartView(store: ShopStore, cart: Cart): Promise<CartView> {
+/**
+ * Builds the view of `cart`, reading product names from the store (or from a transaction: any
+ * source of products and cart rules).
+ */
+export async function cartView(
+  store: Pick<ShopStore, "getProduct" | "cartRules">,
+  cart: Cart,
+): Promise<CartView> {
   const products = await Promise.all(cart.lines.map((line) => store.getProduct(line.productId)));
   const lines = cart.lines.map((line, i): CartLineView => {
     const lineTotalCents = line.unitPriceCents * line.quantity;
