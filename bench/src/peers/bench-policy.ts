@@ -51,7 +51,8 @@ export function benchPolicy(): SimPolicy {
   return (request) => {
     const last = request.messages.at(-1);
     const said = last?.role === "user" ? textOf(last) : "";
-    if (said.trim() === GO_ON) {
+    // "go on" ends the user's text (some systems merge it into the previous user message).
+    if (said.trim().endsWith(GO_ON)) {
       return { blocks: [{ type: "text", text: "Continuing from here." }], stopReason: "end_turn" };
     }
     // Tool results end the request, or come right before a trailing assistant message (a

@@ -393,6 +393,8 @@ const settle = (ms = 30) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function measuredTurn(system: PeerSystem, scenario: string, url: string) {
   recorder.reset();
+  // Garbage of earlier turns is not this turn's cost (children run with --expose-gc).
+  (globalThis as { gc?: () => void }).gc?.();
   const cpu = process.cpuUsage();
   const t0 = now();
   const result = await bounded(

@@ -201,3 +201,10 @@ export function faultCounts(records: readonly FaultRecord[]): FaultCounts {
   }
   return counts;
 }
+
+/** At most `cap` indices spread evenly over 0..count-1 (all of them when `count <= cap`). */
+export function sampleIndices(count: number, cap: number): number[] {
+  if (count <= cap) return Array.from({ length: count }, (_, i) => i);
+  const picks = Array.from({ length: cap }, (_, i) => Math.round((i * (count - 1)) / (cap - 1)));
+  return [...new Set(picks)];
+}

@@ -95,7 +95,7 @@ export function productList(bytes: number): Array<Record<string, unknown>> {
   for (let i = 0; size < bytes; i++) {
     const item = {
       sku: `SKU-${String(i).padStart(5, "0")}`,
-      name: `Trail runner ${i} "Aero" — size ${36 + (i % 12)}`,
+      name: `Trail runner ${i} "Aero", size ${36 + (i % 12)}`,
       price: Math.round((49.9 + ((i * 7.3) % 150)) * 100) / 100,
       tags: ["outdoor", i % 2 ? "waterproof" : "breathable", `batch-${i % 9}`],
       stock: (i * 37) % 120,
