@@ -56,6 +56,8 @@ export interface TurnFigures {
   roundRatio: number;
   turnRatio: number;
   cpuMs: number;
+  /** Frames (SSE events or chunks) of the turn's two responses. */
+  frames: number;
   /** End of the first response's stream, ms. */
   streamMs: number;
   /** Whether some call's result could be ready before the stream ended. */
@@ -110,6 +112,7 @@ export function turnFigures(record: TurnRecord, scenario: Scenario): TurnFigures
     roundRatio: roundMs / lbRoundMs,
     turnRatio: turnMs / lbTurnMs,
     cpuMs: record.cpuMs,
+    frames: first.frames + second.frames,
     streamMs: first.streamEnd - t0,
     toolCanFinishBeforeEnd: scenario.calls.some(
       (call, k) => first.stops[k]! + call.ms < first.streamEnd,
@@ -131,6 +134,7 @@ export function medianFigures(list: readonly TurnFigures[]): TurnFigures {
     roundRatio: Math.round(median(list.map((x) => x.roundRatio)) * 1000) / 1000,
     turnRatio: Math.round(median(list.map((x) => x.turnRatio)) * 1000) / 1000,
     cpuMs: m((x) => x.cpuMs),
+    frames: m((x) => x.frames),
     streamMs: m((x) => x.streamMs),
     toolCanFinishBeforeEnd: list.some((x) => x.toolCanFinishBeforeEnd),
   };

@@ -122,6 +122,7 @@ describe("turnFigures", () => {
     expect(f.lbTurnMs).toBe(800);
     expect(f.turnRatio).toBeCloseTo(807 / 800);
     expect(f.toolCanFinishBeforeEnd).toBe(true);
+    expect(f.frames).toBe(50);
   });
   it("rejects turns that did not do the scenario's work", () => {
     const twice = turn(typical);

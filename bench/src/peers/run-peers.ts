@@ -9,7 +9,8 @@
  * 1. warm-up: a small turn, three times per system;
  * 2. latency: every scenario x repetition x system (`PEERS_REPS`, default 3; medians);
  * 3. faults: each system's 3-call response cut (`drop-after=N`) and broken (`error-after=N`)
- *    after every event N of its own stream (at most `PEERS_FAULT_CELLS` per kind, default 40),
+ *    after every event N of its own stream (at most `PEERS_FAULT_CELLS` per kind, default 30,
+ *    spread evenly),
  *    then "go on";
  * 4. the preview cost of a 64 KiB argument (`preview-cost.ts`, its own process).
  *
@@ -41,6 +42,7 @@ import {
 import {
   buildScenarios,
   faultScenario,
+  SIM_DELTA_CHARS,
   SIM_JITTER,
   SIM_PACING,
   SIM_SEED,
@@ -61,7 +63,7 @@ const envInt = (name: string, fallback: number) => {
   return Number.isInteger(n) && n >= 0 && process.env[name] !== "" ? n : fallback;
 };
 const REPS = Math.max(1, envInt("PEERS_REPS", 3));
-const FAULT_CELLS = envInt("PEERS_FAULT_CELLS", 40);
+const FAULT_CELLS = envInt("PEERS_FAULT_CELLS", 30);
 const RUN_FAULTS = process.env.PEERS_FAULTS !== "0";
 const RUN_PREVIEW = process.env.PEERS_PREVIEW !== "0";
 const ONLY_SYSTEMS = process.env.PEERS_SYSTEMS?.split(",").filter(Boolean);
@@ -349,7 +351,7 @@ async function main(): Promise<void> {
     meta: {
       command: "npm run bench:peers",
       node20: process.version,
-      sim: { seed: SIM_SEED, jitter: SIM_JITTER, pacing: SIM_PACING },
+      sim: { seed: SIM_SEED, jitter: SIM_JITTER, deltaChars: SIM_DELTA_CHARS, pacing: SIM_PACING },
       machine: `${(await import("node:os")).cpus().length} cores, load average ${(
         await import("node:os")
       )

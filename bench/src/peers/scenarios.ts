@@ -12,16 +12,23 @@
 /** Which scripted model server (in the sim process) a scenario talks to. */
 export type SimKind = "paced" | "fast-args" | "faults";
 
-/** The seed of every scripted model server (ids, delta sizes, jitter). */
+/** The seed of every scripted model server (ids; the pacing below does not depend on it). */
 export const SIM_SEED = 20_260;
 
-/** Pacing of each server; the seed and the jitter are shared. */
+/**
+ * Pacing of each server. No jitter and fixed delta sizes (text 16 characters = 4 tokens,
+ * arguments 8 = 2 tokens): the sim derives each request's seed from its body, which differs
+ * between systems (each SDK writes its own request), so seeded jitter or delta sizes would give
+ * every system a different schedule. This way every system gets the same bytes at the same
+ * times, and their milliseconds compare directly.
+ */
 export const SIM_PACING: Record<SimKind, { tokensPerSecond: number; firstTokenMs: number }> = {
-  paced: { tokensPerSecond: 120, firstTokenMs: 250 },
+  paced: { tokensPerSecond: 140, firstTokenMs: 250 },
   "fast-args": { tokensPerSecond: 8000, firstTokenMs: 250 },
   faults: { tokensPerSecond: 1000, firstTokenMs: 10 },
 };
-export const SIM_JITTER = 0.2;
+export const SIM_JITTER = 0;
+export const SIM_DELTA_CHARS = { text: [16, 16], args: [8, 8] } as const;
 
 /** A tool the model may call; `locked` tools take the per-session cart lock. */
 export interface BenchToolSpec {
@@ -191,11 +198,11 @@ export function buildScenarios(): Scenario[] {
   );
   add(
     "long-args-2",
-    "2 calls, 400 ms, ~600-char args",
+    "2 calls, 400 ms, ~400-char args",
     "paced",
     [
-      call("long-args-2", 1, "search", 400, longNote(600, 1)),
-      call("long-args-2", 2, "search", 400, longNote(600, 2)),
+      call("long-args-2", 1, "search", 400, longNote(400, 1)),
+      call("long-args-2", 2, "search", 400, longNote(400, 2)),
     ],
     [{ text: 40 }, { call: 0 }, { call: 1 }, { text: 200 }],
   );

@@ -25,6 +25,9 @@ import { BENCH_TOOL_SCHEMA, BENCH_TOOLS } from "../scenarios.js";
 
 const version = (name: string) => packageVersion(name, import.meta.url);
 
+/** `buffered`: without fine-grained tool streaming (the API buffers each call's input). */
+const buffered = process.argv[2] === "buffered";
+
 async function load(): Promise<PeerSystem> {
   const fetch = tappedFetch();
   const tools = BENCH_TOOLS.map((t) =>
@@ -45,13 +48,14 @@ async function load(): Promise<PeerSystem> {
         client: new Anthropic({ baseURL: url, apiKey: "bench", maxRetries: 0, fetch }),
         model: "scripted-peers",
         maxTokens: 32_000,
+        eagerInputStreaming: !buffered,
       });
       models.set(url, model);
     }
     return model;
   };
   return {
-    name: "overlap",
+    name: buffered ? "overlap-buffered" : "overlap",
     versions: {
       "overlap-runtime": "workspace (source)",
       "@anthropic-ai/sdk": version("@anthropic-ai/sdk"),
