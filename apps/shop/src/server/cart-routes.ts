@@ -14,10 +14,19 @@ import { unknownProduct } from "../domain/rule-violation.js";
 import { cartView } from "../views/cart-view.js";
 import type { AppEnv } from "./app-env.js";
 import { HttpError } from "./http-error.js";
-import { readJson } from "./read-json.js";
+import { isStorableText, readJson } from "./read-json.js";
 import { requireSession } from "./require-session.js";
 
-const AddItemBody = z.object({ productId: z.string().trim().min(1).max(64), quantity: z.int() });
+/** The longest product id accepted (catalog ids are `p-0001` style). */
+const MAX_PRODUCT_ID_CHARS = 64;
+
+const ProductId = z
+  .string()
+  .trim()
+  .min(1)
+  .max(MAX_PRODUCT_ID_CHARS)
+  .refine(isStorableText, "must be well-formed text (no lone surrogate, no NUL character)");
+const AddItemBody = z.object({ productId: ProductId, quantity: z.int() });
 const SetQuantityBody = z.object({ quantity: z.int() });
 
 /** Registers `GET /api/sessions/:id/cart` and the cart item routes. */
@@ -39,7 +48,7 @@ export function registerCartRoutes(app: Hono<AppEnv>, store: ShopStore): void {
   });
 
   app.patch(`${base}/items/:productId`, auth, async (c) => {
-    const id = c.req.param("productId");
+    const id = productIdParam(c.req.param("productId"));
     const body = await readJson(c, SetQuantityBody);
     const result = await store.withCart(c.get("session").id, async (cart, tx) =>
       updateQuantity(cart, await tx.getProduct(id), body.quantity, tx.rules),
@@ -48,7 +57,7 @@ export function registerCartRoutes(app: Hono<AppEnv>, store: ShopStore): void {
   });
 
   app.delete(`${base}/items/:productId`, auth, async (c) => {
-    const id = c.req.param("productId");
+    const id = productIdParam(c.req.param("productId"));
     const result = await store.withCart(c.get("session").id, async (cart, tx) => {
       const removed = removeLine(cart, id);
       // A line whose product left the catalog can still be removed; an id never seen is a 404.
@@ -57,6 +66,19 @@ export function registerCartRoutes(app: Hono<AppEnv>, store: ShopStore): void {
     });
     return c.json({ cart: await cartView(store, changed(result)) });
   });
+}
+
+/** The product id of an item path, checked like a body's. @throws HttpError 400 otherwise. */
+function productIdParam(value: string): string {
+  const parsed = ProductId.safeParse(value);
+  if (!parsed.success) {
+    throw new HttpError(
+      400,
+      "invalid_request",
+      `The product id in the path must be 1 to ${MAX_PRODUCT_ID_CHARS} characters of well-formed text, without NUL.`,
+    );
+  }
+  return parsed.data;
 }
 
 /** The new cart, or the broken rule as an error answer. */

@@ -15,11 +15,14 @@ import type { SessionKind, ShopStore } from "../db/shop-store.js";
 import type { AppEnv } from "./app-env.js";
 import { HttpError } from "./http-error.js";
 import { FixedWindowLimiter } from "./rate-limit.js";
-import { readJson } from "./read-json.js";
+import { isStorableText, readJson } from "./read-json.js";
 import { requireSession } from "./require-session.js";
 import { shopTurn } from "./run-shop-turn.js";
 import { sseResponse } from "./sse-response.js";
 import type { TurnRegistry } from "./turn-registry.js";
+
+/** What a refused turn's `retry-after` says while the server shuts down (a restart's time). */
+const SHUTDOWN_RETRY_AFTER_S = 5;
 
 /** The longest message a user may send, in characters. */
 export const MAX_MESSAGE_CHARS = 4_000;
@@ -32,7 +35,9 @@ const MessageBody = z.object({
     .refine(
       (text) => [...text].length <= MAX_MESSAGE_CHARS,
       `must be at most ${MAX_MESSAGE_CHARS} characters`,
-    ),
+    )
+    // Stored and sent to the model on every later turn: one bad character would poison them all.
+    .refine(isStorableText, "must be well-formed text (no lone surrogate, no NUL character)"),
 });
 
 /** What the routes need. */
@@ -85,6 +90,7 @@ export function registerConversationRoutes(
   app.post(`${base}/:id/messages`, auth, async (c) => {
     const { text } = await readJson(c, MessageBody);
     if (deps.draining()) {
+      c.header("retry-after", String(SHUTDOWN_RETRY_AFTER_S));
       throw new HttpError(503, "shutting_down", "The server is shutting down. Try again shortly.");
     }
     const sessionId = c.get("session").id;

@@ -188,6 +188,8 @@ describe("request checks", () => {
     const malformed = await t.call("POST", `/api/sessions/${id}/messages`, {
       token,
       body: '{"text": "hi",',
+      // A string body is text/plain by default, which is refused (415) before it is read.
+      headers: { "content-type": "application/json" },
     });
     expect(malformed.status).toBe(400);
     expect((await errorOf(malformed)).code).toBe("invalid_json");

@@ -12,6 +12,7 @@ export type HttpErrorCode =
   | "forbidden"
   | "not_found"
   | "payload_too_large"
+  | "unsupported_media_type"
   | "turn_running"
   | "shutting_down"
   | "internal";
@@ -19,7 +20,7 @@ export type HttpErrorCode =
 /** An error answer with a status, a code and a message safe to show. */
 export class HttpError extends Error {
   override readonly name = "HttpError";
-  readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 503;
+  readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503;
   readonly code: string;
 
   constructor(status: HttpError["status"], code: HttpErrorCode | (string & {}), message: string) {
