@@ -17,6 +17,11 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export interface ShopConfig {
   /** `PORT`, default 3000 (0 picks a free port). */
   readonly port: number;
+  /**
+   * `SHUTDOWN_GRACE_MS`, default 10 000: on SIGTERM/SIGINT, how long running turns may go on
+   * (new ones are refused) before the rest are cancelled and repaired.
+   */
+  readonly shutdownGraceMs: number;
   /** Where the store lives: `DATABASE_URL` (PostgreSQL), else SQLite in `DATA_DIR` (./data). */
   readonly database: StoreTarget;
   /** `MERCHANT_TOKEN`, or a random one generated for this process. */
@@ -46,6 +51,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
   }
   return {
     port: parsePort(env.PORT),
+    shutdownGraceMs: parseShutdownGrace(env.SHUTDOWN_GRACE_MS),
     database: resolveStoreTarget({ env }),
     merchantToken: merchantToken ?? randomBytes(24).toString("base64url"),
     merchantTokenGenerated: merchantToken === undefined,
@@ -81,6 +87,20 @@ function parseToolDelay(value: string | undefined): number {
   if (!Number.isInteger(ms) || ms < 0 || ms > 60_000) {
     throw new ConfigError(
       `SHOP_TOOL_DELAY_MS (test only) must be a whole number of milliseconds from 0 to 60000 (got "${value}").`,
+    );
+  }
+  return ms;
+}
+
+/** The default of {@link ShopConfig.shutdownGraceMs}. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+
+function parseShutdownGrace(value: string | undefined): number {
+  if (value === undefined || value.trim() === "") return DEFAULT_SHUTDOWN_GRACE_MS;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 0 || ms > 600_000) {
+    throw new ConfigError(
+      `SHUTDOWN_GRACE_MS must be a whole number of milliseconds from 0 to 600000 (got "${value}").`,
     );
   }
   return ms;

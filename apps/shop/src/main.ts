@@ -1,7 +1,10 @@
 /**
  * The shop server's entry point (`npm start`): reads the environment, starts the shop, prints
- * where it is and what it talks to, and shuts down gracefully on SIGINT/SIGTERM (a second signal
- * exits at once).
+ * where it is and what it talks to, and shuts down gracefully on SIGINT/SIGTERM: new turns are
+ * refused, running ones get `SHUTDOWN_GRACE_MS` to finish, the rest are cancelled and repaired,
+ * then everything closes and the process exits 0. A second signal exits at once (1); one arriving
+ * within a second of the first is the same signal delivered twice (Ctrl-C reaches node from the
+ * terminal and again from npm, which forwards it) and is ignored.
  */
 
 import pino from "pino";
@@ -9,6 +12,9 @@ import { ConfigError, describeDatabase, loadConfig } from "./config.js";
 import { shopPolicy } from "./model/shop-policy.js";
 import { startShop } from "./server/start-shop.js";
 import { ensureWebBuild } from "./server/web-build.js";
+
+/** A signal this soon after the first is the same one delivered twice, not a second one. */
+const REPEATED_SIGNAL_MS = 1_000;
 
 /** Runs the server until a signal stops it. */
 async function main(): Promise<void> {
@@ -46,15 +52,19 @@ async function main(): Promise<void> {
   }
   console.log(lines.join("\n"));
 
-  let stopping = false;
+  let stoppingAt: number | undefined;
   const stop = (signal: NodeJS.Signals) => {
-    if (stopping) {
+    if (stoppingAt !== undefined) {
+      if (Date.now() - stoppingAt < REPEATED_SIGNAL_MS) return;
       logger.warn({ signal }, "second signal: exiting now");
       process.exit(1);
     }
-    stopping = true;
-    logger.info({ signal }, "shutting down");
-    shop.close().then(
+    stoppingAt = Date.now();
+    logger.info(
+      { signal, graceMs: config.shutdownGraceMs },
+      "shutting down: new turns refused, running turns may finish within the grace period",
+    );
+    shop.close({ graceMs: config.shutdownGraceMs }).then(
       () => {
         logger.info("stopped");
         process.exitCode = 0;

@@ -17,12 +17,13 @@ import { registerCartRoutes } from "./cart-routes.js";
 import { type ConversationRouteDeps, registerConversationRoutes } from "./conversation-routes.js";
 import { handleError, handleNotFound } from "./handle-error.js";
 import { homePage } from "./home-page.js";
+import { GracefulTurnRegistry } from "./graceful-turns.js";
 import { errorBody } from "./http-error.js";
 import { clientAddress, rateLimit } from "./rate-limit.js";
 import { requestLogging } from "./request-logging.js";
 import { requireMerchantToken } from "./require-merchant-token.js";
 import { serveWeb } from "./serve-web.js";
-import { TurnRegistry } from "./turn-registry.js";
+import type { TurnRegistry } from "./turn-registry.js";
 
 /** The largest request body accepted by default: 16 KiB (a 4,000-character message fits). */
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024;
@@ -54,14 +55,18 @@ export interface AppDeps {
 export interface ShopApp {
   app: Hono<AppEnv>;
   turns: TurnRegistry;
-  /** Refuses new turns, cancels running ones and waits for them (their conversations repaired). */
-  drain(): Promise<void>;
+  /**
+   * Refuses new turns (503 `shutting_down`, and `/healthz` answers 503), lets running turns
+   * finish for up to `graceMs` (default 0), then cancels the rest and waits for them (their
+   * conversations repaired and saved).
+   */
+  drain(options?: { graceMs?: number }): Promise<void>;
 }
 
 /** Builds the app. */
 export function createApp(deps: AppDeps): ShopApp {
   const { store, logger } = deps;
-  const turns = new TurnRegistry({
+  const turns = new GracefulTurnRegistry({
     onError: (err, sessionId) => logger.error({ err, sessionId }, "turn failed"),
   });
   let draining = false;
@@ -89,6 +94,8 @@ export function createApp(deps: AppDeps): ShopApp {
   app.get("/", (c) => c.html(homePage(deps.model)));
   app.get("/healthz", async (c) => {
     const health = { db: store.dialect, model: deps.model.label, scripted: deps.model.scripted };
+    // A load balancer stops sending traffic here while running turns finish.
+    if (draining) return c.json({ ok: false, shuttingDown: true, ...health }, 503);
     try {
       await store.getSession("healthz"); // a round trip to the database
     } catch (err) {
@@ -133,8 +140,15 @@ export function createApp(deps: AppDeps): ShopApp {
   return {
     app,
     turns,
-    drain: async () => {
+    drain: async (options = {}) => {
       draining = true;
+      const graceMs = options.graceMs ?? 0;
+      if (graceMs > 0 && !(await turns.settle(graceMs))) {
+        logger.warn(
+          { graceMs, turns: turns.runningCount },
+          "shutdown: turns still running after the grace period are cancelled",
+        );
+      }
       await turns.close();
     },
   };

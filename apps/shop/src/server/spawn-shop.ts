@@ -15,12 +15,24 @@ export interface ShopProcess {
   child: ChildProcess;
 }
 
-/** Starts `apps/shop/src/main.ts` on a free port; resolves with its URL. */
-export function spawnShop(env: Record<string, string>): Promise<ShopProcess> {
-  const child = spawn(process.execPath, ["--conditions=overlap-source", "--import", "tsx", MAIN], {
+/**
+ * Starts `apps/shop/src/main.ts` on a free port; resolves with its URL. `via: "npm"` runs it as
+ * `npm start` in the repository (then `child` is the npm process, as an operator would see it);
+ * `detached` gives it a process group of its own (signal the group as a terminal's Ctrl-C does).
+ */
+export function spawnShop(
+  env: Record<string, string>,
+  options: { via?: "node" | "npm"; detached?: boolean } = {},
+): Promise<ShopProcess> {
+  const [command, args] =
+    options.via === "npm"
+      ? ["npm", ["start"]]
+      : [process.execPath, ["--conditions=overlap-source", "--import", "tsx", MAIN]];
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: "0", LOG_LEVEL: "silent" },
     stdio: ["ignore", "pipe", "pipe"],
+    detached: options.detached ?? false,
   });
   return new Promise((resolve, reject) => {
     let out = "";

@@ -1,8 +1,9 @@
 /**
  * Starts the whole shop in one call: the store (migrated), the model (Claude, an
  * OpenAI-compatible server or the embedded scripted model), both agents, the app and the HTTP
- * server. `close` is the graceful shutdown: stop accepting, cancel running turns (their
- * conversations are repaired and saved), then close the model and the store.
+ * server. `close` is the graceful shutdown: refuse new turns (503), let running turns finish within
+ * a grace period, cancel the rest (their conversations are repaired and saved), stop the HTTP
+ * server, then close the model and the store.
  */
 
 import type { Pacing, SimPolicy } from "overlap-sim";
@@ -35,8 +36,13 @@ export interface RunningShop {
   port: number;
   store: ShopStore;
   model: ShopModel;
-  /** Graceful shutdown; safe to call more than once. */
-  close(): Promise<void>;
+  /**
+   * Graceful shutdown: new turns are refused at once (503 `shutting_down` with `retry-after`),
+   * running turns get `graceMs` (default 0: cancelled at once) to finish, the rest are cancelled
+   * and repaired; then the HTTP server, the model and the store close. Safe to call more than
+   * once (later calls wait for the first).
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 /** Opens everything and starts listening on `config.port`. */
@@ -69,10 +75,10 @@ export async function startShop(options: StartShopOptions): Promise<RunningShop>
     const http = await startHttpServer(shop.app.fetch, { port: config.port });
     const opened = model;
     let closing: Promise<void> | undefined;
-    const close = async () => {
-      const stopped = http.close();
-      await shop.drain();
-      await stopped;
+    const close = async (graceMs: number) => {
+      // Still listening meanwhile: a new turn is answered 503, a reload can resume its stream.
+      await shop.drain({ graceMs });
+      await http.close();
       await opened.close();
       await store.close();
     };
@@ -81,8 +87,8 @@ export async function startShop(options: StartShopOptions): Promise<RunningShop>
       port: http.port,
       store,
       model: opened,
-      close: () => {
-        closing ??= close();
+      close: (closeOptions = {}) => {
+        closing ??= close(closeOptions.graceMs ?? 0);
         return closing;
       },
     };
