@@ -64,12 +64,27 @@ export interface TurnFigures {
   toolCanFinishBeforeEnd: boolean;
 }
 
+/**
+ * The requests of a turn's conversation: without the Claude Agent SDK CLI's first attempt, a
+ * request whose messages end with a `system` role message (the scripted model answers it 400,
+ * as it does any malformed request, and the CLI sends the conversation again without it).
+ */
+export function conversationRequests(requests: readonly WireRequest[]): WireRequest[] {
+  return requests.filter((r) => r.lastRole !== "system");
+}
+
+/** Whether some request was such a `system`-role first attempt. */
+export function hadSystemRolePreflight(requests: readonly WireRequest[]): boolean {
+  return requests.some((r) => r.lastRole === "system");
+}
+
 /** Why a turn does not count, or undefined when it did the scenario's work exactly. */
 export function invalidReason(record: TurnRecord, scenario: Scenario): string | undefined {
   if (record.error !== undefined) return record.error;
-  const [first, second] = record.requests;
-  if (!first || !second) return `${record.requests.length} request(s), expected 2`;
-  if (record.requests.length !== 2) return `${record.requests.length} requests, expected 2`;
+  const requests = conversationRequests(record.requests);
+  const [first, second] = requests;
+  if (!first || !second) return `${requests.length} request(s), expected 2`;
+  if (requests.length !== 2) return `${requests.length} requests, expected 2`;
   if (first.status !== 200 || second.status !== 200) {
     return `statuses ${first.status}/${second.status}`;
   }
@@ -91,8 +106,8 @@ export function invalidReason(record: TurnRecord, scenario: Scenario): string | 
 
 /** The figures of a valid turn (see {@link invalidReason}). */
 export function turnFigures(record: TurnRecord, scenario: Scenario): TurnFigures {
-  const first = record.requests[0] as Required<WireRequest>;
-  const second = record.requests[1] as Required<WireRequest>;
+  const [first, second] = conversationRequests(record.requests) as Required<WireRequest>[];
+  if (!first || !second) throw new Error("turnFigures needs a valid turn");
   const t0 = record.t0;
   const bound = lowerBound(first.streamEnd, first.stops, scenario.calls);
   const lbRoundMs = bound - t0;
@@ -182,7 +197,7 @@ export function faultCounts(records: readonly FaultRecord[]): FaultCounts {
     if (counts.examples.length < 4 && !counts.examples.includes(text)) counts.examples.push(text);
   };
   for (const record of records) {
-    const rejected = record.requests.filter((r) => r.status === 400).length;
+    const rejected = conversationRequests(record.requests).filter((r) => r.status === 400).length;
     counts.rejected += rejected;
     if (rejected > 0) example(`${record.fault}: ${rejected} request(s) rejected with 400`);
     const byOp = new Map<string, number>();

@@ -172,6 +172,14 @@ describe("faultCounts", () => {
         runs: [run("f-1", 30), run("f-1", 40)],
       },
       {
+        fault: "drop-after=1",
+        first: { outcome: "ok" },
+        second: { outcome: "ok" },
+        // The agent SDK CLI's first attempt (a system-role message, 400) is not a rejection.
+        requests: [{ ...request(400, [], 0), lastRole: "system" }, request(200, [], 1)],
+        runs: [],
+      },
+      {
         fault: "drop-after=3",
         first: { outcome: "hang" },
         requests: [request(200, [], 0)],
@@ -180,7 +188,7 @@ describe("faultCounts", () => {
     ];
     const counts = faultCounts(records);
     expect(counts).toMatchObject({
-      cells: 3,
+      cells: 4,
       rejected: 1,
       doubleRuns: 1,
       effectsWithoutResult: 1,

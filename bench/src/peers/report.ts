@@ -6,8 +6,10 @@
 
 import type { FaultRecord, TurnRecord } from "./child-kit.js";
 import {
+  conversationRequests,
   type FaultCounts,
   faultCounts,
+  hadSystemRolePreflight,
   invalidReason,
   median,
   medianFigures,
@@ -62,6 +64,8 @@ export interface Cell {
   afterResponse?: boolean;
   /** The next request ended with an assistant message (a prefill) in some run. */
   prefill: boolean;
+  /** Some run first sent a request with a `system`-role message (rejected, then sent again). */
+  systemRolePreflight: boolean;
 }
 
 export interface SystemSummary {
@@ -129,7 +133,12 @@ export function summarize(input: PeersInput): PeersSummary {
         valid: figures.length,
         invalid,
         reasons: [...reasons],
-        prefill: turns.some((t) => t.requests.slice(1).some((r) => r.lastRole === "assistant")),
+        prefill: turns.some((t) =>
+          conversationRequests(t.requests)
+            .slice(1)
+            .some((r) => r.lastRole === "assistant"),
+        ),
+        systemRolePreflight: turns.some((t) => hadSystemRolePreflight(t.requests)),
       };
       if (figures.length > 0) {
         cell.median = medianFigures(figures);
@@ -454,7 +463,7 @@ export function timelineChart(input: PeersInput, scenarioId: string): TimelineCh
     if (!turn) continue;
     const { record, figures } = turn;
     const at = (t: number | undefined) => (t === undefined ? 0 : t - record.t0);
-    const streams: TimelineSegment[] = record.requests.map((r, i) => ({
+    const streams: TimelineSegment[] = conversationRequests(record.requests).map((r, i) => ({
       from: at(r.sentAt),
       to: at(r.streamEnd ?? r.lastByte),
       kind: "stream",

@@ -20,13 +20,12 @@
  * `PEERS_PREVIEW=0` the preview cost (a narrowed run does not write `bench/results/`).
  */
 
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import type { FaultRecord, TurnRecord } from "./child-kit.js";
-import { sampleIndices } from "./figures.js";
+import { conversationRequests, sampleIndices } from "./figures.js";
 import { PeerProcess } from "./peer-process.js";
 import {
   formatMarkdown,
@@ -77,6 +76,8 @@ interface SystemDef {
   node: "20" | "22";
   entry: string;
   args?: string[];
+  /** Fault cells per kind for this system, when fewer than the default (slow turns). */
+  faultCells?: number;
 }
 
 const SYSTEMS: SystemDef[] = [
@@ -124,29 +125,15 @@ const SYSTEMS: SystemDef[] = [
     node: "22",
     entry: "bench/peers/node22/src/openai-agents.ts",
   },
-];
-
-/** The whole-response path (S20) is another engineer's work: run only once it exists here. */
-function wholePathRow(): SystemRun {
-  const row: SystemRun = {
+  {
     name: "whole-s20",
-    label: "whole (S20)",
-    node: "-",
-    turns: [],
-    faults: [],
-  };
-  let tracked = "";
-  try {
-    tracked = execFileSync("git", ["ls-files", "apps/shop/src/whole"], { cwd: root }).toString();
-  } catch {
-    tracked = "";
-  }
-  row.notRun =
-    tracked.trim() === ""
-      ? "apps/shop/src/whole/ is not in the repository yet (work in progress elsewhere); row left to fill"
-      : "apps/shop/src/whole/ exists, but bench/peers has no adapter for it yet (runAgentSdkTurn); row left to fill";
-  return row;
-}
+    label: "whole (S20): the shop's whole-response path, Claude Agent SDK",
+    node: "20",
+    entry: "bench/src/peers/systems/whole-s20.ts",
+    // Each turn spawns the SDK's CLI (seconds): a sample of the fault matrix only.
+    faultCells: 5,
+  },
+];
 
 const log = (text: string) => process.stderr.write(`${text}\n`);
 
@@ -237,7 +224,6 @@ async function main(): Promise<void> {
       await child.stop(500);
     }
   }
-  if (!ONLY_SYSTEMS) runs.push(wholePathRow());
   const runOf = (name: string) => runs.find((r) => r.name === name)!;
   const drop = (name: string, why: string) => {
     runOf(name).notRun = why;
@@ -296,12 +282,13 @@ async function main(): Promise<void> {
           { cmd: "fault", scenario: fault.id, url, fault: "none", timeoutMs: FAULT_TIMEOUT_MS },
           60_000,
         )) as { fault?: FaultRecord };
-        const frames = clean.fault?.requests[0]?.frames ?? 0;
+        const frames = conversationRequests(clean.fault?.requests ?? [])[0]?.frames ?? 0;
         if (frames === 0) {
           run.faultNote = "the clean fault-3 turn saw no stream frames";
           continue;
         }
-        const cells = sampleIndices(frames, FAULT_CELLS);
+        const def = defs.find((d) => d.name === name);
+        const cells = sampleIndices(frames, Math.min(FAULT_CELLS, def?.faultCells ?? FAULT_CELLS));
         let hangs = 0;
         cellLoop: for (const n of cells) {
           for (const kind of ["drop-after", "error-after"]) {
