@@ -81,6 +81,8 @@ async function open(
   return { context, page };
 }
 
+/** The developer view's switch (in the top bar; on a phone, in the timeline's header). */
+const devToggle = (page: Page) => page.locator('[data-testid="developer-toggle"]:visible');
 const composer = (page: Page) => page.getByRole("textbox", { name: "Message" });
 const replies = (page: Page) => page.getByTestId("assistant-turn");
 const lastTurn = (page: Page) => replies(page).last();
@@ -180,6 +182,116 @@ async function transcript(page: Page): Promise<string[]> {
   return lines;
 }
 
+type Viewport = { width: number; height: number };
+
+/** What the checks below read of a DOM element (this file is type-checked without the DOM). */
+interface DomNode {
+  getBoundingClientRect(): {
+    left: number;
+    top: number;
+    right: number;
+    bottom: number;
+    width: number;
+    height: number;
+  };
+  tagName: string;
+  className: unknown;
+  textContent: string | null;
+  scrollWidth: number;
+  clientWidth: number;
+  querySelectorAll(selector: string): ArrayLike<DomNode>;
+  contains(other: unknown): boolean;
+}
+
+/**
+ * What is wrong with the boxes of the elements `locator` matches: a part outside the viewport, a
+ * child that spills out of it, or content cut by its box (wider than the box shows). With
+ * `scroll`, each element is first scrolled into view (within its scrolling list); without it, it
+ * must be in view as the page is. Elements that are not displayed are skipped.
+ */
+async function boxProblems(
+  locator: Locator,
+  viewport: Viewport,
+  label: string,
+  options: { scroll: boolean; min?: number } = { scroll: true },
+): Promise<string[]> {
+  const problems: string[] = [];
+  const n = await locator.count();
+  if (n < (options.min ?? 1)) problems.push(`${label}: ${n} found`);
+  for (let i = 0; i < n; i++) {
+    const el = locator.nth(i);
+    if (!(await el.isVisible())) continue;
+    if (options.scroll) await el.scrollIntoViewIfNeeded();
+    const found = await el.evaluate((element, vp) => {
+      const node = element as unknown as DomNode;
+      const out: string[] = [];
+      const r = node.getBoundingClientRect();
+      const name = `${node.tagName.toLowerCase()}.${String(node.className).replace(/ +/g, ".")}`;
+      if (r.left < -0.5 || r.top < -0.5 || r.right > vp.width + 0.5 || r.bottom > vp.height + 0.5) {
+        out.push(`${name} "${node.textContent}" outside the viewport: ${JSON.stringify(r)}`);
+      }
+      for (const child of [node, ...Array.from(node.querySelectorAll("*"))]) {
+        const c = child.getBoundingClientRect();
+        if (c.width === 0 && c.height === 0) continue;
+        if (
+          child !== node &&
+          (c.left < r.left - 1 ||
+            c.right > r.right + 1 ||
+            c.top < r.top - 1 ||
+            c.bottom > r.bottom + 1)
+        ) {
+          out.push(`${name}: a child spills out ("${child.textContent}")`);
+        }
+        if (child.scrollWidth > child.clientWidth + 1 && child.clientWidth > 0) {
+          out.push(
+            `${name}: "${child.textContent}" is cut (${child.scrollWidth} > ${child.clientWidth})`,
+          );
+        }
+      }
+      return out;
+    }, viewport);
+    problems.push(...found.map((p) => `${label} #${i}: ${p}`));
+  }
+  return problems;
+}
+
+/** True when the centre of the element is the element itself (not covered by anything). */
+async function uncovered(locator: Locator): Promise<boolean> {
+  return locator.evaluate((element) => {
+    const node = element as unknown as DomNode;
+    const r = node.getBoundingClientRect();
+    const { document } = globalThis as unknown as {
+      document: { elementFromPoint(x: number, y: number): unknown };
+    };
+    const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return top !== null && (top === node || node.contains(top));
+  });
+}
+
+/** The shopper session of the page (from localStorage). */
+async function sessionOf(page: Page): Promise<{ id: string; token: string }> {
+  return JSON.parse(
+    String(await page.evaluate("localStorage.getItem('trail-run.shopper-session')")),
+  ) as { id: string; token: string };
+}
+
+/** Puts products in the page's cart through the REST API (the page sees it on its next load). */
+async function fillCart(page: Page, items: readonly { productId: string; quantity: number }[]) {
+  const session = await sessionOf(page);
+  for (const item of items) {
+    const response = await page.request.post(`${shop.url}/api/sessions/${session.id}/cart/items`, {
+      headers: { authorization: `Bearer ${session.token}` },
+      data: item,
+    });
+    expect(response.status()).toBe(200);
+  }
+}
+
+/** The texts of the chips of the last reply. */
+async function chipTexts(page: Page): Promise<string[]> {
+  return lastTurn(page).getByTestId("tool-chip").allInnerTexts();
+}
+
 describe.skipIf(noBrowser)("the shop in a browser", () => {
   it("demo: tool chips before the reply ends, the preview card becomes the final card, the cart and the timeline follow", async () => {
     const { context, page } = await open(DESKTOP);
@@ -227,10 +339,11 @@ describe.skipIf(noBrowser)("the shop in a browser", () => {
       { timeout: 15_000 },
     );
     await shot(page, "desktop-04-preview-skeleton");
-    // The partial product list: ids written so far, their tiles still loading.
+    // The partial product list: tiles for the ids written so far, still loading.
     await page.waitForFunction(
       (el) =>
-        el.querySelectorAll("code.id").length >= 2 || el.getAttribute("data-state") !== "preview",
+        el.querySelectorAll("li[data-product-id]").length >= 2 ||
+        el.getAttribute("data-state") !== "preview",
       preview,
       { timeout: 15_000, polling: "raf" },
     );
@@ -426,6 +539,225 @@ describe.skipIf(noBrowser)("the shop in a browser", () => {
     await composer(page).waitFor({ state: "attached" });
     await expect.poll(() => page.getByTestId("user-message").count()).toBe(2);
     await expect.poll(() => lowStock.getAttribute("data-state"), { timeout: 15_000 }).toBe("final");
+    await context.close();
+  });
+
+  it("chips and cards say what happens in words, in the shopper's language; the developer view (remembered) shows names, ids and timings", async () => {
+    const { context, page } = await open(DESKTOP);
+    await waitForReply(page, await send(page, DEMO));
+    expect(await chipTexts(page)).toEqual([
+      "Added Aero Trail Runner to your cart",
+      "Added Merino Wool Socks to your cart",
+      "Your total: $103.50 for 2 items",
+    ]);
+    // The timeline says what its figures mean.
+    const summary = await text(page.getByTestId("timeline-summary"));
+    expect(summary).toMatch(/saved|No time was saved/);
+    expect(summary).not.toContain("Head start");
+    expect(await page.getByTestId("round-explained").count()).toBeGreaterThan(0);
+
+    // A size: in the chip and on the cart line.
+    await waitForReply(page, await send(page, "add the Aero trail runner in size 10 to my cart"));
+    expect(await chipTexts(page)).toEqual(["Added Aero Trail Runner (size US 10) to your cart"]);
+    const line = page.getByTestId("cart-line").filter({ hasText: "Aero Trail Runner" });
+    await expect.poll(() => text(line.getByTestId("cart-variant"))).toBe("Size US 10");
+    // One chip's details, in words.
+    await lastTurn(page).getByTestId("tool-chip").first().click();
+    const details = await text(lastTurn(page).locator(".call-details"));
+    expect(details).toContain("Added 1 × Aero Trail Runner (size US 10)");
+    expect(details).not.toMatch(/p-\d{4}|\b1 items\b/);
+    await shot(page, "desktop-15-words");
+
+    // Chinese when the shopper writes Chinese.
+    await waitForReply(page, await send(page, "把 Aero trail runner 加入购物车，然后算一下总价"));
+    const zh = await chipTexts(page);
+    expect(zh[0]).toBe("已把 Aero Trail Runner 加入购物车");
+    expect(zh[1]).toMatch(/^总价 \$\d+\.\d\d，共 \d+ 件$/);
+    await shot(page, "desktop-16-chinese-chips");
+
+    for (const chip of await page.getByTestId("tool-chip").allInnerTexts()) {
+      expect(chip).not.toMatch(/add_to_cart|cart_total|p-\d{4}|\b1 items\b/);
+    }
+
+    // The developer view: tool names, ids and timings, and it is remembered.
+    await devToggle(page).click();
+    const firstChip = replies(page).first().getByTestId("tool-chip").first();
+    await expect.poll(() => text(firstChip)).toContain("add_to_cart");
+    expect(await text(firstChip)).toContain("p-0001");
+    await firstChip.click();
+    expect(await text(replies(page).first().locator(".call-details"))).toMatch(/Call\s*toolu_/);
+    await shot(page, "desktop-17-developer-view");
+    await page.reload();
+    await composer(page).waitFor();
+    expect(await devToggle(page).getAttribute("aria-pressed")).toBe("true");
+    await expect
+      .poll(() => text(lastTurn(page).getByTestId("tool-chip").first()))
+      .toContain("add_to_cart");
+    await devToggle(page).click();
+    await expect
+      .poll(() => text(lastTurn(page).getByTestId("tool-chip").first()))
+      .toContain("加入购物车");
+    await context.close();
+  });
+
+  it("a refused call reads as a plain sentence, never the runtime's validation text", async () => {
+    const { context, page } = await open(DESKTOP);
+    await waitForReply(page, await send(page, "add 11 aero trail runners to my cart"));
+    const problem = lastTurn(page).getByTestId("call-problem");
+    expect(await text(problem)).toBe("The quantity can be at most 10.");
+    expect(await chipTexts(page)).toEqual(["Couldn't add 11 items to your cart"]);
+    await lastTurn(page).getByTestId("tool-chip").click();
+    await shot(page, "desktop-18-refused");
+
+    await waitForReply(page, await send(page, "add the aero trail runner in size 99"));
+    expect(await text(lastTurn(page).getByTestId("call-problem"))).toMatch(
+      /^Aero Trail Runner comes in sizes US 6, .*; there is no size 99\.$/,
+    );
+    const shown = [
+      ...(await page.getByTestId("tool-chip").allInnerTexts()),
+      ...(await page.getByTestId("call-problem").allInnerTexts()),
+      ...(await page.locator(".call-details").allInnerTexts()),
+    ].join("\n");
+    expect(shown).not.toMatch(/✖|→ at|Invalid arguments|add_to_cart/);
+    await context.close();
+  });
+
+  it("server unreachable: the badge says so, a failed message can be sent again or removed, and the error clears itself when the server is back", async () => {
+    const { context, page } = await open(DESKTOP);
+    const badge = page.getByTestId("model-badge");
+    await expect.poll(() => text(badge)).toContain("Scripted model");
+    await page.getByTestId("cart-panel").getByText("Your cart is empty.").waitFor();
+
+    await context.setOffline(true);
+    await send(page, SEARCH);
+    const unsent = page.getByTestId("unsent-message");
+    await unsent.waitFor();
+    expect(await text(unsent)).toContain("Not sent");
+    await expect.poll(() => text(badge)).toContain("Server unreachable");
+    await shot(page, "desktop-19-offline", 300);
+
+    await context.setOffline(false);
+    await expect.poll(() => text(badge), { timeout: 20_000 }).toContain("Scripted model");
+    await expect.poll(() => text(unsent)).toContain("answers again");
+    await shot(page, "desktop-20-back-online", 300);
+    await unsent.getByRole("button", { name: "Send again" }).click();
+    await waitForReply(page, 1);
+    expect(await page.getByTestId("user-message").count()).toBe(1);
+    expect(await unsent.count()).toBe(0);
+    expect(await page.getByTestId("chat-error").count()).toBe(0);
+
+    // Remove instead.
+    await context.setOffline(true);
+    await send(page, "show me socks");
+    await unsent.waitFor();
+    await unsent.getByRole("button", { name: "Remove" }).click();
+    expect(await page.getByTestId("user-message").count()).toBe(1);
+    expect(await unsent.count()).toBe(0);
+    await context.setOffline(false);
+    await expect.poll(() => text(badge), { timeout: 20_000 }).toContain("Scripted model");
+    expect(await page.getByTestId("cart-panel").getByRole("alert").count()).toBe(0);
+    await context.close();
+  });
+
+  it("phone 390x844: chips, badges, tiles, the checkout button and the message box are whole and in view", async () => {
+    const { context, page } = await open(PHONE);
+    await waitForReply(page, await send(page, SEARCH));
+    const tiles = lastTurn(page).locator(".tile[data-product-id]");
+    expect(await tiles.count()).toBeGreaterThanOrEqual(3);
+    expect(await tiles.first().locator("[data-picture]").getAttribute("data-picture")).toBe("shoe");
+    const ids = (await attributes(tiles, "data-product-id")).filter((x): x is string => !!x);
+    await tiles.first().getByRole("button", { name: /^Add / }).click();
+    await expect.poll(() => tiles.first().getByTestId("in-cart").count()).toBe(1);
+    const problems = [
+      ...(await boxProblems(page.getByTestId("model-badge"), PHONE, "badge", { scroll: false })),
+      ...(await boxProblems(page.getByTestId("tool-chip"), PHONE, "chip")),
+      ...(await boxProblems(lastTurn(page).locator(".tile .pill"), PHONE, "tile badge")),
+      ...(await boxProblems(lastTurn(page).locator(".tile-add"), PHONE, "tile button")),
+    ];
+    await tiles.first().scrollIntoViewIfNeeded();
+    await shot(page, "phone-07-tiles", 300);
+
+    // The developer view's chips (names, ids, arguments) wrap rather than being cut.
+    await page.getByRole("tab", { name: /Timeline/ }).click();
+    await devToggle(page).click();
+    await page.getByRole("tab", { name: /Chat/ }).click();
+    await waitForReply(
+      page,
+      await send(page, "compare the aero trail runner and the swift road racer"),
+    );
+    await waitForReply(page, await send(page, DEMO));
+    expect(await text(lastTurn(page).getByTestId("tool-chip").first())).toContain("add_to_cart");
+    problems.push(...(await boxProblems(page.getByTestId("tool-chip"), PHONE, "developer chip")));
+    await shot(page, "phone-08-developer-chips", 300);
+    await page.getByRole("tab", { name: /Timeline/ }).click();
+    await devToggle(page).click();
+    await page.getByRole("tab", { name: /Chat/ }).click();
+
+    // A long cart and a refused change: the checkout button stays in view above the tab bar.
+    await fillCart(page, [
+      { productId: "p-0001", quantity: 8 },
+      ...ids.slice(0, 5).map((productId) => ({ productId, quantity: 1 })),
+    ]);
+    await page.reload();
+    await page.getByRole("tab", { name: /Cart/ }).click();
+    const cart = page.getByTestId("cart-panel");
+    await expect.poll(() => cart.getByTestId("cart-line").count()).toBeGreaterThanOrEqual(5);
+    await cart.getByRole("button", { name: "Increase quantity of Aero Trail Runner" }).click();
+    await cart.getByTestId("cart-error").waitFor();
+    const checkout = cart.getByRole("button", { name: "Check out with the assistant" });
+    problems.push(...(await boxProblems(checkout, PHONE, "checkout", { scroll: false })));
+    expect(await uncovered(checkout)).toBe(true);
+    problems.push(
+      ...(await boxProblems(
+        cart.locator(".cart-line .pill, .cart-line-variant"),
+        PHONE,
+        "cart badge",
+        { scroll: true, min: 0 },
+      )),
+    );
+    await shot(page, "phone-09-cart-limit", 300);
+
+    await page.getByRole("tab", { name: /Chat/ }).click();
+    problems.push(...(await boxProblems(composer(page), PHONE, "message box", { scroll: false })));
+    expect(await uncovered(composer(page))).toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("1280x800: with a long cart and a refused change the checkout button and the message box stay in view; chips and badges are whole", async () => {
+    const { context, page } = await open(DESKTOP);
+    await waitForReply(page, await send(page, SEARCH));
+    const tiles = lastTurn(page).locator(".tile[data-product-id]");
+    const ids = (await attributes(tiles, "data-product-id")).filter((x): x is string => !!x);
+    await fillCart(page, [
+      { productId: "p-0001", quantity: 10 },
+      { productId: "p-0002", quantity: 2 },
+      ...ids.filter((id) => id !== "p-0001").map((productId) => ({ productId, quantity: 1 })),
+    ]);
+    await page.reload();
+    const cart = page.getByTestId("cart-panel");
+    await expect.poll(() => cart.getByTestId("cart-line").count()).toBeGreaterThanOrEqual(6);
+    await cart.getByRole("button", { name: "Increase quantity of Aero Trail Runner" }).click();
+    await cart.getByTestId("cart-error").waitFor();
+    const checkout = cart.getByRole("button", { name: "Check out with the assistant" });
+    const problems = [
+      ...(await boxProblems(checkout, DESKTOP, "checkout", { scroll: false })),
+      ...(await boxProblems(composer(page), DESKTOP, "message box", { scroll: false })),
+      ...(await boxProblems(page.getByTestId("model-badge"), DESKTOP, "badge", { scroll: false })),
+      ...(await boxProblems(cart.getByTestId("cart-error"), DESKTOP, "cart banner", {
+        scroll: false,
+      })),
+    ];
+    expect(await uncovered(checkout)).toBe(true);
+    expect(await uncovered(composer(page))).toBe(true);
+    await shot(page, "desktop-21-cart-long-limit", 300);
+
+    await waitForReply(page, await send(page, DEMO));
+    problems.push(
+      ...(await boxProblems(page.getByTestId("tool-chip"), DESKTOP, "chip")),
+      ...(await boxProblems(page.locator(".tile .pill"), DESKTOP, "tile badge")),
+    );
+    expect(problems).toEqual([]);
     await context.close();
   });
 

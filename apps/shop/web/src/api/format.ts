@@ -1,4 +1,4 @@
-/** Small display helpers: durations, money, a stable hue per product. */
+/** Small display helpers: durations, money, a stable hue per text. */
 
 const USD = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
 
@@ -28,18 +28,6 @@ export function hueOf(text: string): number {
   let h = 7;
   for (const ch of text) h = (h * 31 + (ch.codePointAt(0) ?? 0)) % 360;
   return h;
-}
-
-/** Up to two initials of a name ("Aero Trail Runner" → "AT"; "跑鞋" → "跑鞋"). */
-export function initialsOf(name: string): string {
-  const words = name.trim().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return "?";
-  if (words.length === 1) return [...(words[0] ?? "")].slice(0, 2).join("").toUpperCase();
-  return words
-    .slice(0, 2)
-    .map((w) => [...w][0] ?? "")
-    .join("")
-    .toUpperCase();
 }
 
 /** A date-time for an order list: `Dec 2, 15:43`. */

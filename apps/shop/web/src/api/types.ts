@@ -1,6 +1,6 @@
 /**
  * The JSON the shop's API and its UI events carry (see `apps/shop/src/agents/shop-views.ts`,
- * `src/server/cart-view.ts` and the tools' `ui` events), with readers that check the shape of what
+ * `src/views/cart-view.ts` and the tools' `ui` events), with readers that check the shape of what
  * arrives: a field of an unexpected type is dropped, never rendered blindly.
  */
 
@@ -16,6 +16,10 @@ export interface Product {
   inStock: boolean;
   rating: number;
   description: string;
+  /** The sizes it comes in (empty for one size). */
+  sizes: string[];
+  /** The colours it comes in. */
+  colors: string[];
 }
 
 /** One cart line. */
@@ -25,6 +29,10 @@ export interface CartLine {
   quantity: number;
   unitPrice: string;
   lineTotal: string;
+  /** The size chosen, when one was. */
+  size: string | undefined;
+  /** The colour chosen, when one was. */
+  color: string | undefined;
 }
 
 /** The cart, from the REST API or a `cart-updated` event. */
@@ -90,6 +98,13 @@ const str = (o: Json, k: string, fallback = ""): string =>
   typeof o[k] === "string" ? (o[k] as string) : fallback;
 const num = (o: Json, k: string, fallback = 0): number =>
   typeof o[k] === "number" && Number.isFinite(o[k]) ? (o[k] as number) : fallback;
+const strings = (o: Json, k: string): string[] =>
+  Array.isArray(o[k]) ? (o[k] as unknown[]).filter((x): x is string => typeof x === "string") : [];
+/** The first of `keys` holding a non-empty string. */
+const optStr = (o: Json, ...keys: string[]): string | undefined => {
+  for (const k of keys) if (typeof o[k] === "string" && o[k] !== "") return o[k] as string;
+  return undefined;
+};
 
 /** Reads a product, or `undefined` without an id and a name. */
 export function readProduct(value: unknown): Product | undefined {
@@ -108,6 +123,8 @@ export function readProduct(value: unknown): Product | undefined {
     inStock: typeof value.inStock === "boolean" ? value.inStock : stock > 0,
     rating: num(value, "rating"),
     description: str(value, "description"),
+    sizes: strings(value, "sizes"),
+    colors: strings(value, "colors"),
   };
 }
 
@@ -129,6 +146,8 @@ export function readCart(value: unknown): Cart | undefined {
       quantity: num(line, "quantity"),
       unitPrice: str(line, "unitPrice"),
       lineTotal: str(line, "lineTotal"),
+      size: optStr(line, "size"),
+      color: optStr(line, "color", "colour"),
     });
   }
   return {

@@ -2,7 +2,7 @@
 
 import { MerchantApp } from "./MerchantApp";
 import { ShopperApp } from "./ShopperApp";
-import { useHealth } from "./use-health";
+import { HealthContext, useHealth } from "./use-health";
 
 export function isMerchantPath(pathname: string): boolean {
   return /^\/merchant\/?$/.test(pathname);
@@ -10,9 +10,13 @@ export function isMerchantPath(pathname: string): boolean {
 
 export function App() {
   const health = useHealth();
-  return isMerchantPath(window.location.pathname) ? (
-    <MerchantApp health={health} />
-  ) : (
-    <ShopperApp health={health} />
+  return (
+    <HealthContext.Provider value={health}>
+      {isMerchantPath(window.location.pathname) ? (
+        <MerchantApp health={health.state} />
+      ) : (
+        <ShopperApp health={health.state} />
+      )}
+    </HealthContext.Provider>
   );
 }

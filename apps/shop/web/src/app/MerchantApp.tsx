@@ -14,7 +14,7 @@ import { type SessionLoad, useSessionLoader } from "../session/use-session-loade
 import { TimelinePanel } from "../timeline/TimelinePanel";
 import { Icon, Spinner } from "../ui/Icon";
 import { ErrorView, LoadingView, Shell } from "./Shell";
-import type { HealthState } from "./use-health";
+import { type HealthState, useRetryWhenBack } from "./use-health";
 import { Workspace } from "./Workspace";
 
 const SUGGESTIONS = [
@@ -166,6 +166,8 @@ function MerchantSession({ token, onRejected }: { token: string; onRejected: () 
   useEffect(() => {
     if (rejected) onRejected();
   }, [rejected, onRejected]);
+
+  useRetryWhenBack(load.status === "error" && load.error.status === 0, retry);
 
   if (load.status === "loading" || rejected)
     return <LoadingView label="Opening the merchant console…" />;

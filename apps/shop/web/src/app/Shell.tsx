@@ -1,6 +1,7 @@
 /** The page frame: brand, the model badge (honest about the scripted model), views, actions. */
 
 import type { ReactNode } from "react";
+import { DeveloperToggle } from "../ui/DeveloperToggle";
 import { Icon } from "../ui/Icon";
 import type { HealthState } from "./use-health";
 
@@ -9,8 +10,15 @@ export function ModelBadge({ health }: { health: HealthState }) {
     return <span className="model-badge is-loading" aria-hidden="true" />;
   if (health.status === "down") {
     return (
-      <span className="model-badge is-down" data-testid="model-badge" role="status">
-        <span className="dot" /> Server unreachable
+      <span
+        className="model-badge is-down"
+        data-testid="model-badge"
+        role="status"
+        title="The server does not answer; the page keeps checking and carries on when it is back."
+      >
+        <span className="dot" />
+        <span className="badge-long">Server unreachable · checking again</span>
+        <span className="badge-short">Server unreachable</span>
       </span>
     );
   }
@@ -78,6 +86,7 @@ export function Shell({
             <span>Merchant</span>
           </a>
         </nav>
+        <DeveloperToggle className="hide-phone" />
         {actions}
       </header>
       <main id="main" className="main">

@@ -7,6 +7,7 @@ import type { CardActions } from "../cards/ProductCards";
 import { CartPanel } from "../cart/CartPanel";
 import { useCart } from "../cart/use-cart";
 import { ChatPanel } from "../chat/ChatPanel";
+import { productBook } from "../chat/product-book";
 import { useChat } from "../chat/use-chat";
 import { SHOPPER } from "../session/endpoints";
 import { shopperSession } from "../session/storage";
@@ -14,7 +15,7 @@ import { type SessionLoad, useSessionLoader } from "../session/use-session-loade
 import { TimelinePanel } from "../timeline/TimelinePanel";
 import { Icon } from "../ui/Icon";
 import { ErrorView, LoadingView, Shell } from "./Shell";
-import type { HealthState } from "./use-health";
+import { type HealthState, useRetryWhenBack } from "./use-health";
 import { Workspace } from "./Workspace";
 
 const SUGGESTIONS = [
@@ -33,6 +34,7 @@ export function ShopperApp({ health }: { health: HealthState }) {
     slot: shopperSession,
     create: createShopperSession,
   });
+  useRetryWhenBack(load.status === "error" && load.error.status === 0, retry);
   return (
     <Shell
       view="shop"
@@ -84,13 +86,19 @@ function ShopperWorkspace({
   }, [cart.assistantUpdates]);
 
   const { change, busy } = cart;
+  const inCart = useMemo(
+    () => new Map((cart.cart?.lines ?? []).map((l) => [l.productId, l.quantity] as const)),
+    [cart.cart],
+  );
   const actions = useMemo<CardActions>(
     () => ({
       addToCart: (productId) => void change({ kind: "add", productId, quantity: 1 }),
       busyProductId: busy,
+      inCart,
     }),
-    [change, busy],
+    [change, busy, inCart],
   );
+  const book = useMemo(() => productBook(chat.state, cart.cart), [chat.state, cart.cart]);
   const showTimeline = useCallback((index: number) => {
     setSelected(index);
     setTab("timeline");
@@ -114,6 +122,7 @@ function ShopperWorkspace({
           notice={load.notice}
           onShowTimeline={showTimeline}
           onRestart={onRestart}
+          book={book}
           empty={<Welcome onPick={chat.send} />}
         />
       }
@@ -124,7 +133,14 @@ function ShopperWorkspace({
           icon: "cart",
           badge: cart.cart?.itemCount,
           pulse: cartPulse,
-          node: <CartPanel model={cart} onCheckout={checkout} running={chat.state.running} />,
+          node: (
+            <CartPanel
+              model={cart}
+              onCheckout={checkout}
+              running={chat.state.running}
+              book={book}
+            />
+          ),
         },
         {
           id: "timeline",

@@ -2,7 +2,10 @@
 
 import type { ReactNode } from "react";
 import type { Product } from "../api/types";
-import { Rating, StockPill, Swatch } from "./ProductCards";
+import { useChatView } from "../chat/view-context";
+import { pick } from "../i18n/lang";
+import { Rating, StockPill } from "./ProductCards";
+import { ProductPicture } from "./ProductPicture";
 
 export function ComparisonTable({
   ids,
@@ -22,6 +25,7 @@ export function ComparisonTable({
         product: undefined,
         id,
       }));
+  const { lang, book, developer } = useChatView();
   const cell = (c: (typeof columns)[number], render: (p: Product) => ReactNode) =>
     c.product ? render(c.product) : <span className="skeleton skeleton-line short" />;
   return (
@@ -30,26 +34,34 @@ export function ComparisonTable({
         <thead>
           <tr>
             <th scope="col">
-              <span className="visually-hidden">Property</span>
+              <span className="visually-hidden">{pick(lang, "Property", "属性")}</span>
             </th>
             {columns.map((c) => (
               <th scope="col" key={c.key} data-product-id={c.id}>
                 <div className="compare-head">
                   {c.product ? (
-                    <Swatch id={c.product.id} name={c.product.name} />
+                    <ProductPicture id={c.product.id} category={c.product.category} size="small" />
                   ) : (
-                    <span className="swatch skeleton" />
+                    <span className="picture picture-small skeleton" />
                   )}
                   <span className="compare-name">
-                    {c.product ? c.product.name : c.id ? <code className="id">{c.id}</code> : ""}
+                    {c.product ? (
+                      c.product.name
+                    ) : c.id && book.get(c.id) ? (
+                      book.get(c.id)?.name
+                    ) : c.id && developer ? (
+                      <code className="id">{c.id}</code>
+                    ) : (
+                      <span className="skeleton skeleton-line short" />
+                    )}
                   </span>
                 </div>
                 <div className="compare-badges">
                   {c.product && c.product.id === cheapestId && (
-                    <span className="pill pill-accent">Cheapest</span>
+                    <span className="pill pill-accent">{pick(lang, "Cheapest", "最便宜")}</span>
                   )}
                   {c.product && c.product.id === bestRatedId && (
-                    <span className="pill pill-ok">Best rated</span>
+                    <span className="pill pill-ok">{pick(lang, "Best rated", "评分最高")}</span>
                   )}
                 </div>
               </th>
@@ -58,7 +70,7 @@ export function ComparisonTable({
         </thead>
         <tbody>
           <tr>
-            <th scope="row">Price</th>
+            <th scope="row">{pick(lang, "Price", "价格")}</th>
             {columns.map((c) => (
               <td key={c.key} className="num strong">
                 {cell(c, (p) => p.price)}
@@ -66,27 +78,27 @@ export function ComparisonTable({
             ))}
           </tr>
           <tr>
-            <th scope="row">Rating</th>
+            <th scope="row">{pick(lang, "Rating", "评分")}</th>
             {columns.map((c) => (
               <td key={c.key}>
                 {cell(c, (p) => (
-                  <Rating rating={p.rating} />
+                  <Rating rating={p.rating} lang={lang} />
                 ))}
               </td>
             ))}
           </tr>
           <tr>
-            <th scope="row">Stock</th>
+            <th scope="row">{pick(lang, "Stock", "库存")}</th>
             {columns.map((c) => (
               <td key={c.key}>
                 {cell(c, (p) => (
-                  <StockPill stock={p.stock} />
+                  <StockPill stock={p.stock} lang={lang} />
                 ))}
               </td>
             ))}
           </tr>
           <tr>
-            <th scope="row">Brand</th>
+            <th scope="row">{pick(lang, "Brand", "品牌")}</th>
             {columns.map((c) => (
               <td key={c.key}>{cell(c, (p) => p.brand)}</td>
             ))}

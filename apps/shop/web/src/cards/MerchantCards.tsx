@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { formatCents, formatDateTime } from "../api/format";
 import type { Order, Product, SalesSummary } from "../api/types";
+import { count, type Lang, pick } from "../i18n/lang";
 import { StockPill } from "./ProductCards";
 
 /** A table of products with their stock; skeleton rows while the list is not known. */
@@ -87,12 +88,12 @@ export function StockTable({
   );
 }
 
-export function OrderSummary({ order }: { order: Order }) {
+export function OrderSummary({ order, lang = "en" }: { order: Order; lang?: Lang }) {
   return (
     <div className="order">
       <div className="order-head">
         <span>
-          Order <code className="id">{order.id}</code>
+          {pick(lang, "Order", "订单")} <code className="id">{order.id}</code>
         </span>
         <span className="muted">{formatDateTime(order.createdAt)}</span>
       </div>
@@ -107,9 +108,7 @@ export function OrderSummary({ order }: { order: Order }) {
         ))}
       </ul>
       <div className="order-total">
-        <span>
-          {order.itemCount} item{order.itemCount === 1 ? "" : "s"}
-        </span>
+        <span>{count(lang, order.itemCount, "item")}</span>
         <strong>{formatCents(order.totalCents)}</strong>
       </div>
     </div>

@@ -1,46 +1,55 @@
 /**
- * Product cards (`show_products`): a grid of tiles. The preview and the final card share the
- * grid and the tile size, so filling in never moves anything: a skeleton tile becomes a product.
+ * Product cards (`show_products`): a grid of tiles, each with a picture of its category, its
+ * stock, and what of it is already in the cart. The preview and the final card share the grid and
+ * the tile size, so filling in never moves anything: a skeleton tile becomes a product.
  */
 
-import { hueOf, initialsOf } from "../api/format";
 import type { Product } from "../api/types";
+import { useChatView } from "../chat/view-context";
+import { type Lang, pick } from "../i18n/lang";
 import { Icon, Spinner } from "../ui/Icon";
+import { ProductPicture } from "./ProductPicture";
 
 /** What a card can do beyond showing (the shopper can add to the cart from a tile). */
 export interface CardActions {
   addToCart?: ((productId: string) => void) | undefined;
   /** The product being added, if any. */
   busyProductId?: string | undefined;
+  /** Units of each product already in the cart, by product id. */
+  inCart?: ReadonlyMap<string, number> | undefined;
 }
 
-export function Swatch({ id, name }: { id: string; name: string }) {
-  const hue = hueOf(id);
+export function StockPill({ stock, lang = "en" }: { stock: number; lang?: Lang }) {
+  if (stock <= 0) {
+    return <span className="pill pill-muted">{pick(lang, "Sold out", "已售罄")}</span>;
+  }
+  if (stock <= 5) {
+    return (
+      <span className="pill pill-warn">{pick(lang, `Only ${stock} left`, `仅剩 ${stock} 件`)}</span>
+    );
+  }
+  return <span className="pill pill-ok">{pick(lang, `${stock} in stock`, `库存 ${stock}`)}</span>;
+}
+
+export function Rating({ rating, lang = "en" }: { rating: number; lang?: Lang }) {
   return (
     <span
-      className="swatch"
-      style={{
-        background: `linear-gradient(135deg, hsl(${hue} 70% 92%), hsl(${(hue + 40) % 360} 65% 84%))`,
-        color: `hsl(${hue} 45% 32%)`,
-      }}
-      aria-hidden="true"
+      className="rating"
+      role="img"
+      aria-label={pick(lang, `Rated ${rating} out of 5`, `评分 ${rating}（满分 5）`)}
     >
-      {initialsOf(name)}
+      <Icon name="star" size={13} />
+      {rating.toFixed(1)}
     </span>
   );
 }
 
-export function StockPill({ stock }: { stock: number }) {
-  if (stock <= 0) return <span className="pill pill-muted">Sold out</span>;
-  if (stock <= 5) return <span className="pill pill-warn">Only {stock} left</span>;
-  return <span className="pill pill-ok">{stock} in stock</span>;
-}
-
-export function Rating({ rating }: { rating: number }) {
+/** "In your cart: 2" on a tile whose product is in the cart. */
+export function InCartPill({ quantity, lang }: { quantity: number; lang: Lang }) {
   return (
-    <span className="rating" role="img" aria-label={`Rated ${rating} out of 5`}>
-      <Icon name="star" size={13} />
-      {rating.toFixed(1)}
+    <span className="pill pill-accent in-cart" data-testid="in-cart">
+      <Icon name="check" size={11} />
+      {pick(lang, `${quantity} in your cart`, `购物车里有 ${quantity} 件`)}
     </span>
   );
 }
@@ -55,16 +64,25 @@ function Tile({
   id: string | undefined;
   actions: CardActions;
 }) {
-  const { addToCart, busyProductId } = actions;
+  const { addToCart, busyProductId, inCart } = actions;
+  const { lang, book, developer } = useChatView();
   if (!product) {
+    const known = id ? book.get(id) : undefined;
     return (
       <li className="tile tile-skeleton" data-product-id={id} aria-hidden="true">
-        <div className="tile-top">
-          <span className="swatch skeleton" />
-          <span className="skeleton skeleton-pill" />
-        </div>
+        {id && known ? (
+          <ProductPicture id={id} category={known.category} />
+        ) : (
+          <span className="picture picture-tile skeleton" />
+        )}
         <div className="tile-name">
-          {id ? <code className="id">{id}</code> : <span className="skeleton skeleton-line" />}
+          {known ? (
+            known.name
+          ) : id && developer ? (
+            <code className="id">{id}</code>
+          ) : (
+            <span className="skeleton skeleton-line" />
+          )}
         </div>
         <div className="tile-meta">
           <span className="skeleton skeleton-line short" />
@@ -77,12 +95,14 @@ function Tile({
     );
   }
   const busy = busyProductId === product.id;
+  const held = inCart?.get(product.id) ?? 0;
   return (
-    <li className="tile" data-product-id={product.id}>
-      <div className="tile-top">
-        <Swatch id={product.id} name={product.name} />
-        <StockPill stock={product.stock} />
-      </div>
+    <li
+      className={`tile${held > 0 ? " is-in-cart" : ""}`}
+      data-product-id={product.id}
+      data-in-cart={held}
+    >
+      <ProductPicture id={product.id} category={product.category} />
       <div className="tile-name" title={product.name}>
         {product.name}
       </div>
@@ -92,7 +112,11 @@ function Tile({
       </div>
       <div className="tile-bottom">
         <span className="tile-price">{product.price}</span>
-        <Rating rating={product.rating} />
+        <Rating rating={product.rating} lang={lang} />
+      </div>
+      <div className="tile-pills">
+        <StockPill stock={product.stock} lang={lang} />
+        {held > 0 && <InCartPill quantity={held} lang={lang} />}
       </div>
       {addToCart && (
         <button
@@ -100,10 +124,14 @@ function Tile({
           className="btn btn-soft btn-small tile-add"
           disabled={!product.inStock || busy}
           onClick={() => addToCart(product.id)}
-          aria-label={`Add ${product.name} to cart`}
+          aria-label={
+            held > 0
+              ? pick(lang, `Add another ${product.name} to cart`, `再加一件 ${product.name}`)
+              : pick(lang, `Add ${product.name} to cart`, `把 ${product.name} 加入购物车`)
+          }
         >
           {busy ? <Spinner size={12} /> : <Icon name="plus" size={14} />}
-          Add
+          {pick(lang, "Add", "加入")}
         </button>
       )}
     </li>

@@ -7,7 +7,10 @@
 import type { CallEntry, UiEvent } from "overlap-runtime/client";
 import type { ReactNode } from "react";
 import { readOrder, readOrders, readProduct, readProducts, readSalesSummary } from "../api/types";
+import { callProblem, callSentence, tidyText } from "../chat/call-words";
 import { previewIds, previewString } from "../chat/tool-meta";
+import { useChatView } from "../chat/view-context";
+import { pick } from "../i18n/lang";
 import { Icon, type IconName, Spinner } from "../ui/Icon";
 import { ComparisonTable } from "./Comparison";
 import { OrderSummary, OrdersTable, SalesFigures, StockTable } from "./MerchantCards";
@@ -39,6 +42,7 @@ function CardHead({
   stage: CardStage;
   children?: ReactNode;
 }) {
+  const { lang } = useChatView();
   return (
     <header className="card-head">
       <span className="card-icon">
@@ -49,17 +53,17 @@ function CardHead({
       <span className={`card-stage stage-${stage}`}>
         {stage === "writing" && (
           <>
-            <Spinner size={11} /> Writing…
+            <Spinner size={11} /> {pick(lang, "Writing…", "正在生成…")}
           </>
         )}
         {stage === "loading" && (
           <>
-            <Spinner size={11} /> Checking live prices…
+            <Spinner size={11} /> {pick(lang, "Checking live prices…", "正在查询实时价格…")}
           </>
         )}
         {stage === "final" && (
           <>
-            <Icon name="check" size={12} /> Live
+            <Icon name="check" size={12} /> {pick(lang, "Live", "实时")}
           </>
         )}
       </span>
@@ -68,12 +72,19 @@ function CardHead({
 }
 
 function Settled({ entry }: { entry: CallEntry }) {
-  const text = entry.result?.text;
-  return (
-    <p className={`card-note ${entry.result?.isError ? "card-note-error" : ""}`}>
-      {text ?? (entry.phase === "invalid" ? "The card could not be drawn." : "Not shown.")}
-    </p>
-  );
+  const view = useChatView();
+  const { lang } = view;
+  const problem = callProblem(entry, view);
+  const text =
+    problem ??
+    (entry.result
+      ? view.developer
+        ? entry.result.text
+        : tidyText(entry.result.text, view.book)
+      : entry.phase === "invalid"
+        ? pick(lang, "The card could not be drawn.", "无法显示这张卡片。")
+        : pick(lang, "Not shown: the reply was stopped first.", "没有显示：回复先停止了。"));
+  return <p className={`card-note ${entry.result?.isError ? "card-note-error" : ""}`}>{text}</p>;
 }
 
 /** The preview of a display tool (no UI event yet). */
@@ -89,6 +100,7 @@ export function PreviewBody({
   const args = entry.input ?? entry.preview;
   const ids = previewIds(args);
   const settled = stage === "settled";
+  const view = useChatView();
   switch (entry.name) {
     case "show_products": {
       const title = previewString(args, "title");
@@ -110,7 +122,11 @@ export function PreviewBody({
     case "compare_products":
       return (
         <>
-          <CardHead icon="timeline" stage={stage} title="Comparison" />
+          <CardHead
+            icon="timeline"
+            stage={stage}
+            title={view.developer ? "Comparison" : callSentence(entry, view)}
+          />
           {settled ? (
             <Settled entry={entry} />
           ) : (
@@ -139,7 +155,11 @@ export function PreviewBody({
     default:
       return (
         <>
-          <CardHead icon="spark" stage={stage} title={entry.name} />
+          <CardHead
+            icon="spark"
+            stage={stage}
+            title={view.developer ? entry.name : callSentence(entry, view)}
+          />
           {settled && <Settled entry={entry} />}
         </>
       );
@@ -156,6 +176,8 @@ export function UiBody({
   entry: CallEntry;
   actions: CardActions;
 }) {
+  const view = useChatView();
+  const { lang } = view;
   switch (ui.type) {
     case "product-cards": {
       const products = readProducts(ui.products);
@@ -167,11 +189,23 @@ export function UiBody({
           <CardHead
             icon="store"
             stage="final"
-            title={typeof ui.title === "string" && ui.title ? ui.title : "Products"}
+            title={
+              typeof ui.title === "string" && ui.title ? ui.title : pick(lang, "Products", "商品")
+            }
           />
           <ProductTiles ids={[]} products={products} actions={actions} />
           {missing.length > 0 && (
-            <p className="card-note">Not in the catalog: {missing.join(", ")}</p>
+            <p className="card-note">
+              {view.developer
+                ? `Not in the catalog: ${missing.join(", ")}`
+                : pick(
+                    lang,
+                    missing.length === 1
+                      ? "One more product was asked for, but it is not in the catalog."
+                      : `${missing.length} more products were asked for, but they are not in the catalog.`,
+                    `另有 ${missing.length} 件商品不在目录里。`,
+                  )}
+            </p>
           )}
         </>
       );
@@ -180,7 +214,11 @@ export function UiBody({
       const products = readProducts(ui.products);
       return (
         <>
-          <CardHead icon="timeline" stage="final" title="Comparison" />
+          <CardHead
+            icon="timeline"
+            stage="final"
+            title={view.developer ? "Comparison" : callSentence(entry, view)}
+          />
           <ComparisonTable
             ids={[]}
             products={products}
@@ -232,8 +270,8 @@ export function UiBody({
       const order = readOrder(ui.order);
       return (
         <>
-          <CardHead icon="check" stage="final" title="Order placed" />
-          {order ? <OrderSummary order={order} /> : null}
+          <CardHead icon="check" stage="final" title={pick(lang, "Order placed", "已下单")} />
+          {order ? <OrderSummary order={order} lang={lang} /> : null}
         </>
       );
     }
@@ -254,6 +292,12 @@ export function UiBody({
       );
     }
     default:
-      return <CardHead icon="spark" stage="final" title={`${entry.name}: ${ui.type}`} />;
+      return (
+        <CardHead
+          icon="spark"
+          stage="final"
+          title={view.developer ? `${entry.name}: ${ui.type}` : callSentence(entry, view)}
+        />
+      );
   }
 }

@@ -1,22 +1,35 @@
 /**
- * The cart, always in view: lines with − / + and remove (REST), the total against the cart's
- * limit, the rule's own sentence when a change is refused, and a short highlight when the
- * assistant changed the cart while it was talking.
+ * The cart, always in view: lines (a picture of the product's kind, its size and colour) with
+ * − / + and remove (REST), the total against the cart's limit, the rule's own sentence when a
+ * change is refused, and a short highlight when the assistant changed the cart while it was
+ * talking. The lines scroll; the total and the checkout button never leave the panel.
  */
 
 import { useEffect, useState } from "react";
-import { Swatch } from "../cards/ProductCards";
+import type { CartLine } from "../api/types";
+import { ProductPicture } from "../cards/ProductPicture";
+import { friendlyRule } from "../chat/call-words";
+import type { ProductBook } from "../chat/product-book";
 import { Icon, Spinner } from "../ui/Icon";
 import type { CartModel } from "./use-cart";
+
+/** "Size US 10 · Volt" for a line with a variant, else `undefined`. */
+export function variantOf(line: Pick<CartLine, "size" | "color">): string | undefined {
+  const parts = [...(line.size ? [`Size ${line.size}`] : []), ...(line.color ? [line.color] : [])];
+  return parts.length > 0 ? parts.join(" · ") : undefined;
+}
 
 export function CartPanel({
   model,
   onCheckout,
   running,
+  book,
 }: {
   model: CartModel;
   onCheckout: () => void;
   running: boolean;
+  /** Product names and categories the page knows (for the pictures). */
+  book?: ProductBook | undefined;
 }) {
   const { cart, busy, notice, dismiss, change, assistantUpdates } = model;
   const [flash, setFlash] = useState(false);
@@ -56,7 +69,7 @@ export function CartPanel({
           key={notice.seq}
         >
           <Icon name="alert" size={15} />
-          <span>{notice.message}</span>
+          <span>{friendlyRule(notice.message)}</span>
           <button type="button" className="btn-icon" onClick={dismiss} aria-label="Dismiss message">
             <Icon name="x" size={14} />
           </button>
@@ -96,9 +109,19 @@ export function CartPanel({
                 data-testid="cart-line"
                 data-product-id={line.productId}
               >
-                <Swatch id={line.productId} name={line.name} />
+                <ProductPicture
+                  id={line.productId}
+                  category={book?.get(line.productId)?.category}
+                  name={line.name}
+                  size="small"
+                />
                 <div className="cart-line-main">
                   <div className="cart-line-name">{line.name}</div>
+                  {variantOf(line) && (
+                    <div className="cart-line-variant" data-testid="cart-variant">
+                      {variantOf(line)}
+                    </div>
+                  )}
                   <div className="cart-line-unit muted">{line.unitPrice} each</div>
                 </div>
                 <fieldset className="stepper">

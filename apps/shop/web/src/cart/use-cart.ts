@@ -2,13 +2,16 @@
  * The shopper's cart as the panel shows it. Two sources, newest wins: the REST API (loaded at
  * start, after each turn, and answered by every change made from the panel) and the assistant's
  * `cart-updated` events, which arrive while the model is still talking. A change refused by a
- * cart rule (409) keeps the cart and shows the rule's own sentence.
+ * cart rule (409) keeps the cart and shows the rule's own sentence. A change or load that could not
+ * reach the server says so; when the server answers again the cart is loaded again and that
+ * message goes away by itself.
  */
 
 import { type AgentState, cartOf } from "overlap-runtime/client";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError, messageOf, requestJson } from "../api/http";
 import { type Cart, type Credentials, isRecord, readCart } from "../api/types";
+import { useRetryWhenBack } from "../app/use-health";
 import { SHOPPER, sessionPath } from "../session/endpoints";
 
 /** A change asked for from the panel (or a product card). */
@@ -56,6 +59,8 @@ export function useCart(
   const [notice, setNotice] = useState<CartNotice | undefined>();
   const [assistantUpdates, setAssistantUpdates] = useState(0);
   const [loadFailed, setLoadFailed] = useState(false);
+  /** The last request failed because the server could not be reached. */
+  const [unreachable, setUnreachable] = useState(false);
   const maxPerLine = useRef(DEFAULT_MAX_PER_LINE);
   const seq = useRef(0);
 
@@ -68,9 +73,11 @@ export function useCart(
     try {
       accept(await requestJson(sessionPath(SHOPPER, id, "cart"), readCartAnswer, { token }));
       setLoadFailed(false);
+      setUnreachable(false);
       return true;
-    } catch {
+    } catch (err) {
       setLoadFailed(true);
+      if (err instanceof ApiError && err.status === 0) setUnreachable(true);
       return false;
     }
   }, [id, token, accept]);
@@ -120,8 +127,10 @@ export function useCart(
         );
         accept(next);
         setNotice(undefined);
+        setUnreachable(false);
         return true;
       } catch (err) {
+        if (err instanceof ApiError && err.status === 0) setUnreachable(true);
         seq.current++;
         setNotice({
           kind: err instanceof ApiError && err.status === 409 ? "rule" : "error",
@@ -137,5 +146,13 @@ export function useCart(
   );
 
   const dismiss = useCallback(() => setNotice(undefined), []);
+
+  // Back from unreachable: the cart as it is now, and no word about the failure any more.
+  const recover = useCallback(() => {
+    setNotice((n) => (n?.kind === "error" ? undefined : n));
+    void refresh();
+  }, [refresh]);
+  useRetryWhenBack(unreachable, recover);
+
   return { cart, busy, notice, dismiss, assistantUpdates, change, refresh, loadFailed };
 }

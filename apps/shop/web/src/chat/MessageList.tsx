@@ -4,12 +4,15 @@
  */
 
 import type { AgentState, AssistantTurn } from "overlap-runtime/client";
-import { type ReactNode, useLayoutEffect, useRef } from "react";
+import { type ReactNode, useLayoutEffect, useMemo, useRef } from "react";
 import { formatMs, langOf } from "../api/format";
 import type { CardActions } from "../cards/ProductCards";
-import { turnChart } from "../timeline/timeline-model";
+import { type Lang, pick, turnLang } from "../i18n/lang";
+import { NOTICEABLE_MS, turnChart } from "../timeline/timeline-model";
 import { Icon } from "../ui/Icon";
+import type { ProductBook } from "./product-book";
 import { TurnItems } from "./TurnItems";
+import { type ChatView, ChatViewContext } from "./view-context";
 
 export interface MessageListProps {
   state: AgentState;
@@ -21,6 +24,13 @@ export interface MessageListProps {
   /** Shown when there is nothing yet. */
   empty: ReactNode;
   agentName: string;
+  /** Product names the page knows. */
+  book: ProductBook;
+  developer: boolean;
+  /** Indexes of user messages taken off the page. */
+  removed: ReadonlySet<number>;
+  /** Drawn right after the user message at `index` (a failed send's way out). */
+  after?: { index: number; node: ReactNode } | undefined;
 }
 
 export function MessageList({
@@ -30,6 +40,10 @@ export function MessageList({
   onRetry,
   empty,
   agentName,
+  book,
+  developer,
+  removed,
+  after,
 }: MessageListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
@@ -63,10 +77,19 @@ export function MessageList({
         {turns.length === 0 && empty}
         {turns.map((turn, i) => {
           if (turn.role === "user") {
+            if (removed.has(i)) return null;
+            const failed = after?.index === i;
             return (
               // biome-ignore lint/suspicious/noArrayIndexKey: the conversation is append-only
-              <div key={i} className="msg-user" data-testid="user-message">
-                <p lang={langOf(turn.text)}>{turn.text}</p>
+              <div key={i} className="msg-user-group">
+                <div
+                  className={`msg-user${failed ? " is-unsent" : ""}`}
+                  data-testid="user-message"
+                  data-unsent={failed || undefined}
+                >
+                  <p lang={langOf(turn.text)}>{turn.text}</p>
+                </div>
+                {failed && after.node}
               </div>
             );
           }
@@ -76,6 +99,7 @@ export function MessageList({
             <AssistantTurnView
               // biome-ignore lint/suspicious/noArrayIndexKey: the conversation is append-only
               key={i}
+              view={{ lang: turnLang(turns, i), book, developer }}
               turn={turn}
               state={state}
               open={isLast && state.running && turn.done === undefined}
@@ -104,6 +128,7 @@ export function MessageList({
 }
 
 function AssistantTurnView({
+  view,
   turn,
   state,
   open,
@@ -112,6 +137,7 @@ function AssistantTurnView({
   onShowTimeline,
   onRetry,
 }: {
+  view: ChatView;
   turn: AssistantTurn;
   state: AgentState;
   open: boolean;
@@ -123,73 +149,108 @@ function AssistantTurnView({
   const chart = turnChart(turn.rounds);
   const stopped = turn.error?.code === "aborted";
   const roundCount = Object.keys(turn.rounds).length;
+  const { lang, book, developer } = view;
+  const value = useMemo(() => ({ lang, book, developer }), [lang, book, developer]);
   return (
-    <article
-      className="turn"
-      data-testid="assistant-turn"
-      data-running={open}
-      data-done={turn.done !== undefined}
-      aria-busy={open}
-      aria-label={`${agentName} reply`}
-    >
-      <div className="turn-avatar" aria-hidden="true">
-        <Icon name="spark" size={16} />
-      </div>
-      <div className="turn-body">
-        <TurnItems
-          items={turn.items}
-          state={state}
-          rounds={turn.rounds}
-          open={open}
-          actions={actions}
-        />
-        {open && turn.items.length === 0 && <span className="typing" aria-hidden="true" />}
-        {turn.error &&
-          (stopped ? (
-            <p className="turn-note" data-testid="turn-stopped">
-              <Icon name="slash" size={14} /> Stopped. Whatever had already run is kept; you can go
-              on.
-            </p>
-          ) : (
-            <div className="turn-error" role="alert" data-testid="turn-error">
-              <Icon name="alert" size={15} />
-              <span>{turn.error.message}</span>
-              {onRetry && !open && (
-                <button type="button" className="btn btn-link" onClick={onRetry}>
-                  Try again
-                </button>
-              )}
-            </div>
-          ))}
-        {!open && (chart.rounds.length > 0 || roundCount > 0) && (
-          <div className="turn-footer">
-            <button
-              type="button"
-              className="turn-timing"
-              onClick={onShowTimeline}
-              aria-label="Show this reply on the timeline"
-            >
-              <Icon name="timeline" size={13} />
-              {chart.rounds.length > 0 ? (
-                <>
+    <ChatViewContext.Provider value={value}>
+      <article
+        className="turn"
+        data-testid="assistant-turn"
+        data-running={open}
+        data-done={turn.done !== undefined}
+        aria-busy={open}
+        aria-label={`${agentName} reply`}
+      >
+        <div className="turn-avatar" aria-hidden="true">
+          <Icon name="spark" size={16} />
+        </div>
+        <div className="turn-body">
+          <TurnItems
+            items={turn.items}
+            state={state}
+            rounds={turn.rounds}
+            open={open}
+            actions={actions}
+          />
+          {open && turn.items.length === 0 && <span className="typing" aria-hidden="true" />}
+          {turn.error &&
+            (stopped ? (
+              <p className="turn-note" data-testid="turn-stopped">
+                <Icon name="slash" size={14} />{" "}
+                {pick(
+                  lang,
+                  "Stopped. Whatever had already run is kept; you can go on.",
+                  "已停止。已经完成的步骤都保留着，可以继续。",
+                )}
+              </p>
+            ) : (
+              <div className="turn-error" role="alert" data-testid="turn-error">
+                <Icon name="alert" size={15} />
+                <span>{turn.error.message}</span>
+                {onRetry && !open && (
+                  <button type="button" className="btn btn-link" onClick={onRetry}>
+                    {pick(lang, "Try again", "重试")}
+                  </button>
+                )}
+              </div>
+            ))}
+          {!open && (chart.rounds.length > 0 || roundCount > 0) && (
+            <div className="turn-footer">
+              <button
+                type="button"
+                className="turn-timing"
+                onClick={onShowTimeline}
+                aria-label={pick(lang, "Show this reply on the timeline", "在时间线上查看这条回复")}
+              >
+                <Icon name="timeline" size={13} />
+                {chart.rounds.length === 0 ? (
                   <span>
-                    {chart.rounds.length} round{chart.rounds.length === 1 ? "" : "s"} ·{" "}
-                    {formatMs(chart.totalMs)}
+                    {open ? "timing…" : pick(lang, "no timings kept", "没有保留时间记录")}
                   </span>
-                  {chart.totalSavedMs >= 1 && (
-                    <span className="saved-mini">
-                      <Icon name="bolt" size={11} />
-                      {formatMs(chart.totalSavedMs)} saved
+                ) : developer ? (
+                  <>
+                    <span>
+                      {chart.rounds.length} round{chart.rounds.length === 1 ? "" : "s"} ·{" "}
+                      {formatMs(chart.totalMs)}
                     </span>
-                  )}
-                </>
-              ) : (
-                <span>{open ? "timing…" : "no timings kept"}</span>
-              )}
-            </button>
-          </div>
-        )}
-      </div>
-    </article>
+                    {chart.totalSavedMs >= 1 && (
+                      <span className="saved-mini">
+                        <Icon name="bolt" size={11} />
+                        {formatMs(chart.totalSavedMs)} saved
+                      </span>
+                    )}
+                  </>
+                ) : (
+                  <TimingInWords lang={lang} totalMs={chart.totalMs} savedMs={chart.totalSavedMs} />
+                )}
+              </button>
+            </div>
+          )}
+        </div>
+      </article>
+    </ChatViewContext.Provider>
+  );
+}
+
+/** "Answered in 1.6 s · 0.2 s saved" (by starting tools early), for the shopper. */
+function TimingInWords({
+  lang,
+  totalMs,
+  savedMs,
+}: {
+  lang: Lang;
+  totalMs: number;
+  savedMs: number;
+}) {
+  return (
+    <>
+      <span>{pick(lang, `Answered in ${formatMs(totalMs)}`, `用时 ${formatMs(totalMs)}`)}</span>
+      {savedMs >= NOTICEABLE_MS && (
+        <span className="saved-mini">
+          <Icon name="bolt" size={11} />
+          {pick(lang, `${formatMs(savedMs)} saved`, `节省 ${formatMs(savedMs)}`)}
+        </span>
+      )}
+    </>
   );
 }

@@ -1,15 +1,21 @@
 /**
- * A tool call's chip: its name and where it is (writing arguments, queued, running, done,
- * failed...), from the moment its block starts (S1 moment 1). When the round's timings are in, a
- * call that started before the model finished writing says so. The chip toggles its details.
+ * A tool call's chip, from the moment its block starts (S1 moment 1). For the shopper it says
+ * what happens in words ("Adding Aero Trail Runner to your cart", then "Added…"), in their
+ * language; in the developer view it shows the tool's name, its arguments, where it is (writing
+ * arguments, queued, running, done...) and, once the round's timings are in, how early it
+ * started. The chip toggles its details.
  */
 
 import type { CallEntry } from "overlap-runtime/client";
-import { formatMs } from "../api/format";
+import { formatMs, langOf } from "../api/format";
+import { pick } from "../i18n/lang";
 import { Icon, Spinner } from "../ui/Icon";
+import { callFailed, callSentence, tidyText } from "./call-words";
 import { isActivePhase, PHASE_LABEL, summarizeArgs } from "./tool-meta";
+import { useChatView } from "./view-context";
 
 function PhaseIcon({ entry }: { entry: CallEntry }) {
+  if (entry.phase === "done" && callFailed(entry)) return <Icon name="x" size={13} />;
   switch (entry.phase) {
     case "streaming-args":
     case "queued":
@@ -49,24 +55,46 @@ export function ToolChip({
   onToggle: () => void;
   detailsId: string;
 }) {
+  const view = useChatView();
+  const failed = callFailed(entry);
+  const common = {
+    type: "button" as const,
+    className: `tool-chip${view.developer ? " tool-chip-dev" : ""}`,
+    "data-testid": "tool-chip",
+    "data-phase": entry.phase,
+    "data-tool": entry.name,
+    "data-call-id": entry.callId,
+    "data-active": isActivePhase(entry.phase),
+    "data-failed": failed,
+    "aria-expanded": expanded,
+    "aria-controls": detailsId,
+    onClick: onToggle,
+  };
+  if (!view.developer) {
+    const sentence = callSentence(entry, view);
+    return (
+      <button
+        {...common}
+        aria-label={`${sentence}. ${pick(view.lang, "Show details", "查看详情")}`}
+      >
+        <span className="chip-icon">
+          <PhaseIcon entry={entry} />
+        </span>
+        <span className="chip-text" lang={langOf(sentence) ?? "en"}>
+          {sentence}
+        </span>
+      </button>
+    );
+  }
   const args = entry.input ?? entry.preview;
   const summary = summarizeArgs(args);
   const early = earlyByMs(entry, streamEndMs);
   const label = PHASE_LABEL[entry.phase];
-  const failed = entry.result?.isError && entry.phase === "done" ? " (reported an error)" : "";
+  const reported = entry.result?.isError && entry.phase === "done" ? " (reported an error)" : "";
   return (
     <button
-      type="button"
-      className="tool-chip"
-      data-testid="tool-chip"
-      data-phase={entry.phase}
-      data-tool={entry.name}
-      data-call-id={entry.callId}
-      data-active={isActivePhase(entry.phase)}
-      aria-expanded={expanded}
-      aria-controls={detailsId}
-      aria-label={`Tool ${entry.name}: ${label}${failed}${early ? `, started ${formatMs(early)} before the reply finished` : ""}. Show details`}
-      onClick={onToggle}
+      {...common}
+      aria-label={`Tool ${entry.name}: ${label}${reported}${early ? `, started ${formatMs(early)} before the reply finished` : ""}. Show details`}
     >
       <span className="chip-icon">
         <PhaseIcon entry={entry} />
@@ -107,8 +135,19 @@ export function ToolChip({
   );
 }
 
-/** The details of a call: arguments, result, timing. */
-export function CallDetails({ entry, id }: { entry: CallEntry; id: string }) {
+/** The details of a call: in words for the shopper; arguments, result, timing for developers. */
+export function CallDetails({
+  entry,
+  id,
+  streamEndMs,
+}: {
+  entry: CallEntry;
+  id: string;
+  streamEndMs: number | undefined;
+}) {
+  const view = useChatView();
+  if (!view.developer)
+    return <CallDetailsInWords entry={entry} id={id} streamEndMs={streamEndMs} />;
   const args = entry.input ?? entry.preview;
   const fields =
     args && typeof args === "object" && !Array.isArray(args) ? Object.entries(args) : [];
@@ -160,8 +199,63 @@ export function CallDetails({ entry, id }: { entry: CallEntry; id: string }) {
         )}
         {entry.result && (
           <div>
-            <dt>{entry.result.isError ? "Result (error)" : "Result"}</dt>
+            <dt>{entry.result.isError ? "Result (error, as the model read it)" : "Result"}</dt>
             <dd className="result-text">{entry.result.text}</dd>
+          </div>
+        )}
+      </dl>
+    </div>
+  );
+}
+
+/** The shopper's details: what happened, what the shop answered, and when, in words. */
+function CallDetailsInWords({
+  entry,
+  id,
+  streamEndMs,
+}: {
+  entry: CallEntry;
+  id: string;
+  streamEndMs: number | undefined;
+}) {
+  const view = useChatView();
+  const { lang } = view;
+  const sentence = callSentence(entry, view);
+  const answer = entry.result && !callFailed(entry) ? tidyText(entry.result.text, view.book) : "";
+  const early = earlyByMs(entry, streamEndMs);
+  const ran =
+    entry.startedAt !== undefined && entry.endedAt !== undefined
+      ? entry.endedAt - entry.startedAt
+      : undefined;
+  const timing =
+    ran === undefined
+      ? undefined
+      : early !== undefined
+        ? pick(
+            lang,
+            `It started ${formatMs(early)} before the assistant finished writing and took ${formatMs(ran)}.`,
+            `它在助手写完前 ${formatMs(early)} 就开始了，用时 ${formatMs(ran)}。`,
+          )
+        : pick(lang, `It took ${formatMs(ran)}.`, `用时 ${formatMs(ran)}。`);
+  return (
+    <div className="call-details" id={id}>
+      <dl>
+        <div>
+          <dt>{pick(lang, "What happened", "发生了什么")}</dt>
+          <dd lang={langOf(sentence) ?? "en"}>{sentence}</dd>
+        </div>
+        {answer !== "" && (
+          <div>
+            <dt>{pick(lang, "The shop answered", "商店的答复")}</dt>
+            <dd className="result-text" lang="en">
+              {answer}
+            </dd>
+          </div>
+        )}
+        {timing && (
+          <div>
+            <dt>{pick(lang, "When", "时间")}</dt>
+            <dd>{timing}</dd>
           </div>
         )}
       </dl>

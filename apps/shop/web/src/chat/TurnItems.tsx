@@ -11,9 +11,12 @@ import { useId, useState } from "react";
 import { langOf } from "../api/format";
 import type { CardActions } from "../cards/ProductCards";
 import { CARD_TYPES, type CardStage, PreviewBody, UiBody } from "../cards/UiCard";
+import { pick } from "../i18n/lang";
 import { Icon } from "../ui/Icon";
+import { callProblem, callSentence } from "./call-words";
 import { CallDetails, ToolChip } from "./ToolChip";
 import { DELEGATE_TOOLS, DISPLAY_TOOLS, isActivePhase } from "./tool-meta";
+import { useChatView } from "./view-context";
 
 type Group =
   | { kind: "text"; key: string; text: string }
@@ -90,19 +93,7 @@ export function TurnItems({ items, state, rounds, open, actions }: TurnItemsProp
               </details>
             );
           case "server-tool":
-            return (
-              <div key={group.key} className="chip-row">
-                <span
-                  className="tool-chip tool-chip-static"
-                  data-phase={group.done ? "done" : "running"}
-                >
-                  <span className="chip-name">{group.name}</span>
-                  <span className="chip-state">
-                    {group.done ? "provider result" : "at the provider"}
-                  </span>
-                </span>
-              </div>
-            );
+            return <ServerToolChip key={group.key} name={group.name} done={group.done} />;
           default:
             return (
               <CallRun
@@ -132,6 +123,7 @@ function CallRun({
 }) {
   const [expanded, setExpanded] = useState<string | undefined>();
   const baseId = useId();
+  const view = useChatView();
   const entries = callIds
     .map((id) => state.calls[id])
     .filter((e): e is CallEntry => e !== undefined);
@@ -150,7 +142,28 @@ function CallRun({
           />
         ))}
       </div>
-      {open && <CallDetails entry={open} id={`${baseId}-details`} />}
+      {open && (
+        <CallDetails
+          entry={open}
+          id={`${baseId}-details`}
+          streamEndMs={rounds[open.round]?.timings?.streamEndMs}
+        />
+      )}
+      {entries.map((entry) => {
+        const problem = callProblem(entry, view);
+        return problem ? (
+          <p
+            key={`problem-${entry.callId}`}
+            className="call-problem"
+            data-testid="call-problem"
+            data-call-id={entry.callId}
+            lang={langOf(problem) ?? "en"}
+          >
+            <Icon name="alert" size={14} />
+            <span>{problem}</span>
+          </p>
+        ) : null;
+      })}
       {entries.filter(hasCard).map((entry) => (
         <CallCard key={entry.callId} entry={entry} state={state} actions={actions} />
       ))}
@@ -181,6 +194,7 @@ function CallCard({
   const delegate = DELEGATE_TOOLS.has(entry.name);
   const formal = card.kind === "final" ? card.ui.filter((u) => CARD_TYPES.has(u.type)) : [];
   const dataState = stage === "final" ? "final" : stage === "settled" ? "settled" : "preview";
+  const view = useChatView();
   return (
     <section
       className={`call-card ${delegate ? "call-card-delegate" : ""}`}
@@ -189,7 +203,7 @@ function CallCard({
       data-tool={entry.name}
       data-state={dataState}
       aria-busy={dataState === "preview"}
-      aria-label={`${entry.name} card`}
+      aria-label={view.developer ? `${entry.name} card` : callSentence(entry, view)}
     >
       {delegate ? (
         <DelegateBody entry={entry} inner={state.delegated[entry.callId]} actions={actions} />
@@ -202,6 +216,35 @@ function CallCard({
         <PreviewBody entry={entry} stage={stage} actions={actions} />
       )}
     </section>
+  );
+}
+
+/** A provider-side tool (web search): its name for developers, what it does for the shopper. */
+function ServerToolChip({ name, done }: { name: string; done: boolean }) {
+  const { developer, lang } = useChatView();
+  const words = /search/i.test(name)
+    ? done
+      ? pick(lang, "Searched the web", "已搜索网络")
+      : pick(lang, "Searching the web", "正在搜索网络")
+    : done
+      ? pick(lang, "Looked something up", "已查询")
+      : pick(lang, "Looking something up", "正在查询");
+  return (
+    <div className="chip-row">
+      <span
+        className={`tool-chip tool-chip-static${developer ? " tool-chip-dev" : ""}`}
+        data-phase={done ? "done" : "running"}
+      >
+        {developer ? (
+          <>
+            <span className="chip-name">{name}</span>
+            <span className="chip-state">{done ? "provider result" : "at the provider"}</span>
+          </>
+        ) : (
+          <span className="chip-text">{words}</span>
+        )}
+      </span>
+    </div>
   );
 }
 
@@ -219,21 +262,30 @@ function DelegateBody({
     entry.input?.question ?? (entry.preview as { question?: unknown } | undefined)?.question;
   const turns = inner?.turns ?? [];
   const active = isActivePhase(entry.phase);
+  const { lang } = useChatView();
   return (
     <>
       <header className="card-head">
         <span className="card-icon">
           <Icon name="store" size={15} />
         </span>
-        <h3 className="card-title">Merchant assistant</h3>
+        <h3 className="card-title">{pick(lang, "The merchant's assistant", "商家助手")}</h3>
         <span className={`card-stage ${active ? "stage-writing" : "stage-final"}`}>
-          {active ? "answering…" : "answered"}
+          {active ? pick(lang, "answering…", "回答中…") : pick(lang, "answered", "已回答")}
         </span>
       </header>
-      {typeof question === "string" && <p className="delegate-question">“{question}”</p>}
+      {typeof question === "string" && (
+        <p className="delegate-question" lang={langOf(question)}>
+          “{question}”
+        </p>
+      )}
       <div className="delegate-body">
         {turns.length === 0 && active && (
-          <span className="typing" role="status" aria-label="Waiting for the merchant assistant" />
+          <span
+            className="typing"
+            role="status"
+            aria-label={pick(lang, "Waiting for the merchant's assistant", "等待商家助手")}
+          />
         )}
         {turns.map((turn, i) =>
           turn.role === "assistant" && inner ? (

@@ -81,3 +81,36 @@ export function previewString(
   const value = args[key];
   return typeof value === "string" ? value : undefined;
 }
+
+/** Short names of the shop's tools for people (the timeline's rows). */
+const TOOL_LABELS: Readonly<Record<string, string>> = {
+  search_products: "Search",
+  get_product: "Product details",
+  add_to_cart: "Add to cart",
+  update_cart_item: "Change cart",
+  remove_from_cart: "Remove from cart",
+  clear_cart: "Empty cart",
+  view_cart: "Look at cart",
+  cart_total: "Cart total",
+  checkout: "Place order",
+  my_orders: "Your orders",
+  show_products: "Product cards",
+  compare_products: "Comparison",
+  ask_merchant: "Ask the merchant",
+  low_stock_report: "Low stock",
+  restock_eta: "Restock date",
+  bulk_discount: "Bulk discount",
+  show_inventory: "Inventory",
+  restock: "Restock",
+  set_price: "Set price",
+  list_orders: "Orders",
+  sales_summary: "Sales",
+};
+
+/** A tool's short name for people: "Add to cart"; an unknown tool's name in words. */
+export function toolLabel(name: string): string {
+  const known = TOOL_LABELS[name];
+  if (known) return known;
+  const words = name.replace(/[_-]+/g, " ").trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

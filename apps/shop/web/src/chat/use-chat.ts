@@ -24,6 +24,12 @@ export interface Chat {
   stopping: boolean;
   /** Follows the latest turn again (after a lost connection). */
   reconnect: () => void;
+  /** Indexes in `state.turns` of user messages the shopper removed (a failed send). */
+  removed: ReadonlySet<number>;
+  /** Sends the unanswered message at this index of `state.turns` again, in its place. */
+  retry: (index: number) => void;
+  /** Takes the unanswered message at this index of `state.turns` off the page. */
+  remove: (index: number) => void;
   /**
    * The page is replaying the last, already finished turn from the server's log: its events are
    * history, not news (the cart must not take their carts for current).
@@ -100,5 +106,32 @@ export function useChat(
 
   const reconnect = useCallback(() => void resume(), [resume]);
 
-  return { state: session.state, send, stop, stopping, reconnect, replaying };
+  // A failed send stays in the client's state (it is append-only); the page hides it instead.
+  const [removed, setRemoved] = useState<ReadonlySet<number>>(() => new Set());
+  const turns = useRef(session.state.turns);
+  turns.current = session.state.turns;
+  const remove = useCallback((index: number) => {
+    setRemoved((set) => new Set(set).add(index));
+  }, []);
+  const retry = useCallback(
+    (index: number) => {
+      const turn = turns.current[index];
+      if (turn?.role !== "user") return;
+      remove(index);
+      send(turn.text);
+    },
+    [remove, send],
+  );
+
+  return {
+    state: session.state,
+    send,
+    stop,
+    stopping,
+    reconnect,
+    replaying,
+    removed,
+    retry,
+    remove,
+  };
 }

@@ -3,13 +3,28 @@
  * axis. Model blocks are drawn in the model's colours (text, tool arguments), tools in the tools'
  * (waiting, running); a vertical line marks where the model's response ended, so every tool bar
  * left of it ran while the model was still writing. Under each chart, the round as it went and as
- * it would have gone had the tools waited for the end of the response, with the time saved.
+ * it would have gone had the tools waited for the end of the response, with the time saved, and
+ * what those figures mean in a sentence ("The tools finished 0.9 s before the reply ended;
+ * waiting for the reply would have taken 0.9 s longer"). Rows are named in words ("Add to
+ * cart"), or by the tool's name in the developer view.
  */
 
 import type { ConversationTurn } from "overlap-runtime/client";
 import { formatMs, formatTick } from "../api/format";
+import { toolLabel } from "../chat/tool-meta";
+import { type Lang, pick, turnLang } from "../i18n/lang";
+import { DeveloperToggle } from "../ui/DeveloperToggle";
+import { useDeveloperView } from "../ui/developer-view";
 import { Icon } from "../ui/Icon";
-import { type Bar, type RoundChart, type TurnChart, turnChart } from "./timeline-model";
+import {
+  type Bar,
+  explainRound,
+  explainTurn,
+  NOTICEABLE_MS,
+  type RoundChart,
+  type TurnChart,
+  turnChart,
+} from "./timeline-model";
 
 const BAR_NAMES: Record<Bar["kind"], string> = {
   text: "text",
@@ -51,27 +66,55 @@ function BarView({ bar, scale, label }: { bar: Bar; scale: number; label: string
   );
 }
 
-function RoundView({ chart, scale, ticks }: { chart: RoundChart; scale: number; ticks: number[] }) {
+function RoundView({
+  chart,
+  scale,
+  ticks,
+  lang,
+  developer,
+}: {
+  chart: RoundChart;
+  scale: number;
+  ticks: number[];
+  lang: Lang;
+  developer: boolean;
+}) {
   const saved = chart.savedMs ?? 0;
   const withoutOverlap = chart.endWithoutOverlapMs;
   const stream = chart.streamEndMs;
+  const explained = explainRound(chart, lang);
+  const rows = chart.rows.map((row) => ({
+    ...row,
+    label: row.tool && !developer ? toolLabel(row.label) : row.label,
+  }));
   return (
     <section className="tl-round" data-testid="timeline-round" data-round={chart.round}>
       <header className="tl-round-head">
         <h3>Round {chart.round}</h3>
-        {chart.stopReason && <span className="pill pill-muted">{chart.stopReason}</span>}
-        <span className="tl-duration">{formatMs(chart.endMs)}</span>
-        {withoutOverlap !== undefined && (
-          <span className="saved-pill" data-testid="saved" data-saved-ms={saved.toFixed(1)}>
-            <Icon name="bolt" size={11} />
-            {formatMs(Math.max(0, saved))} saved
-          </span>
+        {developer && chart.stopReason && (
+          <span className="pill pill-muted">{chart.stopReason}</span>
         )}
+        <span className="tl-duration">{formatMs(chart.endMs)}</span>
+        {withoutOverlap !== undefined &&
+          (saved >= NOTICEABLE_MS ? (
+            <span className="saved-pill" data-testid="saved" data-saved-ms={saved.toFixed(1)}>
+              <Icon name="bolt" size={11} />
+              {pick(lang, `${formatMs(saved)} saved`, `节省 ${formatMs(saved)}`)}
+            </span>
+          ) : (
+            <span
+              className="saved-pill is-none"
+              data-testid="saved"
+              data-saved-ms={Math.max(0, saved).toFixed(1)}
+            >
+              {pick(lang, "no time saved", "没有节省时间")}
+            </span>
+          ))}
       </header>
       <div className="tl-chart">
         <div className="tl-labels">
           <div className="tl-axis-spacer" />
-          {chart.rows.map((row) => (
+          {rows.map((row) => (
             <div
               key={row.key}
               className={`tl-label${row.tool ? " is-tool" : ""}`}
@@ -97,7 +140,7 @@ function RoundView({ chart, scale, ticks }: { chart: RoundChart; scale: number; 
               aria-hidden="true"
             />
           ))}
-          {chart.rows.map((row) => (
+          {rows.map((row) => (
             <div
               key={row.key}
               className="tl-track"
@@ -119,13 +162,13 @@ function RoundView({ chart, scale, ticks }: { chart: RoundChart; scale: number; 
               style={{ left: pct(stream, scale) }}
               title={`The model's reply ended at ${formatMs(stream)}`}
             >
-              <span className="tl-marker-label">reply end</span>
+              <span className="tl-marker-label">{pick(lang, "reply end", "回复结束")}</span>
             </span>
           )}
         </div>
         <div className="tl-values" aria-hidden="true">
           <div className="tl-axis-spacer" />
-          {chart.rows.map((row) => (
+          {rows.map((row) => (
             <div key={row.key}>{formatMs(rowDuration(row.bars))}</div>
           ))}
         </div>
@@ -138,10 +181,10 @@ function RoundView({ chart, scale, ticks }: { chart: RoundChart; scale: number; 
         >
           <div className="tl-labels">
             <div className="tl-label" title="This round as it ran">
-              Actual
+              {pick(lang, "As it ran", "实际")}
             </div>
             <div className="tl-label" title="Had every tool waited for the end of the reply">
-              Tools waiting
+              {pick(lang, "Had tools waited", "若等待回复")}
             </div>
           </div>
           <div className="tl-tracks">
@@ -172,6 +215,11 @@ function RoundView({ chart, scale, ticks }: { chart: RoundChart; scale: number; 
           </div>
         </div>
       )}
+      {explained && (
+        <p className="tl-explain" data-testid="round-explained">
+          {explained}
+        </p>
+      )}
     </section>
   );
 }
@@ -198,37 +246,45 @@ function Legend() {
   );
 }
 
-function TurnSummary({ chart }: { chart: TurnChart }) {
-  if (chart.rounds.every((r) => r.endWithoutOverlapMs === undefined)) {
-    return (
-      <p className="tl-summary-plain" data-testid="timeline-summary">
-        No tool ran in this reply · {formatMs(chart.totalMs)}
-      </p>
-    );
-  }
+function TurnSummary({
+  chart,
+  lang,
+  developer,
+}: {
+  chart: TurnChart;
+  lang: Lang;
+  developer: boolean;
+}) {
+  const sentence = explainTurn(chart, lang);
+  const hasTools = chart.rounds.some((r) => r.endWithoutOverlapMs !== undefined);
   return (
-    <dl className="tl-summary" data-testid="timeline-summary">
-      <div className="tl-stat tl-stat-main">
-        <dt>Head start</dt>
-        <dd>
-          <Icon name="bolt" size={14} />
-          {formatMs(chart.totalHeadStartMs)}
-        </dd>
-        <dd className="tl-stat-note">tools ran before the reply ended</dd>
-      </div>
-      <div className="tl-stat">
-        <dt>Saved</dt>
-        <dd>{formatMs(chart.totalSavedMs)}</dd>
-        <dd className="tl-stat-note">vs. starting tools after the reply</dd>
-      </div>
-      <div className="tl-stat">
-        <dt>Total</dt>
-        <dd>{formatMs(chart.totalMs)}</dd>
-        <dd className="tl-stat-note">
-          {chart.rounds.length} round{chart.rounds.length === 1 ? "" : "s"}
-        </dd>
-      </div>
-    </dl>
+    <div className="tl-summary-box" data-testid="timeline-summary">
+      <p className="tl-summary-plain">
+        {hasTools && chart.totalSavedMs >= NOTICEABLE_MS && <Icon name="bolt" size={14} />}
+        {sentence}
+      </p>
+      {developer && hasTools && (
+        <dl className="tl-summary">
+          <div className="tl-stat">
+            <dt>Head start</dt>
+            <dd>{formatMs(chart.totalHeadStartMs)}</dd>
+            <dd className="tl-stat-note">first tool start → reply end</dd>
+          </div>
+          <div className="tl-stat">
+            <dt>Saved</dt>
+            <dd>{formatMs(chart.totalSavedMs)}</dd>
+            <dd className="tl-stat-note">reply end + longest tool − actual end</dd>
+          </div>
+          <div className="tl-stat">
+            <dt>Total</dt>
+            <dd>{formatMs(chart.totalMs)}</dd>
+            <dd className="tl-stat-note">
+              {chart.rounds.length} round{chart.rounds.length === 1 ? "" : "s"}
+            </dd>
+          </div>
+        </dl>
+      )}
+    </div>
   );
 }
 
@@ -253,6 +309,8 @@ export function TimelinePanel({
     (selected === undefined ? replies.at(-1) : undefined) ??
     replies.at(-1);
   const chart = current ? turnChart(current.turn.rounds) : undefined;
+  const lang = current ? turnLang(turns, current.index) : "en";
+  const [developer] = useDeveloperView();
   // Rounds without timings are streaming only while their turn runs; in a restored turn they
   // were simply not recorded.
   const openRounds = current?.turn.done === undefined ? (chart?.openRounds ?? []) : [];
@@ -281,6 +339,7 @@ export function TimelinePanel({
             </select>
           </label>
         )}
+        <DeveloperToggle className="show-phone" />
       </header>
       <Legend />
       {!chart || (chart.rounds.length === 0 && openRounds.length === 0) ? (
@@ -294,9 +353,18 @@ export function TimelinePanel({
         </div>
       ) : (
         <div className="tl-rounds">
-          {chart.rounds.length > 0 && <TurnSummary chart={chart} />}
+          {chart.rounds.length > 0 && (
+            <TurnSummary chart={chart} lang={lang} developer={developer} />
+          )}
           {chart.rounds.map((round) => (
-            <RoundView key={round.round} chart={round} scale={chart.scaleMs} ticks={chart.ticks} />
+            <RoundView
+              key={round.round}
+              chart={round}
+              scale={chart.scaleMs}
+              ticks={chart.ticks}
+              lang={lang}
+              developer={developer}
+            />
           ))}
           {openRounds.map((round) => (
             <section key={`open-${round}`} className="tl-round tl-round-open" aria-busy="true">

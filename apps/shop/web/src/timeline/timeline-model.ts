@@ -7,6 +7,10 @@
  */
 
 import type { RoundInfo, RoundTimings } from "overlap-runtime/client";
+import { formatMs as formatDuration } from "../api/format";
+
+/** Below this, time saved is too little to speak of (timer noise, a tool of a millisecond). */
+export const NOTICEABLE_MS = 10;
 
 /** What a bar shows. */
 export type BarKind =
@@ -57,6 +61,10 @@ export interface RoundChart {
   headStartMs: number;
   /** The round's end had the tools started only after the response: `streamEnd + longest tool`. */
   endWithoutOverlapMs: number | undefined;
+  /** When the last tool finished (`undefined` without tools). */
+  toolsEndMs: number | undefined;
+  /** The longest tool run (0 without tools). */
+  longestToolMs: number;
 }
 
 export interface TurnChart {
@@ -180,6 +188,10 @@ export function roundChart(info: RoundInfo & { timings: RoundTimings }): RoundCh
         : 0,
     endWithoutOverlapMs:
       runs.length > 0 && streamEnd !== undefined ? streamEnd + Math.max(...runs) : undefined,
+    toolsEndMs: t.tools.some((tool) => tool.endMs !== undefined)
+      ? Math.max(...t.tools.flatMap((tool) => (tool.endMs !== undefined ? [tool.endMs] : [])))
+      : undefined,
+    longestToolMs: runs.length > 0 ? Math.max(...runs) : 0,
   };
 }
 
@@ -203,4 +215,54 @@ export function turnChart(rounds: Readonly<Record<number, RoundInfo>>): TurnChar
     totalSavedMs: charts.reduce((sum, c) => sum + Math.max(0, c.savedMs ?? 0), 0),
     totalHeadStartMs: charts.reduce((sum, c) => sum + c.headStartMs, 0),
   };
+}
+
+/** What a round's figures mean, in one or two sentences (`undefined` for a round without tools). */
+export function explainRound(chart: RoundChart, lang: "en" | "zh"): string | undefined {
+  const stream = chart.streamEndMs;
+  const without = chart.endWithoutOverlapMs;
+  if (stream === undefined || without === undefined) return undefined;
+  const zh = lang === "zh";
+  const saved = Math.max(0, chart.savedMs ?? without - chart.endMs);
+  const fmt = formatDuration;
+  if (saved >= NOTICEABLE_MS) {
+    const doneBefore = chart.toolsEndMs !== undefined ? stream - chart.toolsEndMs : undefined;
+    if (doneBefore !== undefined && doneBefore >= NOTICEABLE_MS) {
+      return zh
+        ? `工具在回复写完前 ${fmt(doneBefore)} 就已完成；如果等回复写完再开始，会多花 ${fmt(saved)}。`
+        : `The tools finished ${fmt(doneBefore)} before the reply ended; waiting for the reply would have taken ${fmt(saved)} longer.`;
+    }
+    return zh
+      ? `工具在回复写完前 ${fmt(chart.headStartMs)} 开始；如果等回复写完再开始，会多花 ${fmt(saved)}。`
+      : `The tools started ${fmt(chart.headStartMs)} before the reply ended; waiting for the reply would have taken ${fmt(saved)} longer.`;
+  }
+  if (chart.headStartMs >= NOTICEABLE_MS) {
+    return zh
+      ? `工具在回复写完前 ${fmt(chart.headStartMs)} 就开始了，但只用了 ${fmt(chart.longestToolMs)}，所以没有节省时间。`
+      : `The tools started ${fmt(chart.headStartMs)} before the reply ended, but took only ${fmt(chart.longestToolMs)}, so no time was saved.`;
+  }
+  return zh
+    ? "工具要等回复写完才能开始，所以没有节省时间。"
+    : "The tools could only start once the reply was written, so no time was saved.";
+}
+
+/** A turn's figures in one sentence. */
+export function explainTurn(chart: TurnChart, lang: "en" | "zh"): string {
+  const zh = lang === "zh";
+  const fmt = formatDuration;
+  const withTools = chart.rounds.filter((r) => r.endWithoutOverlapMs !== undefined);
+  if (withTools.length === 0) {
+    return zh
+      ? `这条回复没有用到工具，用时 ${fmt(chart.totalMs)}。`
+      : `No tool ran in this reply; it took ${fmt(chart.totalMs)}.`;
+  }
+  if (chart.totalSavedMs >= NOTICEABLE_MS) {
+    const without = chart.totalMs + chart.totalSavedMs;
+    return zh
+      ? `工具在回复还在书写时就开始运行，节省了 ${fmt(chart.totalSavedMs)}：回复用时 ${fmt(chart.totalMs)}，否则要 ${fmt(without)}。`
+      : `Tools started while the reply was still being written, which saved ${fmt(chart.totalSavedMs)}: the reply took ${fmt(chart.totalMs)} instead of ${fmt(without)}.`;
+  }
+  return zh
+    ? `这次没有节省时间（回复用时 ${fmt(chart.totalMs)}）：工具要么在回复写完后才开始，要么快到提前开始也无关紧要。`
+    : `No time was saved this time (the reply took ${fmt(chart.totalMs)}): the tools either started only once the reply was written, or were so quick that starting early made no difference.`;
 }

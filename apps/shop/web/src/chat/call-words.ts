@@ -1,0 +1,584 @@
+/**
+ * What a tool call does, in words, for the shopper: "Adding Aero Trail Runner (size US 10) to your
+ * cart", "Checking your total", "Looking for running shoes under $100", in English or Chinese.
+ * Product names come from the page's {@link ProductBook}; a product not known yet is "an item",
+ * never its id. Failures read as plain sentences: the runtime's `invalid_input` texts (zod's
+ * "✖ Too big: expected number to be <=10 → at quantity") become "The quantity can be at most 10."
+ * Pure: no React, no DOM.
+ */
+
+import type { CallEntry } from "overlap-runtime/client";
+import { isRecord } from "../api/types";
+import { count, type Lang, pick } from "../i18n/lang";
+import type { ProductBook } from "./product-book";
+
+/** What a sentence needs: the language and the names the page knows. */
+export interface WordsContext {
+  lang: Lang;
+  book: ProductBook;
+}
+
+/** A call's action in three forms: "add X to your cart", "Adding…", "Added…" (Chinese: the base). */
+interface Phrase {
+  base: string;
+  ing: string;
+  past: string;
+}
+
+type Args = Readonly<Record<string, unknown>>;
+
+const argsOf = (entry: CallEntry): Args => {
+  const args = entry.input ?? entry.preview;
+  return isRecord(args) ? args : {};
+};
+const str = (args: Args, key: string): string | undefined => {
+  const v = args[key];
+  return typeof v === "string" && v.trim() !== "" ? v.trim() : undefined;
+};
+const num = (args: Args, key: string): number | undefined => {
+  const v = args[key];
+  return typeof v === "number" && Number.isFinite(v) ? v : undefined;
+};
+
+/** Dollars as the shop writes them: `$100`, `$99.50`. */
+export function dollars(value: number): string {
+  return Number.isInteger(value) ? `$${value}` : `$${value.toFixed(2)}`;
+}
+
+/** "A and B", "A, B and C"; Chinese "A 和 B", "A、B 和 C". */
+export function joinNames(lang: Lang, names: readonly string[]): string {
+  if (names.length <= 1) return names[0] ?? "";
+  const head = names.slice(0, -1).join(pick(lang, ", ", "、"));
+  return `${head}${pick(lang, " and ", " 和 ")}${names.at(-1)}`;
+}
+
+function en(base: string, ing: string, past: string): Phrase {
+  return { base, ing, past };
+}
+
+function zh(base: string): Phrase {
+  return { base, ing: `正在${base}`, past: `已${base}` };
+}
+
+/** The phrase of a call, in `ctx.lang`. */
+function phrase(entry: CallEntry, ctx: WordsContext): Phrase {
+  const { lang, book } = ctx;
+  const z = lang === "zh";
+  const args = argsOf(entry);
+  const id = str(args, "productId");
+  const known = id ? book.get(id)?.name : undefined;
+  const name = known ?? pick(lang, "an item", "一件商品");
+  const quantity = num(args, "quantity");
+  const withCount = (q: number | undefined) =>
+    q === undefined || q === 1
+      ? name
+      : known === undefined
+        ? pick(lang, `${q} items`, `${q} 件商品`)
+        : z
+          ? `${known} × ${q}`
+          : `${q} × ${known}`;
+  const variantParts = [
+    ...(str(args, "size")
+      ? [pick(lang, `size ${str(args, "size")}`, `尺码 ${str(args, "size")}`)]
+      : []),
+    ...(str(args, "color") ? [str(args, "color") as string] : []),
+  ];
+  const variant = variantParts.length
+    ? z
+      ? `（${variantParts.join("，")}）`
+      : ` (${variantParts.join(", ")})`
+    : "";
+  const ids = Array.isArray(args.productIds)
+    ? args.productIds.filter((x): x is string => typeof x === "string" && x !== "")
+    : [];
+
+  switch (entry.name) {
+    case "search_products": {
+      const max = num(args, "maxPrice");
+      const min = num(args, "minPrice");
+      const subject = str(args, "query") ?? str(args, "category");
+      if (z) {
+        const price =
+          max !== undefined && min !== undefined
+            ? `${dollars(min)} 到 ${dollars(max)} 之间的`
+            : max !== undefined
+              ? `${dollars(max)} 以下的`
+              : min !== undefined
+                ? `${dollars(min)} 以上的`
+                : "";
+        return zh(`查找${price}${subject ? `“${subject}”` : "商品"}`);
+      }
+      const price =
+        max !== undefined && min !== undefined
+          ? ` between ${dollars(min)} and ${dollars(max)}`
+          : max !== undefined
+            ? ` under ${dollars(max)}`
+            : min !== undefined
+              ? ` over ${dollars(min)}`
+              : "";
+      const what = `${subject ?? "products"}${price}`;
+      return en(`look for ${what}`, `Looking for ${what}`, `Looked for ${what}`);
+    }
+    case "get_product":
+      return z
+        ? zh(`查看 ${name}`)
+        : en(`look up ${name}`, `Looking up ${name}`, `Looked up ${name}`);
+    case "add_to_cart": {
+      const what = `${withCount(quantity)}${variant}`;
+      return z
+        ? zh(`把 ${what} 加入购物车`)
+        : en(
+            `add ${what} to your cart`,
+            `Adding ${what} to your cart`,
+            `Added ${what} to your cart`,
+          );
+    }
+    case "update_cart_item": {
+      if (quantity === 0) {
+        return z
+          ? zh(`把 ${name} 移出购物车`)
+          : en(
+              `remove ${name} from your cart`,
+              `Removing ${name} from your cart`,
+              `Removed ${name} from your cart`,
+            );
+      }
+      if (quantity !== undefined) {
+        const what = `${name}${variant}`;
+        return z
+          ? zh(`把 ${what} 改为 ${quantity} 件`)
+          : en(
+              `change ${what} to ${quantity} in your cart`,
+              `Changing ${what} to ${quantity} in your cart`,
+              `Changed ${what} to ${quantity} in your cart`,
+            );
+      }
+      const to =
+        variantParts.join(pick(lang, ", ", "，")) || pick(lang, "another option", "其他选项");
+      return z
+        ? zh(`把 ${name} 改为 ${to}`)
+        : en(`change ${name} to ${to}`, `Changing ${name} to ${to}`, `Changed ${name} to ${to}`);
+    }
+    case "remove_from_cart":
+      return z
+        ? zh(`把 ${name} 移出购物车`)
+        : en(
+            `remove ${name} from your cart`,
+            `Removing ${name} from your cart`,
+            `Removed ${name} from your cart`,
+          );
+    case "clear_cart":
+      return z
+        ? zh("清空购物车")
+        : en("empty your cart", "Emptying your cart", "Emptied your cart");
+    case "view_cart":
+      return z
+        ? zh("查看购物车")
+        : en("look at your cart", "Looking at your cart", "Looked at your cart");
+    case "cart_total":
+      return z
+        ? zh("计算总价")
+        : en("check your total", "Checking your total", "Checked your total");
+    case "checkout":
+      return z ? zh("下单") : en("place your order", "Placing your order", "Placed your order");
+    case "my_orders":
+      return z
+        ? zh("查询你的订单")
+        : en("look up your orders", "Looking up your orders", "Looked up your orders");
+    case "show_products": {
+      const what =
+        ids.length > 0 ? count(lang, ids.length, "product") : pick(lang, "products", "商品");
+      return z ? zh(`展示${what}`) : en(`show ${what}`, `Showing ${what}`, `Showed ${what}`);
+    }
+    case "compare_products": {
+      const names = ids.map((id) => book.get(id)?.name);
+      const what =
+        names.every((n): n is string => n !== undefined) && names.length >= 2
+          ? joinNames(lang, names)
+          : ids.length > 0
+            ? count(lang, ids.length, "product")
+            : pick(lang, "products", "商品");
+      return z
+        ? zh(`比较 ${what}`)
+        : en(`compare ${what}`, `Comparing ${what}`, `Compared ${what}`);
+    }
+    case "ask_merchant":
+      return z
+        ? zh("询问商家")
+        : en("ask the merchant", "Asking the merchant", "Asked the merchant");
+    case "low_stock_report":
+      return z
+        ? zh("查看库存不足的商品")
+        : en(
+            "check what is low on stock",
+            "Checking what is low on stock",
+            "Checked what is low on stock",
+          );
+    case "restock_eta":
+      return z
+        ? zh(`查询 ${name} 的补货时间`)
+        : en(
+            `check when ${name} is back in stock`,
+            `Checking when ${name} is back in stock`,
+            `Checked when ${name} is back in stock`,
+          );
+    case "bulk_discount": {
+      const units = num(args, "units");
+      const what = units !== undefined ? `${units} × ${name}` : name;
+      return z
+        ? zh(`查询 ${name} 的批量折扣`)
+        : en(
+            `check a bulk discount on ${what}`,
+            `Checking a bulk discount on ${what}`,
+            `Checked a bulk discount on ${what}`,
+          );
+    }
+    case "show_inventory": {
+      const query = str(args, "query");
+      return z
+        ? zh(`展示${query ? `“${query}”的` : ""}库存`)
+        : en(
+            `show the stock${query ? ` of ${query}` : ""}`,
+            `Showing the stock${query ? ` of ${query}` : ""}`,
+            `Showed the stock${query ? ` of ${query}` : ""}`,
+          );
+    }
+    case "restock":
+      return z
+        ? zh(`为 ${name} 补货${quantity !== undefined ? ` ${quantity} 件` : ""}`)
+        : en(
+            `restock ${withCount(quantity)}`,
+            `Restocking ${withCount(quantity)}`,
+            `Restocked ${withCount(quantity)}`,
+          );
+    case "set_price": {
+      const price = num(args, "price");
+      const to = price !== undefined ? dollars(price) : pick(lang, "a new price", "新价格");
+      return z
+        ? zh(`把 ${name} 的价格改为 ${to}`)
+        : en(
+            `change the price of ${name} to ${to}`,
+            `Changing the price of ${name} to ${to}`,
+            `Changed the price of ${name} to ${to}`,
+          );
+    }
+    case "list_orders":
+      return z
+        ? zh("列出最近的订单")
+        : en("list recent orders", "Listing recent orders", "Listed recent orders");
+    case "sales_summary":
+      return z
+        ? zh("汇总销售额")
+        : en("add up the sales", "Adding up the sales", "Added up the sales");
+    default: {
+      const words = entry.name.replace(/[_-]+/g, " ").trim();
+      return z
+        ? zh(`执行“${words}”`)
+        : en(`run “${words}”`, `Running “${words}”`, `Ran “${words}”`);
+    }
+  }
+}
+
+/** What a finished call found out, when its cards or result say more than "done". */
+function outcome(entry: CallEntry, ctx: WordsContext): string | undefined {
+  const { lang } = ctx;
+  const text = entry.result?.text ?? "";
+  const cartUi = entry.ui.find((u) => u.type === "cart-updated");
+  switch (entry.name) {
+    case "cart_total": {
+      const m = /Cart total: (\$[\d,.]+) for (\d+) items?/.exec(text);
+      if (!m) return undefined;
+      const n = Number(m[2]);
+      return pick(
+        lang,
+        `Your total: ${m[1]} for ${count(lang, n, "item")}`,
+        `总价 ${m[1]}，共 ${count(lang, n, "item")}`,
+      );
+    }
+    case "view_cart": {
+      const cart = isRecord(cartUi?.cart) ? cartUi.cart : undefined;
+      if (!cart || typeof cart.itemCount !== "number") return undefined;
+      if (cart.itemCount === 0) return pick(lang, "Your cart is empty", "购物车是空的");
+      return pick(
+        lang,
+        `Your cart: ${count(lang, cart.itemCount, "item")}, ${String(cart.total ?? "")}`,
+        `购物车：共 ${count(lang, cart.itemCount, "item")}，${String(cart.total ?? "")}`,
+      );
+    }
+    case "clear_cart":
+      return /already empty/.test(text)
+        ? pick(lang, "Your cart was already empty", "购物车本来就是空的")
+        : undefined;
+    case "checkout": {
+      const placed = entry.ui.find((u) => u.type === "order-placed");
+      const order = isRecord(placed?.order) ? placed.order : undefined;
+      if (!order || typeof order.itemCount !== "number" || typeof order.totalCents !== "number") {
+        return undefined;
+      }
+      const total = `$${(order.totalCents / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+      return pick(
+        lang,
+        `Order placed: ${count(lang, order.itemCount, "item")}, ${total}`,
+        `已下单：共 ${count(lang, order.itemCount, "item")}，${total}`,
+      );
+    }
+    case "search_products": {
+      const found = /^(\d+) found/.exec(text);
+      const p = phrase(entry, ctx).past;
+      if (found) return pick(lang, `${p}: ${found[1]} found`, `${p}：找到 ${found[1]} 件`);
+      if (/^No products match/.test(text))
+        return pick(lang, `${p}: nothing found`, `${p}：没有找到`);
+      return undefined;
+    }
+    case "my_orders": {
+      const n = /^(\d+) order/.exec(text);
+      if (n) {
+        return pick(
+          lang,
+          `Found ${count(lang, Number(n[1]), "order")}`,
+          `找到 ${count(lang, Number(n[1]), "order")}`,
+        );
+      }
+      return /^No orders yet/.test(text) ? pick(lang, "No orders yet", "还没有订单") : undefined;
+    }
+    case "show_products": {
+      const cards = entry.ui.find((u) => u.type === "product-cards");
+      if (!cards || !Array.isArray(cards.products)) return undefined;
+      const n = cards.products.length;
+      return pick(
+        lang,
+        `Showing ${count(lang, n, "product")}`,
+        `展示了 ${count(lang, n, "product")}`,
+      );
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** True when the call ended without doing what it was asked. */
+export function callFailed(entry: CallEntry): boolean {
+  return (
+    entry.phase === "failed" ||
+    entry.phase === "invalid" ||
+    (entry.phase === "done" && entry.result?.isError === true) ||
+    (entry.result?.isError === true && entry.phase !== "cancelled")
+  );
+}
+
+/** The chip's sentence for where the call is now. */
+export function callSentence(entry: CallEntry, ctx: WordsContext): string {
+  const p = phrase(entry, ctx);
+  const z = ctx.lang === "zh";
+  if (entry.phase === "cancelled") {
+    return z ? `已停止：${p.base}` : `Stopped before it could ${p.base}`;
+  }
+  if (callFailed(entry)) return z ? `没能${p.base}` : `Couldn't ${p.base}`;
+  switch (entry.phase) {
+    case "deferred":
+      return z ? `回复写完后${p.base}` : `Will ${p.base} once the reply is written`;
+    case "done":
+      return outcome(entry, ctx) ?? p.past;
+    default:
+      return p.ing;
+  }
+}
+
+// ---------- Problems in plain words ----------
+
+const FIELDS: Readonly<Record<string, readonly [string, string]>> = {
+  quantity: ["quantity", "数量"],
+  productId: ["product", "商品"],
+  productIds: ["list of products", "商品列表"],
+  maxPrice: ["highest price", "最高价格"],
+  minPrice: ["lowest price", "最低价格"],
+  size: ["size", "尺码"],
+  color: ["colour", "颜色"],
+  query: ["search", "搜索词"],
+  category: ["category", "类别"],
+  question: ["question", "问题"],
+  units: ["number of units", "件数"],
+  price: ["price", "价格"],
+  threshold: ["stock threshold", "库存阈值"],
+  limit: ["number of results", "结果数量"],
+  orderId: ["order number", "订单号"],
+  title: ["title", "标题"],
+  top: ["number of best sellers", "畅销商品数量"],
+};
+
+/** One zod issue ("Too big: expected number to be <=10") as the end of a sentence. */
+function constraint(message: string, lang: Lang): string {
+  const z = lang === "zh";
+  let m = /^Too (big|small): expected (\w+) to (?:be|have) ([<>]=?)\s*([\d.]+)/.exec(message);
+  if (m) {
+    const [, , kind, op, value] = m;
+    const bound = Number(value);
+    if (kind === "string") {
+      if (op?.startsWith(">")) return z ? "不能为空" : "is missing";
+      return z ? `太长了（最多 ${bound} 个字符）` : `is too long (at most ${bound} characters)`;
+    }
+    if (kind === "array" || kind === "set") {
+      return op?.startsWith("<")
+        ? z
+          ? `最多 ${bound} 个`
+          : `can hold at most ${bound}`
+        : z
+          ? `至少需要 ${bound} 个`
+          : `needs at least ${bound}`;
+    }
+    switch (op) {
+      case "<=":
+        return z ? `最多为 ${bound}` : `can be at most ${bound}`;
+      case "<":
+        return z ? `必须小于 ${bound}` : `must be less than ${bound}`;
+      case ">=":
+        return z ? `至少为 ${bound}` : `must be at least ${bound}`;
+      default:
+        return z ? `必须大于 ${bound}` : `must be more than ${bound}`;
+    }
+  }
+  m = /^Invalid input: expected (\w+), received (\w+)/.exec(message);
+  if (m) {
+    if (m[2] === "undefined") return z ? "缺失" : "is missing";
+    if (m[1] === "int") return z ? "必须是整数" : "must be a whole number";
+    if (m[1] === "number") return z ? "应该是数字" : "should be a number";
+    if (m[1] === "string") return z ? "应该是文字" : "should be text";
+    return z ? "格式不对" : "is in the wrong form";
+  }
+  if (/^Unrecognized key/.test(message))
+    return z ? "带了无法识别的字段" : "has a field the shop doesn't know";
+  if (/expected int/.test(message)) return z ? "必须是整数" : "must be a whole number";
+  return z ? "无效" : "isn't valid";
+}
+
+/** zod's pretty text ("✖ message\n  → at path", one per issue) as sentences. */
+function validationSentences(text: string, lang: Lang): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/✖\s*([^\n]+)(?:\n\s*→ at ([\w.[\]]+))?/g)) {
+    const message = (m[1] ?? "").trim();
+    const path = (m[2] ?? "").split(".")[0]?.replace(/\[\d+\]$/, "") ?? "";
+    const field = FIELDS[path];
+    const what = field ? pick(lang, field[0], field[1]) : path ? path : "";
+    const end = constraint(message, lang);
+    if (lang === "zh") out.push(`${what || "请求"}${end}。`);
+    else out.push(`${what ? `The ${what}` : "The request"} ${end}.`);
+  }
+  return out;
+}
+
+/** A rule's sentence (the shop's own English) in Chinese, for the rules the shop has. */
+function ruleInChinese(text: string): string | undefined {
+  let m = /a line holds at most (\d+)/.exec(text);
+  if (m) return `每件商品最多只能放 ${m[1]} 件。`;
+  m = /^Only (\d+) × (.+?) in stock/.exec(text);
+  if (m) return `${m[2]} 只剩 ${m[1]} 件库存。`;
+  m = /^(.+?) is (?:now )?out of stock/.exec(text);
+  if (m) return `${m[1]} 已售罄。`;
+  m = /over the (\$[\d,.]+) limit/.exec(text);
+  if (m) return `购物车总价会超过 ${m[1]} 的上限。`;
+  m = /^(.+?) comes in sizes (.+?); there is no size (.+?)\.$/.exec(text);
+  if (m) return `${m[1]} 没有 ${m[3]} 码（有：${m[2]}）。`;
+  m = /^(.+?) comes in one size only/.exec(text);
+  if (m) return `${m[1]} 只有一个尺码。`;
+  m = /^(.+?) comes in (.+?); not in (.+?)\.$/.exec(text);
+  if (m) return `${m[1]} 没有 ${m[3]} 这个颜色（有：${m[2]}）。`;
+  m = /^(.+?) is not in the cart/.exec(text);
+  if (m) return `购物车里没有 ${m[1]}。`;
+  if (/The cart is empty/.test(text)) return "购物车是空的，先加点东西吧。";
+  if (/no product|not in the catalog/i.test(text)) return "目录里没有这件商品。";
+  m = /Quantity must be a whole number from 1 to (\d+)/.exec(text);
+  if (m) return `数量必须是 1 到 ${m[1]} 之间的整数。`;
+  return undefined;
+}
+
+/**
+ * A model-facing result text made fit for people: ids out ("Aero Trail Runner (p-0001, size
+ * US 10)" → "Aero Trail Runner (size US 10)", a bare id → its name when known), plurals right
+ * ("1 items" → "1 item", "2 line(s)" → "2 lines").
+ */
+export function tidyText(text: string, book: ProductBook): string {
+  return text
+    .replace(/ \((p-[\w-]+)\)/g, "")
+    .replace(/\((p-[\w-]+), /g, "(")
+    .replace(/\bp-\d{3,}\b/g, (id) => book.get(id)?.name ?? "that item")
+    .replace(/\b1 (item|product|order|line|unit)s\b/g, "1 $1")
+    .replace(/\b(\d+) ([a-z]+(?: [a-z]+)?)\(s\)/g, (_all, n: string, noun: string) =>
+      Number(n) === 1 ? `${n} ${noun}` : `${n} ${noun}s`,
+    );
+}
+
+/**
+ * A cart rule's sentence as the shop writes it, said more simply where it reads like a form's
+ * validation ("Quantity must be a whole number from 1 to 10 (got 11)." → "A cart line holds at
+ * most 10."); other sentences as they are.
+ */
+export function friendlyRule(text: string): string {
+  const m = /^Quantity must be a whole number from 1 to (\d+) \(got (-?[\d.]+)\)\.?$/.exec(
+    text.trim(),
+  );
+  if (m) {
+    return Number(m[2]) > Number(m[1])
+      ? `A cart line holds at most ${m[1]}.`
+      : "A cart line needs at least 1.";
+  }
+  return text;
+}
+
+/**
+ * Why a call did not do what it was asked, as a sentence for the shopper; `undefined` for a call
+ * that did not fail.
+ */
+export function callProblem(entry: CallEntry, ctx: WordsContext): string | undefined {
+  const { lang } = ctx;
+  if (entry.phase === "invalid") {
+    return pick(
+      lang,
+      "The assistant's request came out garbled, so nothing was done.",
+      "助手的请求格式有误，所以什么也没做。",
+    );
+  }
+  const result = entry.result;
+  if (!result || !callFailed(entry)) return undefined;
+  switch (result.status) {
+    case "invalid_input": {
+      const sentences = validationSentences(result.text, lang);
+      if (sentences.length > 0) return sentences.join(" ");
+      return /was not run/.test(result.text)
+        ? pick(
+            lang,
+            "The request was cut off, so nothing was done.",
+            "请求被截断了，所以什么也没做。",
+          )
+        : pick(
+            lang,
+            "The request was not in a form the shop accepts, so nothing was done.",
+            "请求的格式不对，所以什么也没做。",
+          );
+    }
+    case "unknown_tool":
+      return pick(lang, "The shop has no such action.", "商店没有这个功能。");
+    case "timeout":
+      return pick(lang, "It took too long and was stopped.", "用时太长，已被停止。");
+    case "interrupted":
+      return pick(
+        lang,
+        "The reply was stopped while this was running; it may not have finished.",
+        "回复被停止时这一步正在进行，可能没有完成。",
+      );
+    case "not_executed":
+      return pick(
+        lang,
+        "The reply was stopped before this started, so nothing was done.",
+        "回复在这一步开始前就停止了，所以什么也没做。",
+      );
+    default: {
+      const text = tidyText(result.text, ctx.book).replace(/^Invalid arguments for \w+: /, "");
+      if (/✖/.test(text)) {
+        const sentences = validationSentences(text, lang);
+        if (sentences.length > 0) return sentences.join(" ");
+      }
+      if (lang === "zh") return ruleInChinese(text) ?? text;
+      return friendlyRule(text);
+    }
+  }
+}
