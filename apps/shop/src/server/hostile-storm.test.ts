@@ -754,7 +754,9 @@ describe("a few thousand hostile requests over real HTTP, then a normal turn", (
     expect(failures.slice(0, 20)).toEqual([]);
     expect([...byStatus.keys()].filter((s) => s >= 500)).toEqual([]);
     expect(slowest).toBeLessThan(MAX_REQUEST_MS);
-    // Rough: twice as many requests after the warm-up must not leave more than a few MiB behind.
+    // Rough: heapUsed after gc() also counts compiled code and collector slack (about 8 MiB
+    // here; heap snapshots before and after 1,500 more of the largest bodies show no live growth).
+    // What it catches: a leak of about 10 KiB or more per request over the last 2,167 requests.
     expect(growth).toBeLessThan(24 * 1024 * 1024);
 
     // Still serving: health, and a normal turn from start to done.
