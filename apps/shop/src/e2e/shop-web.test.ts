@@ -558,7 +558,7 @@ describe.skipIf(noBrowser)("the shop in a browser", () => {
 
     // A size: in the chip and on the cart line.
     await waitForReply(page, await send(page, "add the Aero trail runner in size 10 to my cart"));
-    expect(await chipTexts(page)).toEqual(["Added Aero Trail Runner (size US 10) to your cart"]);
+    expect((await chipTexts(page))[0]).toBe("Added Aero Trail Runner (size US 10) to your cart");
     const line = page.getByTestId("cart-line").filter({ hasText: "Aero Trail Runner" });
     await expect.poll(() => text(line.getByTestId("cart-variant"))).toBe("Size US 10");
     // One chip's details, in words.
@@ -605,7 +605,7 @@ describe.skipIf(noBrowser)("the shop in a browser", () => {
     await waitForReply(page, await send(page, "add 11 aero trail runners to my cart"));
     const problem = lastTurn(page).getByTestId("call-problem");
     expect(await text(problem)).toBe("The quantity can be at most 10.");
-    expect(await chipTexts(page)).toEqual(["Couldn't add 11 items to your cart"]);
+    expect((await chipTexts(page))[0]).toBe("Couldn't add 11 items to your cart");
     await lastTurn(page).getByTestId("tool-chip").click();
     await shot(page, "desktop-18-refused");
 

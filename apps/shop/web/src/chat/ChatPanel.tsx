@@ -59,13 +59,18 @@ export function ChatPanel({
   const lastIndex = turns.length - 1;
   const last = turns[lastIndex];
   const error = running ? undefined : state.error;
-  // The error belongs to a message that got no reply (it could not be sent, or was refused).
+  // A message this page sent got no reply: it could not be sent, or was refused.
+  const sentHere = lastIndex >= chat.restoredTurns;
   const unsent =
-    error && last?.role === "user" && !chat.removed.has(lastIndex) ? lastIndex : undefined;
-  // The client's own error about a reply (a lost connection): not the turn's own error, and moot
-  // once that reply has come to its end after all.
+    error && last?.role === "user" && sentHere && !chat.removed.has(lastIndex)
+      ? lastIndex
+      : undefined;
+  // The client's own error about following a reply (a lost connection, a failed resume after a
+  // reload): not the turn's own error, and moot once that reply has come to its end after all.
   const lostReply =
-    error && last?.role === "assistant" && last.error !== error && last.done === undefined
+    error &&
+    ((last?.role === "assistant" && last.error !== error && last.done === undefined) ||
+      (last?.role === "user" && !sentHere))
       ? error
       : undefined;
 

@@ -96,7 +96,7 @@ const TOOL_LABELS: Readonly<Record<string, string>> = {
   my_orders: "Your orders",
   show_products: "Product cards",
   compare_products: "Comparison",
-  ask_merchant: "Ask the merchant",
+  ask_merchant: "Ask merchant",
   low_stock_report: "Low stock",
   restock_eta: "Restock date",
   bulk_discount: "Bulk discount",

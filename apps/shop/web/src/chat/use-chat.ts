@@ -24,6 +24,8 @@ export interface Chat {
   stopping: boolean;
   /** Follows the latest turn again (after a lost connection). */
   reconnect: () => void;
+  /** How many turns came from the stored conversation (the page sent none of them). */
+  restoredTurns: number;
   /** Indexes in `state.turns` of user messages the shopper removed (a failed send). */
   removed: ReadonlySet<number>;
   /** Sends the unanswered message at this index of `state.turns` again, in its place. */
@@ -106,6 +108,7 @@ export function useChat(
 
   const reconnect = useCallback(() => void resume(), [resume]);
 
+  const [restoredTurns] = useState(initialState.turns.length);
   // A failed send stays in the client's state (it is append-only); the page hides it instead.
   const [removed, setRemoved] = useState<ReadonlySet<number>>(() => new Set());
   const turns = useRef(session.state.turns);
@@ -130,6 +133,7 @@ export function useChat(
     stopping,
     reconnect,
     replaying,
+    restoredTurns,
     removed,
     retry,
     remove,

@@ -184,7 +184,7 @@ function RoundView({
               {pick(lang, "As it ran", "实际")}
             </div>
             <div className="tl-label" title="Had every tool waited for the end of the reply">
-              {pick(lang, "Had tools waited", "若等待回复")}
+              {pick(lang, "If tools waited", "若等待回复")}
             </div>
           </div>
           <div className="tl-tracks">
