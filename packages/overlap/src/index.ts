@@ -46,12 +46,25 @@ export {
   validateConversation,
 } from "./agent/validate-conversation.js";
 export {
+  APPROVAL_DECLINED_TEXT,
+  APPROVAL_TIMEOUT_TEXT,
+  type ApprovalDecision,
+  type ApprovalRequest,
+  type ApprovalResolution,
+  type ApprovalResolved,
+  type ApprovalSource,
+  type AwaitApprovalOptions,
+  awaitApproval,
+  DEFAULT_APPROVAL_TIMEOUT_MS,
+} from "./dispatch/approval-gate.js";
+export {
   CancelledError,
   type DispatchResult,
   EagerDispatcher,
   type EagerDispatcherOptions,
   type FinalToolUse,
 } from "./dispatch/eager-dispatcher.js";
+export { type DecideResult, InMemoryApprovals } from "./dispatch/in-memory-approvals.js";
 export { InMemoryToolLedger, type ToolLedger } from "./dispatch/tool-ledger.js";
 export { isOverlapError, OverlapError, type OverlapErrorCode } from "./errors.js";
 export {
@@ -74,7 +87,12 @@ export type {
 } from "./round/agent-event.js";
 export { PreviewCoalescer } from "./round/preview-coalescer.js";
 export { InMemoryRoundJournal, type RoundJournal } from "./round/round-journal.js";
-export type { BlockTiming, RoundTimings, ToolTiming } from "./round/round-timings.js";
+export {
+  type BlockTiming,
+  type RoundTimings,
+  savedMsOf,
+  type ToolTiming,
+} from "./round/round-timings.js";
 export {
   type RoundResult,
   StreamedRound,
@@ -135,6 +153,12 @@ export {
   type StreamEvent,
   type Usage,
 } from "./stream/stream-event.js";
+export {
+  type ApprovalNeed,
+  type ApprovalPolicy,
+  type ApprovalSummary,
+  defaultApprovalSummary,
+} from "./tools/approval.js";
 export type { CallEntry } from "./tools/call-entry.js";
 export {
   defineJsonSchemaTool,

@@ -4,6 +4,7 @@
  * before the next request, so a crash loses at most the round in flight (and repair covers it).
  */
 
+import type { ApprovalSource } from "../dispatch/approval-gate.js";
 import type { ToolLedger } from "../dispatch/tool-ledger.js";
 import { OverlapError } from "../errors.js";
 import type { AgentEventSink } from "../round/agent-event.js";
@@ -55,6 +56,13 @@ export interface AgentTurnOptions {
   journal?: RoundJournal;
   /** Told when a journal write fails; the turn goes on. */
   onJournalError?: (error: unknown, entry: CallEntry | undefined) => void;
+  /**
+   * Where the user's decisions come from, for calls whose tool needs approval (`approval` in
+   * `defineTool`). Without it such calls are never run (answered `not_executed`).
+   */
+  approvals?: ApprovalSource;
+  /** How long a call waits for the user's decision. Default 5 minutes; `Infinity` for no limit. */
+  approvalTimeoutMs?: number;
 }
 
 /** What a turn produced. */
@@ -215,6 +223,8 @@ function runRound(
       "now",
       "journal",
       "onJournalError",
+      "approvals",
+      "approvalTimeoutMs",
     ]),
   });
   let events: AsyncIterable<StreamEvent>;

@@ -7,6 +7,7 @@
  * states and leave old ones intact, so a UI can compare by reference.
  */
 
+import type { ApprovalResolution } from "../dispatch/approval-gate.js";
 import type { JsonPreview } from "../json/partial-json-parser.js";
 import type { DispatchDecision } from "../round/agent-event.js";
 import type { RoundTimings } from "../round/round-timings.js";
@@ -29,10 +30,29 @@ export type CallPhase =
   | "deferred"
   | "invalid";
 
+/**
+ * A call's approval by the user (`approval-request`, then `approval-resolved`): `pending` while
+ * the call waits for the user's decision, then how the wait ended.
+ */
+export interface CallApproval {
+  status: "pending" | ApprovalResolution;
+  /** What the call will do, in words (from the request; empty if only the resolution was seen). */
+  summary: string;
+  /** Structured details of the request (the host's shape), if any. */
+  details: Readonly<Record<string, unknown>> | undefined;
+  /** How long the server waits for an answer; `undefined` without limit. */
+  timeoutMs: number | undefined;
+  /** The user's reason, from the resolution. */
+  reason: string | undefined;
+}
+
 /** The result the model reads next round, from `tool-result`. */
 export interface CallResult {
   isError: boolean;
-  /** `ok`, `error`, `invalid_input`, `unknown_tool`, `timeout`, `interrupted`, `not_executed`. */
+  /**
+   * `ok`, `error`, `invalid_input`, `unknown_tool`, `timeout`, `interrupted`, `not_executed`,
+   * `declined`.
+   */
   status: string;
   text: string;
 }
@@ -63,6 +83,8 @@ export interface CallEntry {
    */
   ui: readonly UiEvent[];
   result: CallResult | undefined;
+  /** The user's approval of the call, for a tool that needs one; `undefined` otherwise. */
+  approval?: CallApproval | undefined;
   /** For a call made by a delegate's inner agent: the outer call's id. */
   parentCallId: string | undefined;
   /** The agent that made the call, when the host names agents. */
@@ -242,6 +264,14 @@ export function isTurnSettled(state: AgentState): boolean {
  */
 export function cartOf(state: AgentState): unknown {
   return state.latestUi["cart-updated"]?.cart;
+}
+
+/**
+ * The calls waiting for the user's approval (`approval.status` `pending`), in the order the
+ * calls were first seen. Delegated inner agents' calls are not included.
+ */
+export function pendingApprovals(state: AgentState): CallEntry[] {
+  return Object.values(state.calls).filter((entry) => entry.approval?.status === "pending");
 }
 
 /** What to draw for a call: its final cards, or else its arguments as far as known. */

@@ -6,7 +6,17 @@ import { buildTurnEvents, turnScriptArb } from "./__fixtures__/turn-script.js";
 import { isAgentEvent, parseAgentEvent } from "./parse-agent-event.js";
 
 const samples: AgentEvent[] = Object.values(AGENT_EVENT_SAMPLES);
-const OPTIONAL = new Set(["agent", "parentCallId", "preview", "result", "error"]);
+const OPTIONAL = new Set([
+  "agent",
+  "parentCallId",
+  "preview",
+  "result",
+  "error",
+  // approval-request / approval-resolved
+  "details",
+  "timeoutMs",
+  "reason",
+]);
 
 describe("parseAgentEvent", () => {
   it.each(samples.map((e) => [e.type, e] as const))("accepts a valid %s event", (_, event) => {
@@ -65,6 +75,14 @@ describe("parseAgentEvent", () => {
       '{"type":"done","rounds":1,"stopReason":"end_turn","parentCallId":7}',
     ],
     ["a mistyped agent", '{"type":"done","rounds":1,"stopReason":"end_turn","agent":false}'],
+    [
+      "an unknown approval decision",
+      '{"type":"approval-resolved","round":1,"callId":"a","name":"checkout","decision":"maybe"}',
+    ],
+    [
+      "an approval request without a summary",
+      '{"type":"approval-request","round":1,"callId":"a","name":"checkout","input":{}}',
+    ],
   ])("skips %s", (_, data) => {
     expect(parseAgentEvent(data)).toBeUndefined();
   });

@@ -26,15 +26,30 @@ const oneOf =
   (v) =>
     typeof v === "string" && values.includes(v);
 const isUiEvent: Check = (v) => isRecord(v) && isString(v.type);
-// The timeline is drawn from these; the optional milliseconds are checked where they are read.
+// The timeline is drawn from these. The round's optional milliseconds are numbers when present
+// (an older server may send none of them, e.g. no `firstTokenMs`); the entries of `blocks` and
+// `tools` are checked where they are read.
+const TIMING_MS = [
+  "firstEventMs",
+  "firstTokenMs",
+  "firstToolStartMs",
+  "streamEndMs",
+  "endMs",
+  "savedMs",
+] as const;
 const isTimings: Check = (v) =>
-  isRecord(v) && isNumber(v.startedAt) && Array.isArray(v.blocks) && Array.isArray(v.tools);
+  isRecord(v) &&
+  isNumber(v.startedAt) &&
+  Array.isArray(v.blocks) &&
+  Array.isArray(v.tools) &&
+  TIMING_MS.every((name) => optional(isNumber)(v[name]));
 
 // Enumerations that drive the client's state machine are checked value by value: an unknown
 // dispatch decision or status has no meaning to map to. `stopReason` and the result `status` are
 // only displayed, so any string is accepted there.
 const isDispatch = oneOf("started", "deferred", "invalid", "cancelled", "duplicate");
 const isToolState = oneOf("queued", "running", "done", "failed", "cancelled");
+const isApprovalResolution = oneOf("approved", "declined", "timeout", "cancelled");
 
 /**
  * The required (and typed optional) fields of each event type. A mapped type over
@@ -77,6 +92,22 @@ const FIELDS: { readonly [T in AgentEventType]: Readonly<Record<string, Check>> 
     phase: oneOf("call", "result"),
     input: optional(isRecord),
     result: isAnything,
+  },
+  "approval-request": {
+    round: isNumber,
+    callId: isString,
+    name: isString,
+    input: isRecord,
+    summary: isString,
+    details: optional(isRecord),
+    timeoutMs: optional(isNumber),
+  },
+  "approval-resolved": {
+    round: isNumber,
+    callId: isString,
+    name: isString,
+    decision: isApprovalResolution,
+    reason: optional(isString),
   },
   ui: { round: isNumber, callId: isString, name: isString, ui: isUiEvent },
   "tool-result": {

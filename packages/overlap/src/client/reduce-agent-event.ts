@@ -35,7 +35,14 @@ type EventOf<T extends AgentEvent["type"]> = Extract<AgentEvent, { type: T }>;
 
 /** The fields a call event may carry, enough to create its entry. */
 type CallEvent = EventOf<
-  "tool-call-start" | "tool-input-preview" | "tool-call" | "tool-status" | "ui" | "tool-result"
+  | "tool-call-start"
+  | "tool-input-preview"
+  | "tool-call"
+  | "tool-status"
+  | "approval-request"
+  | "approval-resolved"
+  | "ui"
+  | "tool-result"
 >;
 
 function applyDelegated(state: AgentState, parentCallId: string, event: AgentEvent): AgentState {
@@ -80,6 +87,34 @@ function applyOwn(state: AgentState, event: AgentEvent): AgentState {
       return applyStatus(state, event);
     case "server-tool":
       return updateTurn(state, event.agent, (turn) => applyServerTool(turn, event));
+    case "approval-request":
+      return updateCall(state, event, (entry) =>
+        // A replayed request never reopens an approval that already ended.
+        entry.approval && entry.approval.status !== "pending"
+          ? entry
+          : {
+              ...entry,
+              approval: {
+                status: "pending",
+                summary: event.summary,
+                details: event.details,
+                timeoutMs: event.timeoutMs,
+                reason: undefined,
+              },
+            },
+      );
+    case "approval-resolved":
+      return updateCall(state, event, (entry) => ({
+        ...entry,
+        approval: {
+          summary: "",
+          details: undefined,
+          timeoutMs: undefined,
+          ...entry.approval,
+          status: event.decision,
+          reason: event.reason,
+        },
+      }));
     case "ui": {
       const next = updateCall(state, event, (entry) => ({
         ...entry,
@@ -243,6 +278,7 @@ function newCallEntry(event: CallEvent): CallEntry {
     inputError: undefined,
     ui: [],
     result: undefined,
+    approval: undefined,
     parentCallId: event.parentCallId,
     agent: event.agent,
     startedAt: undefined,
@@ -301,7 +337,9 @@ function applyResult(state: AgentState, event: EventOf<"tool-result">): AgentSta
  * ran, a cut stream): the phase settles so a UI stops showing a spinner.
  */
 function phaseOfResult(status: string, isError: boolean): CallPhase {
-  if (status === "not_executed" || status === "interrupted") return "cancelled";
+  if (status === "not_executed" || status === "interrupted" || status === "declined") {
+    return "cancelled";
+  }
   return isError ? "failed" : "done";
 }
 

@@ -11,6 +11,12 @@ import type { StopReason } from "../stream/stream-event.js";
 import type { CallEntry } from "../tools/call-entry.js";
 import type { ToolCall, ToolExecutor } from "../tools/tool-executor.js";
 import { failedOutcome, type ToolOutcome } from "../tools/tool-outcome.js";
+import {
+  type ApprovalRequest,
+  type ApprovalResolved,
+  type ApprovalSource,
+  awaitApproval,
+} from "./approval-gate.js";
 import type { ToolLedger } from "./tool-ledger.js";
 
 /** A call as listed in the final message: the truth for {@link EagerDispatcher.collect}. */
@@ -37,6 +43,17 @@ export interface EagerDispatcherOptions {
   onStatus?: (callId: string, name: string, status: ToolCallState) => void;
   /** Told of ledger failures (the call's outcome says what the model needs to know). */
   onError?: (error: unknown, call: ToolCall) => void;
+  /**
+   * Where the user's decisions come from, for calls whose tool needs approval (`approval` in
+   * `defineTool`). Without it such calls are never run (answered `not_executed`).
+   */
+  approvals?: ApprovalSource;
+  /** How long a call waits for the user's decision. Default 5 minutes. */
+  approvalTimeoutMs?: number;
+  /** Told when a call starts waiting for approval (before the source's `wait`). */
+  onApprovalRequest?: (request: ApprovalRequest) => void;
+  /** Told when a call's wait for approval ended (approved, declined, timeout, cancelled). */
+  onApprovalResolved?: (resolved: ApprovalResolved) => void;
 }
 
 /** What {@link EagerDispatcher.dispatch} did with a call. */
@@ -190,6 +207,11 @@ export class EagerDispatcher {
 
   #start(call: ToolCall): DispatchResult {
     const controller = new AbortController();
+    if (this.#options.executor.tool(call.name)?.requiresApproval) {
+      // Asks first, holding no slot: a call waiting for the user blocks no other call.
+      this.#tasks.set(call.id, { call, controller, outcome: this.#approved(call, controller) });
+      return "started";
+    }
     const { limit, queued } = this.#slot();
     const outcome = this.#run(call, controller, limit, queued);
     this.#tasks.set(call.id, { call, controller, outcome });
@@ -210,6 +232,60 @@ export class EagerDispatcher {
     const next = this.#waiting.shift();
     if (next) next();
     else this.#running--;
+  }
+
+  /**
+   * A call whose tool may need the user's approval: a call recorded by an earlier attempt is
+   * replayed without asking again; otherwise it asks (when its policy says so), then runs as any
+   * call (taking a slot, looking the ledger up again: an answer may take minutes).
+   */
+  async #approved(call: ToolCall, controller: AbortController): Promise<ToolOutcome> {
+    const { ledger } = this.#options;
+    const status = (s: ToolCallState) => this.#options.onStatus?.(call.id, call.name, s);
+    try {
+      const recorded = await ledger?.lookup(call.id);
+      if (recorded) {
+        status(recorded.isError ? "failed" : "done");
+        return { ...recorded, replayed: true };
+      }
+    } catch (error) {
+      this.#options.onError?.(error, call);
+      status("failed");
+      return failedOutcome(
+        call.id,
+        call.name,
+        "error",
+        `${call.name} could not be run because of an internal error. It may be retried.`,
+      );
+    }
+    const refusal = await awaitApproval({
+      executor: this.#options.executor,
+      call,
+      approvals: this.#options.approvals,
+      ...(this.#options.approvalTimeoutMs !== undefined
+        ? { timeoutMs: this.#options.approvalTimeoutMs }
+        : {}),
+      signal: controller.signal,
+      onRequest: (request) => this.#options.onApprovalRequest?.(request),
+      onResolved: (resolved) => this.#options.onApprovalResolved?.(resolved),
+      onError: (error) => this.#options.onError?.(error, call),
+    });
+    if (refusal) {
+      status(stateOf(refusal));
+      return refusal;
+    }
+    if (controller.signal.aborted) {
+      // Approved just as the round was cancelled: cancelAll released the queue already.
+      status("cancelled");
+      return failedOutcome(
+        call.id,
+        call.name,
+        "not_executed",
+        `${call.name} was not run: ${this.#cancelReason ?? "the response was cancelled"}.`,
+      );
+    }
+    const { limit, queued } = this.#slot();
+    return this.#run(call, controller, limit, queued);
   }
 
   async #run(
@@ -289,7 +365,9 @@ export class CancelledError extends Error {
 
 function stateOf(outcome: ToolOutcome): ToolCallState {
   if (outcome.status === "ok") return "done";
-  return outcome.status === "interrupted" || outcome.status === "not_executed"
+  return outcome.status === "interrupted" ||
+    outcome.status === "not_executed" ||
+    outcome.status === "declined"
     ? "cancelled"
     : "failed";
 }

@@ -1,11 +1,13 @@
 /**
  * The AgentEvent protocol: what a round tells the user interface (docs/protocol.md). Two channels
  * share it (S14): display events (`text-delta`, `tool-call-start`, `tool-input-preview`,
- * `tool-call`, `tool-status`, `server-tool`) flow while the model generates; result events (`ui`,
+ * `tool-call`, `tool-status`, `server-tool`, `approval-request`, `approval-resolved`) flow while
+ * the model generates (and, for approvals, during the join); result events (`ui`,
  * `tool-result`) are emitted in call order after the join. Every event concerning a call carries
  * `callId`, so a preview and its final card meet (S13).
  */
 
+import type { ApprovalResolution } from "../dispatch/approval-gate.js";
 import type { JsonPreview } from "../json/partial-json-parser.js";
 import type { StopReason, Usage } from "../stream/stream-event.js";
 import type { UiEvent } from "../tools/tool-outcome.js";
@@ -78,6 +80,31 @@ export type AgentEvent = AgentEventBase &
         phase: "call" | "result";
         input?: Readonly<Record<string, unknown>>;
         result?: unknown;
+      }
+    | {
+        /** A call waits for the user's approval before it runs (its tool's `approval`). */
+        type: "approval-request";
+        round: number;
+        callId: string;
+        name: string;
+        /** The call's arguments (strict parse). */
+        input: Readonly<Record<string, unknown>>;
+        /** What the call will do, in words, for the user. */
+        summary: string;
+        /** Structured details from the tool's `summarize` (the host's shape). */
+        details?: Readonly<Record<string, unknown>>;
+        /** How long the round waits for an answer; absent when it waits without limit. */
+        timeoutMs?: number;
+      }
+    | {
+        /** The wait for approval ended: `approved` (the call runs), `declined`, `timeout`, `cancelled`. */
+        type: "approval-resolved";
+        round: number;
+        callId: string;
+        name: string;
+        decision: ApprovalResolution;
+        /** The user's reason, when they gave one. */
+        reason?: string;
       }
     | { type: "ui"; round: number; callId: string; name: string; ui: UiEvent }
     | {

@@ -7,6 +7,7 @@
  * tool_use still gets exactly one result (S17, B6).
  */
 
+import type { ApprovalSource } from "../dispatch/approval-gate.js";
 import { EagerDispatcher, type FinalToolUse } from "../dispatch/eager-dispatcher.js";
 import type { ToolLedger } from "../dispatch/tool-ledger.js";
 import { OverlapError } from "../errors.js";
@@ -61,6 +62,14 @@ export interface StreamedRoundOptions {
   journal?: RoundJournal;
   /** Told when a journal write fails (the call still runs; its ledger record names it). */
   onJournalError?: (error: unknown, entry: CallEntry) => void;
+  /**
+   * Where the user's decisions come from, for calls whose tool needs approval (`approval` in
+   * `defineTool`): such a call emits `approval-request` and runs only once approved. Without it
+   * such calls are never run (answered `not_executed`).
+   */
+  approvals?: ApprovalSource;
+  /** How long a call waits for the user's decision. Default 5 minutes; `Infinity` for no limit. */
+  approvalTimeoutMs?: number;
 }
 
 /** What a round produced. The two messages are always a valid continuation of the conversation. */
@@ -126,6 +135,14 @@ export class StreamedRound {
       ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
       ...(options.ledger ? { ledger: options.ledger } : {}),
       ...(options.onLedgerError ? { onError: options.onLedgerError } : {}),
+      ...(options.approvals ? { approvals: options.approvals } : {}),
+      ...(options.approvalTimeoutMs !== undefined
+        ? { approvalTimeoutMs: options.approvalTimeoutMs }
+        : {}),
+      onApprovalRequest: (request) =>
+        this.#emit({ type: "approval-request", round: this.#round, ...request }),
+      onApprovalResolved: (resolved) =>
+        this.#emit({ type: "approval-resolved", round: this.#round, ...resolved }),
     });
   }
 

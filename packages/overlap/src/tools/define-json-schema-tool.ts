@@ -15,6 +15,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { z } from "zod";
+import { type ApprovalPolicy, type ApprovalSummary, approvalMethods } from "./approval.js";
 import {
   type DispatchPolicy,
   defineTool,
@@ -40,6 +41,10 @@ export interface JsonSchemaToolConfig<C> {
   dispatch?: DispatchPolicy;
   /** Milliseconds before the call is aborted and reported as a timeout. */
   timeoutMs?: number;
+  /** The user must approve a call before it runs (see `ToolConfig.approval`). */
+  approval?: ApprovalPolicy<JsonObject, C>;
+  /** The approval request's summary of a call (see `ToolConfig.summarize`). */
+  summarize?: (input: JsonObject, context: C) => ApprovalSummary | Promise<ApprovalSummary>;
   run(input: JsonObject, ctx: ToolContext<C>): ToolReturn | Promise<ToolReturn>;
 }
 
@@ -75,6 +80,7 @@ export function defineJsonSchemaTool<C = unknown>(
     }),
     inputSchema: config.inputSchema as Record<string, unknown>,
     run: config.run,
+    ...approvalMethods(config.name, config.approval, config.summarize),
   };
 }
 

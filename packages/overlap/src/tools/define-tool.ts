@@ -6,6 +6,7 @@
 
 import { z } from "zod";
 import type { AgentEvent } from "../round/agent-event.js";
+import { type ApprovalPolicy, type ApprovalSummary, approvalMethods } from "./approval.js";
 import type { CallEntry } from "./call-entry.js";
 import type { ToolOutcome, UiEvent } from "./tool-outcome.js";
 
@@ -76,6 +77,18 @@ export interface ToolConfig<S extends z.ZodType, C> {
   dispatch?: DispatchPolicy;
   /** Milliseconds before the call is aborted and reported as a timeout. */
   timeoutMs?: number;
+  /**
+   * The user must approve a call before it runs: always (`"required"`), or when the predicate
+   * returns true for the validated input and the host context (`ctx.context`). The round emits
+   * `approval-request` and waits for the approval source given to it (`approvals`); a call
+   * declined, unanswered in time or cancelled while waiting is never run. See docs/protocol.md.
+   */
+  approval?: ApprovalPolicy<z.output<S>, C>;
+  /**
+   * What a call will do, in words, for the approval request (optionally with structured
+   * `details` for a richer card). Default: a generic sentence naming the tool and its arguments.
+   */
+  summarize?: (input: z.output<S>, context: C) => ApprovalSummary | Promise<ApprovalSummary>;
   run(input: z.output<S>, ctx: ToolContext<C>): ToolReturn | Promise<ToolReturn>;
 }
 
@@ -90,6 +103,10 @@ export interface Tool<S extends z.ZodType = z.ZodType, C = unknown> {
   /** JSON Schema of the input, as sent to the model. */
   readonly inputSchema: Record<string, unknown>;
   run(input: z.output<S>, ctx: ToolContext<C>): ToolReturn | Promise<ToolReturn>;
+  /** Present when the tool has an approval policy: true when this call must be approved. */
+  requiresApproval?(input: z.output<S>, context: C): boolean | Promise<boolean>;
+  /** The approval request's summary of a call (see {@link ToolConfig.summarize}). */
+  summarize?(input: z.output<S>, context: C): ApprovalSummary | Promise<ApprovalSummary>;
 }
 
 /** A tool of any input type, as held by an executor. */
@@ -133,6 +150,7 @@ export function defineTool<S extends z.ZodType, C = unknown>(config: ToolConfig<
     timeoutMs: config.timeoutMs,
     inputSchema: schema,
     run: config.run,
+    ...approvalMethods(config.name, config.approval, config.summarize),
   };
 }
 

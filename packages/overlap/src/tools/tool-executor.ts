@@ -7,6 +7,7 @@
 import { z } from "zod";
 import type { ToolInput } from "../json/parse-tool-input.js";
 import type { AgentEvent, AgentEventSink } from "../round/agent-event.js";
+import { type ApprovalNeed, approvalNeedOf, defaultApprovalSummary } from "./approval.js";
 import type { CallEntry } from "./call-entry.js";
 import {
   type AnyTool,
@@ -80,6 +81,43 @@ export class ToolExecutor<C = unknown> {
   /** The tool list as sent to the model. */
   specs(): ToolSpec[] {
     return [...this.#tools.values()].map(toolSpec);
+  }
+
+  /**
+   * Whether the call must be approved by the user before it runs, and what to show them: the
+   * tool's `approval` policy and `summarize` applied to the validated input and the host context.
+   * `undefined` when it needs no approval, and for an unknown tool or invalid input (the call
+   * never runs: {@link execute} reports it). A policy that throws asks (the safe side); a
+   * `summarize` that throws gives the default summary. Never rejects.
+   */
+  async approvalOf(call: ToolCall): Promise<ApprovalNeed | undefined> {
+    const tool = this.#tools.get(call.name);
+    if (!tool?.requiresApproval) return undefined;
+    let parsed: Awaited<ReturnType<typeof tool.input.safeParseAsync>>;
+    try {
+      parsed = await tool.input.safeParseAsync(call.input);
+    } catch (error) {
+      // A schema that throws: ask rather than guess.
+      this.#onUnexpectedError?.(error, call);
+      return { summary: defaultApprovalSummary(call.name, call.input) };
+    }
+    if (!parsed.success) return undefined;
+    let required = true;
+    try {
+      required = (await tool.requiresApproval(parsed.data, this.#context)) !== false;
+    } catch (error) {
+      this.#onUnexpectedError?.(error, call);
+    }
+    if (!required) return undefined;
+    let need: ApprovalNeed | undefined;
+    if (tool.summarize) {
+      try {
+        need = approvalNeedOf(await tool.summarize(parsed.data, this.#context));
+      } catch (error) {
+        this.#onUnexpectedError?.(error, call);
+      }
+    }
+    return need ?? { summary: defaultApprovalSummary(call.name, call.input) };
   }
 
   /** Runs one call. Never rejects: every failure is an outcome. */

@@ -20,7 +20,10 @@ export interface UiEvent {
  * - `unknown_tool`: no tool of that name; not run.
  * - `timeout`: the tool exceeded its time limit and was aborted.
  * - `interrupted`: the tool was running when the round was interrupted, and was aborted.
- * - `not_executed`: the tool never started (deferred after a non-tool_use stop, stream cut...).
+ * - `not_executed`: the tool never started (deferred after a non-tool_use stop, stream cut,
+ *   cancelled while waiting for the user's approval...).
+ * - `declined`: the tool needs the user's approval, and the user declined or did not answer in
+ *   time; never run.
  */
 export type ToolOutcomeStatus =
   | "ok"
@@ -29,7 +32,8 @@ export type ToolOutcomeStatus =
   | "unknown_tool"
   | "timeout"
   | "interrupted"
-  | "not_executed";
+  | "not_executed"
+  | "declined";
 
 /** The uniform result of a tool call. */
 export interface ToolOutcome {

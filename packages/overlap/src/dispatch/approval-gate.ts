@@ -1,0 +1,214 @@
+/**
+ * Approval before irreversible actions (issue 12), the round's side: a call whose tool needs the
+ * user's approval is announced (`approval-request`), then waits for a decision from the host's
+ * {@link ApprovalSource}, bounded by a timeout and by the round's cancellation. Approved, it runs
+ * as usual; declined or unanswered, it is answered `declined` with a sentence the model reads;
+ * cancelled while waiting, `not_executed`. Either way the conversation stays valid: the call gets
+ * exactly one result. The wait holds no concurrency slot and blocks no other call of the round;
+ * only the round's join waits for it.
+ */
+
+import type { ToolCall, ToolExecutor } from "../tools/tool-executor.js";
+import { failedOutcome, type ToolOutcome } from "../tools/tool-outcome.js";
+
+/** The user's answer to one approval request. */
+export interface ApprovalDecision {
+  approve: boolean;
+  /** Why (optional); a declined call's result quotes it to the model. */
+  reason?: string;
+}
+
+/** What the user is asked to approve; also the `approval-request` event's fields. */
+export interface ApprovalRequest {
+  callId: string;
+  name: string;
+  /** The call's arguments (strict parse). */
+  input: Readonly<Record<string, unknown>>;
+  /** What the call will do, in words (the tool's `summarize`, or a generic sentence). */
+  summary: string;
+  /** Structured details from the tool's `summarize` (the host's shape), for a richer card. */
+  details?: Record<string, unknown>;
+  /** How long the round waits for an answer; absent when it waits without limit. */
+  timeoutMs?: number;
+}
+
+/**
+ * Where decisions come from: the host's link to its user (a UI's buttons behind an HTTP route,
+ * a terminal prompt...). `wait` resolves with the user's decision; `signal` aborts when the round
+ * stops waiting (timeout: reason named `TimeoutError`; the round was cancelled: `AbortError`),
+ * after which its result is ignored and the source should forget the request.
+ */
+export interface ApprovalSource {
+  wait(callId: string, signal: AbortSignal, request: ApprovalRequest): Promise<ApprovalDecision>;
+}
+
+/**
+ * How an approval request ended: `approved` (the call runs), `declined`, `timeout` (no answer in
+ * time), `cancelled` (the round was cancelled while waiting, or the source failed).
+ */
+export type ApprovalResolution = "approved" | "declined" | "timeout" | "cancelled";
+
+/** An approval request that ended; also the `approval-resolved` event's fields. */
+export interface ApprovalResolved {
+  callId: string;
+  name: string;
+  decision: ApprovalResolution;
+  /** The user's reason, when they gave one. */
+  reason?: string;
+}
+
+/** Default time to wait for the user: 5 minutes. */
+export const DEFAULT_APPROVAL_TIMEOUT_MS = 5 * 60_000;
+
+/** What the model reads when the user declined the call. */
+export const APPROVAL_DECLINED_TEXT = "The user declined this action.";
+
+/** What the model reads when the user did not answer in time. */
+export const APPROVAL_TIMEOUT_TEXT = "No answer from the user in time; the action was not taken.";
+
+/** The longest reason quoted to the model, in characters. */
+const MAX_REASON_CHARS = 500;
+
+/** Options of {@link awaitApproval}. */
+export interface AwaitApprovalOptions {
+  // biome-ignore lint/suspicious/noExplicitAny: the gate is agnostic of the host context.
+  executor: ToolExecutor<any>;
+  call: ToolCall;
+  /** Where decisions come from; without one, a call that needs approval is never run. */
+  approvals: ApprovalSource | undefined;
+  /** Default {@link DEFAULT_APPROVAL_TIMEOUT_MS}; `Infinity` waits without limit. */
+  timeoutMs?: number;
+  /** The call's own signal: aborted when the round is cancelled. */
+  signal: AbortSignal;
+  /** Told right before the wait begins (the host emits `approval-request`). */
+  onRequest(request: ApprovalRequest): void;
+  /** Told once the wait ended, whatever ended it (the host emits `approval-resolved`). */
+  onResolved(resolved: ApprovalResolved): void;
+  /** Told when the source failed (its `wait` rejected). */
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * Asks for the call's approval when its tool needs it, and waits. Resolves `undefined` when the
+ * call may run (approved, or no approval needed), else with the outcome that answers it instead.
+ * Never rejects.
+ */
+export async function awaitApproval(
+  options: AwaitApprovalOptions,
+): Promise<ToolOutcome | undefined> {
+  const { call, signal } = options;
+  const need = await options.executor.approvalOf(call);
+  if (!need) return undefined;
+  if (signal.aborted) return cancelledWhileWaiting(call);
+  const source = options.approvals;
+  if (!source) {
+    return failedOutcome(
+      call.id,
+      call.name,
+      "not_executed",
+      `${call.name} was not run: it needs the user's approval, and there is no way to ask for it here.`,
+    );
+  }
+  const timeoutMs = options.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
+  const limited = Number.isFinite(timeoutMs) && timeoutMs < MAX_TIMER_MS;
+  const request: ApprovalRequest = {
+    callId: call.id,
+    name: call.name,
+    input: call.input,
+    summary: need.summary,
+    ...(need.details ? { details: need.details } : {}),
+    ...(limited ? { timeoutMs: Math.max(0, timeoutMs) } : {}),
+  };
+  notify(() => options.onRequest(request));
+
+  const waiting = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  type Ended = { decision: ApprovalResolution; reason?: string };
+  const ended = await new Promise<Ended>((resolve) => {
+    onAbort = () => resolve({ decision: "cancelled" });
+    signal.addEventListener("abort", onAbort, { once: true });
+    if (limited) timer = setTimeout(() => resolve({ decision: "timeout" }), Math.max(0, timeoutMs));
+    let answered: Promise<ApprovalDecision>;
+    try {
+      // Called now, in the same tick as the request was announced: a decision sent as soon as
+      // the request was seen finds the source waiting.
+      answered = Promise.resolve(source.wait(call.id, waiting.signal, request));
+    } catch (error) {
+      answered = Promise.reject(error);
+    }
+    answered.then(
+      (answer) => {
+        const reason = reasonOf(answer?.reason);
+        const decision = answer?.approve === true ? "approved" : "declined";
+        resolve(reason === undefined ? { decision } : { decision, reason });
+      },
+      (error: unknown) => {
+        if (!waiting.signal.aborted) notify(() => options.onError?.(error));
+        resolve({ decision: "cancelled" });
+      },
+    );
+  });
+  clearTimeout(timer);
+  if (onAbort) signal.removeEventListener("abort", onAbort);
+  // The source stops waiting too (and forgets the request) when something else ended the wait.
+  waiting.abort(
+    new DOMException(
+      ended.decision === "timeout" ? "No answer in time." : "No longer waiting.",
+      ended.decision === "timeout" ? "TimeoutError" : "AbortError",
+    ),
+  );
+  notify(() =>
+    options.onResolved({
+      callId: call.id,
+      name: call.name,
+      decision: ended.decision,
+      ...(ended.reason === undefined ? {} : { reason: ended.reason }),
+    }),
+  );
+  switch (ended.decision) {
+    case "approved":
+      return undefined;
+    case "declined":
+      return failedOutcome(
+        call.id,
+        call.name,
+        "declined",
+        ended.reason === undefined
+          ? APPROVAL_DECLINED_TEXT
+          : `${APPROVAL_DECLINED_TEXT} Their reason: ${JSON.stringify(ended.reason)}.`,
+      );
+    case "timeout":
+      return failedOutcome(call.id, call.name, "declined", APPROVAL_TIMEOUT_TEXT);
+    default:
+      return cancelledWhileWaiting(call);
+  }
+}
+
+/** The largest delay setTimeout honours. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+function cancelledWhileWaiting(call: ToolCall): ToolOutcome {
+  return failedOutcome(
+    call.id,
+    call.name,
+    "not_executed",
+    `${call.name} was not run: the response was cancelled while it waited for the user's approval.`,
+  );
+}
+
+function reasonOf(reason: unknown): string | undefined {
+  if (typeof reason !== "string") return undefined;
+  const trimmed = reason.trim();
+  if (trimmed === "") return undefined;
+  return trimmed.length > MAX_REASON_CHARS ? `${trimmed.slice(0, MAX_REASON_CHARS - 1)}…` : trimmed;
+}
+
+/** Calls a host callback; its failure must not break the call's answer. */
+function notify(callback: () => void): void {
+  try {
+    callback();
+  } catch {
+    // A failing listener (a closed connection) changes nothing here.
+  }
+}
