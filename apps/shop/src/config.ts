@@ -36,6 +36,11 @@ export interface ShopConfig {
    * kill the server while a tool runs. Never set it in production.
    */
   readonly toolDelayMs: number;
+  /**
+   * `APPROVAL_TIMEOUT_MS`, default 300 000 (5 minutes): how long a call that needs the shopper's
+   * approval (checkout) waits for Confirm or Cancel before it is answered as not taken.
+   */
+  readonly approvalTimeoutMs: number;
 }
 
 /** A setting that cannot be used; the message names the variable and what is expected. */
@@ -57,6 +62,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
     merchantTokenGenerated: merchantToken === undefined,
     logLevel: parseLogLevel(env.LOG_LEVEL),
     toolDelayMs: parseToolDelay(env.SHOP_TOOL_DELAY_MS),
+    approvalTimeoutMs: parseApprovalTimeout(env.APPROVAL_TIMEOUT_MS),
   };
 }
 
@@ -101,6 +107,20 @@ function parseShutdownGrace(value: string | undefined): number {
   if (!Number.isInteger(ms) || ms < 0 || ms > 600_000) {
     throw new ConfigError(
       `SHUTDOWN_GRACE_MS must be a whole number of milliseconds from 0 to 600000 (got "${value}").`,
+    );
+  }
+  return ms;
+}
+
+/** The default of {@link ShopConfig.approvalTimeoutMs}: 5 minutes. */
+export const DEFAULT_APPROVAL_TIMEOUT_MS = 5 * 60_000;
+
+function parseApprovalTimeout(value: string | undefined): number {
+  if (value === undefined || value.trim() === "") return DEFAULT_APPROVAL_TIMEOUT_MS;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 1_000 || ms > 86_400_000) {
+    throw new ConfigError(
+      `APPROVAL_TIMEOUT_MS must be a whole number of milliseconds from 1000 to 86400000 (got "${value}").`,
     );
   }
   return ms;

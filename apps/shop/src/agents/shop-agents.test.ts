@@ -39,6 +39,8 @@ async function turn(sessionId: string, text: string, who: "shopper" | "merchant"
     messages,
     sink: (e) => events.push(e),
     ledger: store.ledger(sessionId),
+    // The shopper confirms whatever is asked (checkout waits for it: issue 12).
+    approvals: { wait: async () => ({ approve: true }) },
   });
   await store.conversations.write(sessionId, 0, result.messages);
   const finalText = result.messages.at(-1)?.content;
@@ -126,6 +128,8 @@ describe("the shop agents on the embedded scripted model", () => {
     const { events } = await turn(id, "check out");
     const call = events.find((e) => e.type === "tool-call" && e.name === "checkout");
     expect(call).toMatchObject({ dispatch: "deferred" });
+    const asked = events.find((e) => e.type === "approval-request");
+    expect(asked).toMatchObject({ name: "checkout", details: { type: "order-summary" } });
     expect(events.some((e) => e.type === "ui" && e.ui.type === "order-placed")).toBe(true);
     expect((await store.getCart(id)).lines).toEqual([]);
     expect(await store.listOrders({ sessionId: id })).toHaveLength(1);

@@ -230,8 +230,14 @@ export function shopperTools(deps: {
       description:
         "Place the order for everything in the cart. Only when the shopper clearly asks to buy.",
       input: z.object({}),
-      // Irreversible: it runs only once the response has ended normally, never on a cut one.
+      // Irreversible: it runs only once the response has ended normally, never on a cut one,
+      // and only once the shopper confirmed the order the approval request shows (issue 12).
       dispatch: "deferred",
+      approval: "required",
+      summarize: async (_input, context) => {
+        const view = await currentCart(context);
+        return { text: orderSummaryText(view), details: { type: "order-summary", cart: view } };
+      },
       run: async (_input, ctx) => {
         const { context, callId } = ctx;
         // The order and the call's record commit together (see recordCall).
@@ -370,6 +376,17 @@ async function changeCart(
 function lineVariant(line: { size?: string; color?: string } | undefined): string {
   const text = line ? variantText(line).slice(2) : "";
   return text ? ` (${text})` : "";
+}
+
+/** What checkout asks the shopper to confirm: the order's lines and total, from the cart. */
+function orderSummaryText(view: CartView): string {
+  if (view.lines.length === 0)
+    return "Place an order: the cart is empty, so nothing would be ordered.";
+  const lines = view.lines.map(
+    (l) => `${l.quantity} × ${l.name}${lineVariant(l)} (${l.lineTotal})`,
+  );
+  const items = `${view.itemCount} item${view.itemCount === 1 ? "" : "s"}`;
+  return `Place an order for ${items}, total ${view.total}: ${lines.join(", ")}.`;
 }
 
 async function currentCart(context: ShopToolContext): Promise<CartView> {

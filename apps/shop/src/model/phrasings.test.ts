@@ -67,6 +67,8 @@ async function turn(who: Who, sessionId: string, text: string): Promise<Turn> {
     messages,
     sink: (e) => events.push(e),
     ledger: store.ledger(sessionId),
+    // The shopper confirms the checkout (it waits for an approval: issue 12).
+    approvals: { wait: async () => ({ approve: true }) },
   });
   expect(result.error).toBeUndefined();
   await store.conversations.write(sessionId, 0, result.messages);

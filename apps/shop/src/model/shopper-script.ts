@@ -11,6 +11,7 @@ import type { SimBlock, SimScript } from "overlap-sim";
 import { chooseVariant } from "../domain/cart.js";
 import type { Product } from "../domain/catalog.js";
 import { formatCents } from "../domain/money.js";
+import { notApprovedSentence } from "./approval-replies.js";
 import {
   type ConversationState,
   lastRound,
@@ -818,7 +819,7 @@ function finalAnswer(state: ConversationState, intent: ShopperIntent): string {
   for (const x of xs) {
     if (x.isError) {
       // A refused look at the cart before acting is reported; other refusals always are.
-      parts.push(errorSentence(x, zh));
+      parts.push(notApprovedSentence(x, zh) ?? errorSentence(x, zh));
       continue;
     }
     switch (x.name) {

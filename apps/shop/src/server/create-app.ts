@@ -13,6 +13,7 @@ import type { Logger } from "pino";
 import type { ShopAgents } from "../agents/shop-agents.js";
 import type { ShopStore } from "../db/shop-store.js";
 import type { AppEnv } from "./app-env.js";
+import { registerApprovalRoutes } from "./approval-routes.js";
 import { registerCartRoutes } from "./cart-routes.js";
 import { type ConversationRouteDeps, registerConversationRoutes } from "./conversation-routes.js";
 import { handleError, handleNotFound } from "./handle-error.js";
@@ -49,6 +50,8 @@ export interface AppDeps {
   webDir?: string | null;
   /** The turn runner (`OVERLAP_PATH`); default the streamed one. */
   turnBody?: ConversationRouteDeps["turnBody"];
+  /** How long a call waits for the user's approval (`APPROVAL_TIMEOUT_MS`; default 5 minutes). */
+  approvalTimeoutMs?: number;
 }
 
 /** The app and what its owner needs to stop it. */
@@ -68,6 +71,7 @@ export function createApp(deps: AppDeps): ShopApp {
   const { store, logger } = deps;
   const turns = new GracefulTurnRegistry({
     onError: (err, sessionId) => logger.error({ err, sessionId }, "turn failed"),
+    ...(deps.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: deps.approvalTimeoutMs }),
   });
   let draining = false;
   const maxBodyBytes = deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -128,6 +132,9 @@ export function createApp(deps: AppDeps): ShopApp {
     ...(deps.turnBody ? { turnBody: deps.turnBody } : {}),
   };
   registerCartRoutes(app, store);
+  // Answers to calls waiting for the user's approval (checkout), in the running turn.
+  registerApprovalRoutes(app, "/api/sessions", "shopper", { store, turns });
+  registerApprovalRoutes(app, "/api/merchant/sessions", "merchant", { store, turns });
   registerConversationRoutes(app, "/api/sessions", "shopper", deps.agents.shopper, routeDeps);
   registerConversationRoutes(
     app,

@@ -74,6 +74,11 @@ export function shopTurn(input: ShopTurnInput): (turn: TurnContext) => Promise<v
       signal: turn.signal,
       ledger: store.ledger(sessionId),
       journal: store.roundJournal(sessionId),
+      // Checkout waits for the shopper's confirmation (the approval route answers it).
+      approvals: turn.approvals,
+      ...(turn.approvalTimeoutMs === undefined
+        ? {}
+        : { approvalTimeoutMs: turn.approvalTimeoutMs }),
       onMessages: ({ from, messages }) => write(from, messages),
       onLedgerError: (err, call) =>
         log.error({ err, callId: call.id, tool: call.name }, "ledger write failed"),

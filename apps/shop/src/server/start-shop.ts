@@ -71,6 +71,7 @@ export async function startShop(options: StartShopOptions): Promise<RunningShop>
       merchantToken: config.merchantToken,
       logger,
       ...(turnBody ? { turnBody } : {}),
+      approvalTimeoutMs: config.approvalTimeoutMs,
     });
     const http = await startHttpServer(shop.app.fetch, { port: config.port });
     const opened = model;

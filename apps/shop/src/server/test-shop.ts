@@ -34,6 +34,8 @@ export interface TestShopOptions {
   turnsPerMinute?: number;
   /** The turn runner, as `OVERLAP_PATH` picks it; default `streamed`. */
   path?: OverlapPath;
+  /** How long checkout waits for the shopper's approval (`APPROVAL_TIMEOUT_MS`). */
+  approvalTimeoutMs?: number;
 }
 
 /** Options of one {@link TestShop.call}. */
@@ -97,6 +99,9 @@ export async function createTestShop(options: TestShopOptions = {}): Promise<Tes
       : { sessionsPerMinute: options.sessionsPerMinute }),
     ...(options.turnsPerMinute === undefined ? {} : { turnsPerMinute: options.turnsPerMinute }),
     ...(options.path === "whole" ? { turnBody: wholeShopTurn(wholePathEndpoint(model)) } : {}),
+    ...(options.approvalTimeoutMs === undefined
+      ? {}
+      : { approvalTimeoutMs: options.approvalTimeoutMs }),
   });
   const call = async (method: string, path: string, init: CallInit = {}) => {
     const headers: Record<string, string> = { ...init.headers };

@@ -2,11 +2,20 @@
  * One running turn per session (B9, S17): a turn runs on its own, independent of any HTTP
  * connection, writing every AgentEvent to its TurnEventLog. A browser that disconnects only stops
  * reading (it can resume with Last-Event-ID); `cancel` is the one thing that stops a turn. The last
- * turn's log is kept per session so a reload after the end still replays it.
+ * turn's log is kept per session so a reload after the end still replays it. A turn's calls that
+ * wait for the user's approval (issue 12) wait here too: each turn has its own approval source,
+ * answered by {@link TurnRegistry.decide} (the approval route).
  */
 
 import { randomUUID } from "node:crypto";
-import { type AgentEvent, TurnEventLog } from "overlap-runtime";
+import {
+  type AgentEvent,
+  type ApprovalDecision,
+  type ApprovalSource,
+  type DecideResult,
+  InMemoryApprovals,
+  TurnEventLog,
+} from "overlap-runtime";
 
 /** What a turn's body receives. */
 export interface TurnContext {
@@ -15,12 +24,17 @@ export interface TurnContext {
   emit(event: AgentEvent): void;
   /** Aborted by {@link TurnRegistry.cancel} or {@link TurnRegistry.close}. */
   signal: AbortSignal;
+  /** Where the turn's calls that need approval wait for {@link TurnRegistry.decide}. */
+  approvals: ApprovalSource;
+  /** How long such a call waits (`undefined`: the runtime's default, 5 minutes). */
+  approvalTimeoutMs: number | undefined;
 }
 
 interface Turn {
   log: TurnEventLog;
   controller: AbortController;
   done: Promise<void>;
+  approvals: InMemoryApprovals;
 }
 
 /** Running and last turns, per session. */
@@ -28,6 +42,7 @@ export class TurnRegistry {
   readonly #turns = new Map<string, Turn>();
   readonly #onError: (error: unknown, sessionId: string) => void;
   readonly #retainMs: number;
+  readonly #approvalTimeoutMs: number | undefined;
 
   constructor(
     options: {
@@ -37,10 +52,13 @@ export class TurnRegistry {
        * stored conversation instead). Default 15 minutes; bounds the memory of idle sessions.
        */
       retainMs?: number;
+      /** How long a call waits for the user's approval (`APPROVAL_TIMEOUT_MS`). */
+      approvalTimeoutMs?: number;
     } = {},
   ) {
     this.#onError = options.onError ?? (() => {});
     this.#retainMs = options.retainMs ?? 15 * 60_000;
+    this.#approvalTimeoutMs = options.approvalTimeoutMs;
   }
 
   /**
@@ -52,9 +70,16 @@ export class TurnRegistry {
     const turnId = randomUUID();
     const log = new TurnEventLog(turnId);
     const controller = new AbortController();
+    const approvals = new InMemoryApprovals();
     const done = (async () => {
       try {
-        await body({ turnId, emit: (event) => log.append(event), signal: controller.signal });
+        await body({
+          turnId,
+          emit: (event) => log.append(event),
+          signal: controller.signal,
+          approvals,
+          approvalTimeoutMs: this.#approvalTimeoutMs,
+        });
       } catch (error) {
         this.#onError(error, sessionId);
         log.append({
@@ -64,11 +89,12 @@ export class TurnRegistry {
         });
         log.append({ type: "done", rounds: 0, stopReason: "error" });
       } finally {
+        approvals.close();
         log.close();
         this.#forgetLater(sessionId, log);
       }
     })();
-    this.#turns.set(sessionId, { log, controller, done });
+    this.#turns.set(sessionId, { log, controller, done, approvals });
     return log;
   }
 
@@ -89,6 +115,17 @@ export class TurnRegistry {
   /** The running turn's log, or the last one's. */
   log(sessionId: string): TurnEventLog | undefined {
     return this.#turns.get(sessionId)?.log;
+  }
+
+  /**
+   * Answers a call of the session's running turn that waits for the user's approval: `resolved`,
+   * `unknown` (no such call waits or waited in the running turn; the turn ended), or `ended` (it
+   * was decided already, timed out, or was cancelled).
+   */
+  decide(sessionId: string, callId: string, decision: ApprovalDecision): DecideResult {
+    const turn = this.#turns.get(sessionId);
+    if (!turn || turn.log.closed) return { status: "unknown" };
+    return turn.approvals.decide(callId, decision);
   }
 
   /** Cancels the running turn; resolves when it has ended. False when none was running. */

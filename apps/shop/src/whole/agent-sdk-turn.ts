@@ -39,8 +39,10 @@ import {
 import {
   type AgentEvent,
   type AgentEventSink,
+  type ApprovalSource,
   type AssistantContentBlock,
   type AssistantMessage,
+  awaitApproval,
   failedOutcome,
   type Message,
   normalizeStopReason,
@@ -85,6 +87,13 @@ export interface AgentSdkTurnOptions {
   /** The CLI's stderr lines (debug output, warnings). */
   onStderr?: (line: string) => void;
   now?: () => number;
+  /**
+   * Where the user's decisions come from, for calls whose tool needs approval (checkout): as on
+   * the streamed path, such a call emits `approval-request` and runs only once approved.
+   */
+  approvals?: ApprovalSource;
+  /** How long such a call waits for the user. Default 5 minutes. */
+  approvalTimeoutMs?: number;
 }
 
 /** What the turn produced. */
@@ -415,8 +424,27 @@ class AgentSdkTurn {
     const combined = signal
       ? AbortSignal.any([signal, this.#controller.signal])
       : this.#controller.signal;
+    const input = parsed.ok ? parsed.value : ({} as never);
+    // The same approval gate as the streamed path: nothing irreversible runs before the user says so.
+    const refusal = await awaitApproval({
+      executor,
+      call: { id, name: call.name, input },
+      approvals: this.#options.approvals,
+      ...(this.#options.approvalTimeoutMs === undefined
+        ? {}
+        : { timeoutMs: this.#options.approvalTimeoutMs }),
+      signal: combined,
+      onRequest: (request) => this.#emit({ type: "approval-request", round: round.n, ...request }),
+      onResolved: (resolved) =>
+        this.#emit({ type: "approval-resolved", round: round.n, ...resolved }),
+    });
+    if (refusal) {
+      timing.status = refusal.status;
+      this.#status(round, call.name, id, stateOf(refusal));
+      return refusal;
+    }
     const outcome = await executor.execute(
-      { id, name: call.name, input: parsed.ok ? parsed.value : ({} as never) },
+      { id, name: call.name, input },
       {
         signal: combined,
         onStart: () => {
@@ -775,7 +803,9 @@ function withoutNulls(usage: Partial<Usage>): Partial<Usage> {
 
 function stateOf(outcome: ToolOutcome): "done" | "failed" | "cancelled" {
   if (outcome.status === "ok") return "done";
-  return outcome.status === "interrupted" || outcome.status === "not_executed"
+  return outcome.status === "interrupted" ||
+    outcome.status === "not_executed" ||
+    outcome.status === "declined"
     ? "cancelled"
     : "failed";
 }

@@ -85,6 +85,26 @@ async function send(t: TestShop, id: string, token: string, message: string) {
   return readEvents(response);
 }
 
+/** "check out", confirmed as the shopper would: the turn waits for the approval (issue 12). */
+async function checkOutConfirmed(t: TestShop, id: string, token: string) {
+  const response = await t.call("POST", `/api/sessions/${id}/messages`, {
+    token,
+    json: { text: "check out" },
+  });
+  const asked = await readEvents(response, {
+    until: (events) => events.some((e) => e.event.type === "approval-request"),
+  });
+  const request = asked.at(-1)!.event as Of<"approval-request">;
+  expect(request).toMatchObject({ name: "checkout" });
+  const answer = await t.call("POST", `/api/sessions/${id}/approvals/${request.callId}`, {
+    token,
+    json: { approve: true },
+  });
+  expect(answer.status).toBe(200);
+  // The whole turn, replayed from its start and followed to its end.
+  return readEvents(await t.call("GET", `/api/sessions/${id}/stream`, { token }));
+}
+
 async function cartOf(t: TestShop, id: string, token: string) {
   const body = (await (await t.call("GET", `/api/sessions/${id}/cart`, { token })).json()) as {
     cart: { lines: Array<{ name: string; quantity: number }>; total: string };
@@ -215,14 +235,17 @@ describe("OVERLAP_PATH=whole: checkout (a deferred tool) and the ledger", {
   });
   afterAll(() => t.close());
 
-  it("check out runs once the response ended asking for tools, and is recorded in the ledger", async () => {
+  it("check out runs once the response ended asking for tools and the shopper confirmed, and is recorded in the ledger", async () => {
     const { id, token } = await t.session();
     await send(t, id, token, DEMO);
-    const events = await send(t, id, token, "check out");
+    const events = await checkOutConfirmed(t, id, token);
     expectWholeTurn(events);
     const mine = own(events);
     const call = mine.find((e): e is Of<"tool-call"> => e.type === "tool-call");
     expect(call).toMatchObject({ name: "checkout", dispatch: "started" });
+    expect(mine.filter((e) => e.type === "approval-resolved")).toMatchObject([
+      { callId: call!.callId, decision: "approved" },
+    ]);
     expect(
       mine.some(
         (e) => e.type === "ui" && e.callId === call!.callId && e.ui.type === "order-placed",

@@ -66,6 +66,10 @@ function wholeTurn(
       agent: agent.name,
       signal: turn.signal,
       ledger: store.ledger(sessionId),
+      approvals: turn.approvals,
+      ...(turn.approvalTimeoutMs === undefined
+        ? {}
+        : { approvalTimeoutMs: turn.approvalTimeoutMs }),
       onMessages: ({ from, messages }) => write(from, messages),
       onLedgerError: (err, callId) => log.error({ err, callId }, "ledger write failed"),
       onCallHeld: (callId, tool) =>
