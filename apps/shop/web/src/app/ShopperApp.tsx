@@ -6,6 +6,7 @@ import { readCredentials } from "../api/types";
 import type { CardActions } from "../cards/ProductCards";
 import { CartPanel } from "../cart/CartPanel";
 import { useCart } from "../cart/use-cart";
+import { useApprovalAnswers } from "../chat/approval-answers";
 import { ChatPanel } from "../chat/ChatPanel";
 import { productBook } from "../chat/product-book";
 import { useChat } from "../chat/use-chat";
@@ -68,6 +69,8 @@ function ShopperWorkspace({
   onRestart: () => void;
 }) {
   const chat = useChat(SHOPPER, load.credentials, load.initialState, load.follow);
+  // Approval cards (checkout's Confirm / Cancel) answer for this session.
+  useApprovalAnswers(SHOPPER, load.credentials);
   const cart = useCart(load.credentials, chat.state, chat.replaying);
   const [tab, setTab] = useState("chat");
   const [selected, setSelected] = useState<number | undefined>();

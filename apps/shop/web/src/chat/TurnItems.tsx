@@ -9,6 +9,7 @@ import type { AgentState, CallEntry, RoundInfo, TurnItem } from "overlap-runtime
 import { callCard } from "overlap-runtime/client";
 import { useId, useState } from "react";
 import { langOf } from "../api/format";
+import { ApprovalCard } from "../cards/ApprovalCard";
 import type { CardActions } from "../cards/ProductCards";
 import { CARD_TYPES, type CardStage, PreviewBody, UiBody } from "../cards/UiCard";
 import { pick } from "../i18n/lang";
@@ -167,6 +168,11 @@ function CallRun({
       {entries.filter(hasCard).map((entry) => (
         <CallCard key={entry.callId} entry={entry} state={state} actions={actions} />
       ))}
+      {entries
+        .filter((entry) => entry.approval !== undefined)
+        .map((entry) => (
+          <ApprovalCard key={`approval-${entry.callId}`} entry={entry} />
+        ))}
     </div>
   );
 }

@@ -1,0 +1,173 @@
+/**
+ * Checkout asks first, in a browser (issue 12): with items in the cart, "check out" shows an order
+ * summary card (lines and total) with Confirm and Cancel, and nothing is ordered before Confirm.
+ * Confirm places exactly one order; Cancel places none and the assistant says so; a reload while
+ * the card waits shows it again, still answerable. The real shop (SQLite, the embedded scripted
+ * model, the built web app) through Debian's Chromium; orders are read from the store.
+ */
+
+import { existsSync } from "node:fs";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  CHROMIUM_PATH,
+  ensureWebBuild,
+  launchBrowser,
+  screenshotPath,
+  startWebShop,
+  type WebShop,
+} from "./web-harness.js";
+
+const noBrowser = !existsSync(CHROMIUM_PATH) && process.env.CI !== "true";
+if (noBrowser) {
+  console.warn(
+    `\n!!! Browser tests SKIPPED: ${CHROMIUM_PATH} is missing (apt-get install chromium, or set CHROMIUM_PATH; CI=true makes this a failure).\n`,
+  );
+}
+
+let shop: WebShop;
+let browser: Browser;
+const pageProblems: string[] = [];
+
+beforeAll(async () => {
+  if (noBrowser) return;
+  const [, started, launched] = await Promise.all([
+    ensureWebBuild(),
+    startWebShop({ pacing: { tokensPerSecond: 120, firstTokenMs: 60, jitter: 0 } }),
+    launchBrowser(),
+  ]);
+  shop = started;
+  browser = launched;
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await shop?.close();
+});
+
+async function open(): Promise<{ context: BrowserContext; page: Page; sessionId: string }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  page.on("pageerror", (err) => pageProblems.push(`pageerror: ${err.message}`));
+  await page.goto(shop.url);
+  await expect.poll(() => composer(page).isEnabled(), { timeout: 15_000 }).toBe(true);
+  // A string expression: it runs in the page, where this file's Node types know no localStorage.
+  const raw = await page.evaluate("localStorage.getItem('trail-run.shopper-session')");
+  const sessionId = typeof raw === "string" ? (JSON.parse(raw) as { id: string }).id : "";
+  expect(sessionId).not.toBe("");
+  return { context, page, sessionId };
+}
+
+const composer = (page: Page) => page.getByRole("textbox", { name: "Message" });
+const replies = (page: Page) => page.getByTestId("assistant-turn");
+const card = (page: Page) => page.getByTestId("approval-card");
+
+/** Sends `text`; returns the number of the reply it starts (1-based). */
+async function send(page: Page, text: string): Promise<number> {
+  const before = await replies(page).count();
+  await composer(page).fill(text);
+  await composer(page).press("Enter");
+  return before + 1;
+}
+
+async function waitForReply(page: Page, count: number): Promise<void> {
+  await expect.poll(() => replies(page).count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(count);
+  await expect
+    .poll(
+      () =>
+        replies(page)
+          .nth(count - 1)
+          .getAttribute("data-done"),
+      { timeout: 20_000 },
+    )
+    .toBe("true");
+}
+
+/** A cart with the two demo products, then "check out" up to the pending card. */
+async function checkOutToCard(page: Page): Promise<number> {
+  await waitForReply(
+    page,
+    await send(page, "add the Aero trail runner and the wool socks to my cart"),
+  );
+  const reply = await send(page, "check out");
+  await card(page).and(page.locator('[data-status="pending"]')).waitFor({ timeout: 20_000 });
+  return reply;
+}
+
+const orders = (sessionId: string) => shop.store.listOrders({ sessionId });
+
+describe.skipIf(noBrowser)("checkout asks the shopper first", { timeout: 90_000 }, () => {
+  it("shows the order summary card; nothing is ordered before Confirm; Confirm places exactly one order", async () => {
+    const { context, page, sessionId } = await open();
+    const reply = await checkOutToCard(page);
+    const summary = card(page);
+    expect(await summary.getAttribute("data-tool")).toBe("checkout");
+    const shown = (await summary.textContent()) ?? "";
+    expect(shown).toContain("1 × Aero Trail Runner");
+    expect(shown).toContain("1 × Merino Wool Socks");
+    expect(await summary.getByTestId("approval-total").textContent()).toBe("$103.50");
+    await page.screenshot({ path: await screenshotPath("approval-01-order-summary") });
+
+    // The reply waits: no order while the card is shown, however long it stays.
+    await page.waitForTimeout(400);
+    expect(
+      await replies(page)
+        .nth(reply - 1)
+        .getAttribute("data-done"),
+    ).not.toBe("true");
+    expect(await orders(sessionId)).toEqual([]);
+
+    await summary.getByRole("button", { name: "Confirm order" }).click();
+    await waitForReply(page, reply);
+    expect(await orders(sessionId)).toHaveLength(1);
+    expect(await summary.getAttribute("data-status")).toBe("approved");
+    expect(await summary.getByTestId("approval-outcome").textContent()).toContain(
+      "Your order is placed.",
+    );
+    expect(
+      (await replies(page)
+        .nth(reply - 1)
+        .textContent()) ?? "",
+    ).toMatch(/Order o-\S+ is placed/);
+    await page.screenshot({ path: await screenshotPath("approval-02-confirmed") });
+    expect(pageProblems).toEqual([]);
+    await context.close();
+  });
+
+  it("Cancel places no order, and the assistant says the order was not placed", async () => {
+    const { context, page, sessionId } = await open();
+    const reply = await checkOutToCard(page);
+    await card(page).getByRole("button", { name: "Cancel order" }).click();
+    await waitForReply(page, reply);
+    expect(await orders(sessionId)).toEqual([]);
+    expect(await card(page).getAttribute("data-status")).toBe("declined");
+    expect(await card(page).getByTestId("approval-outcome").textContent()).toContain(
+      "No order was placed.",
+    );
+    const text = (
+      await replies(page)
+        .nth(reply - 1)
+        .locator(".turn-text")
+        .allInnerTexts()
+    ).join(" ");
+    expect(text).toContain("I did not place the order");
+    await page.screenshot({ path: await screenshotPath("approval-03-cancelled") });
+    expect(pageProblems).toEqual([]);
+    await context.close();
+  });
+
+  it("a reload while the card waits shows it again, and it can still be confirmed", async () => {
+    const { context, page, sessionId } = await open();
+    const reply = await checkOutToCard(page);
+    await page.reload();
+    const again = card(page).and(page.locator('[data-status="pending"]'));
+    await again.waitFor({ timeout: 20_000 });
+    expect(await orders(sessionId)).toEqual([]);
+    await again.getByRole("button", { name: "Confirm order" }).click();
+    await waitForReply(page, reply);
+    expect(await orders(sessionId)).toHaveLength(1);
+    expect(await card(page).getAttribute("data-status")).toBe("approved");
+    expect(pageProblems).toEqual([]);
+    await context.close();
+  });
+});
