@@ -56,7 +56,9 @@ function en(base: string, ing: string, past: string): Phrase {
   return { base, ing, past };
 }
 
-function zh(base: string): Phrase {
+function zh(text: string): Phrase {
+  // No space between a full-width bracket and the words after it.
+  const base = text.replace(/） /g, "）");
   return { base, ing: `正在${base}`, past: `已${base}` };
 }
 

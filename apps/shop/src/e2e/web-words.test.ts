@@ -1,0 +1,305 @@
+/**
+ * The browser app's words, without a browser: what a tool call's chip says (in English and
+ * Chinese), the plain sentences that replace the runtime's validation texts and the shop's rule
+ * texts, the product names the page learns, and the timeline's explanations. Pure modules of
+ * `apps/shop/web/src`, imported as they are.
+ */
+
+import type { AgentState, CallEntry } from "overlap-runtime/client";
+import { initialAgentState } from "overlap-runtime/client";
+import { describe, expect, it } from "vitest";
+
+/*
+ * The web app's modules are loaded by path at run time: the root type-check (Node resolution, no
+ * DOM) must not follow into the web app, which has its own (`npx tsc -p apps/shop/web`). These
+ * are the shapes used here.
+ */
+type Lang = "en" | "zh";
+type Book = ReadonlyMap<string, { name: string; category: string | undefined }>;
+interface WordsContext {
+  lang: Lang;
+  book: Book;
+}
+interface RoundChart {
+  round: number;
+  stopReason: string | undefined;
+  rows: unknown[];
+  streamEndMs: number | undefined;
+  endMs: number;
+  savedMs: number | undefined;
+  firstToolStartMs: number | undefined;
+  headStartMs: number;
+  endWithoutOverlapMs: number | undefined;
+  toolsEndMs: number | undefined;
+  longestToolMs: number;
+}
+interface TurnChart {
+  rounds: RoundChart[];
+  openRounds: number[];
+  scaleMs: number;
+  ticks: number[];
+  totalMs: number;
+  totalSavedMs: number;
+  totalHeadStartMs: number;
+}
+const load = (path: string): Promise<unknown> => import(path);
+const { callProblem, callSentence, friendlyRule, tidyText } = (await load(
+  "../../web/src/chat/call-words.ts",
+)) as {
+  callSentence(entry: CallEntry, ctx: WordsContext): string;
+  callProblem(entry: CallEntry, ctx: WordsContext): string | undefined;
+  friendlyRule(text: string): string;
+  tidyText(text: string, book: Book): string;
+};
+const { productBook } = (await load("../../web/src/chat/product-book.ts")) as {
+  productBook(state: AgentState): Book;
+};
+const { count, detectLang } = (await load("../../web/src/i18n/lang.ts")) as {
+  count(lang: Lang, n: number, noun: "item" | "product" | "order"): string;
+  detectLang(text: string): Lang;
+};
+const { explainRound, explainTurn } = (await load("../../web/src/timeline/timeline-model.ts")) as {
+  explainRound(chart: RoundChart, lang: Lang): string | undefined;
+  explainTurn(chart: TurnChart, lang: Lang): string;
+};
+
+function call(fields: Partial<CallEntry> & Pick<CallEntry, "name">): CallEntry {
+  return {
+    callId: "toolu_1",
+    round: 1,
+    index: 1,
+    phase: "running",
+    dispatch: "started",
+    preview: undefined,
+    previewBytes: 0,
+    input: undefined,
+    inputError: undefined,
+    ui: [],
+    result: undefined,
+    parentCallId: undefined,
+    agent: undefined,
+    startedAt: undefined,
+    endedAt: undefined,
+    ...fields,
+  } as CallEntry;
+}
+
+const book = new Map([
+  ["p-0001", { name: "Aero Trail Runner", category: "Running Shoes" }],
+  ["p-0003", { name: "Swift Road Racer", category: "Running Shoes" }],
+]);
+const en: WordsContext = { lang: "en", book };
+const zh: WordsContext = { lang: "zh", book };
+
+describe("a call in words", () => {
+  it("says what a cart change does, with the product's name and variant, never its id", () => {
+    const add = call({
+      name: "add_to_cart",
+      input: { productId: "p-0001", quantity: 1, size: "US 10" },
+    });
+    expect(callSentence(add, en)).toBe("Adding Aero Trail Runner (size US 10) to your cart");
+    expect(callSentence({ ...add, phase: "done" }, en)).toBe(
+      "Added Aero Trail Runner (size US 10) to your cart",
+    );
+    expect(callSentence(add, zh)).toBe("正在把 Aero Trail Runner（尺码 US 10）加入购物车");
+    const unknown = call({ name: "add_to_cart", input: { productId: "p-0999", quantity: 2 } });
+    expect(callSentence(unknown, en)).toBe("Adding 2 items to your cart");
+    expect(callSentence({ ...unknown, input: { productId: "p-0999" } }, en)).toBe(
+      "Adding an item to your cart",
+    );
+  });
+
+  it("describes searches, totals, comparisons and checkout, and what came of them", () => {
+    expect(
+      callSentence(
+        call({ name: "search_products", input: { query: "running shoes", maxPrice: 100 } }),
+        en,
+      ),
+    ).toBe("Looking for running shoes under $100");
+    const total = call({ name: "cart_total", input: {} });
+    expect(callSentence(total, en)).toBe("Checking your total");
+    expect(
+      callSentence(
+        {
+          ...total,
+          phase: "done",
+          result: {
+            isError: false,
+            status: "ok",
+            text: "Cart total: $89.00 for 1 items (limit $5,000.00).",
+          },
+        },
+        en,
+      ),
+    ).toBe("Your total: $89.00 for 1 item");
+    expect(
+      callSentence(
+        call({ name: "compare_products", input: { productIds: ["p-0001", "p-0003"] } }),
+        en,
+      ),
+    ).toBe("Comparing Aero Trail Runner and Swift Road Racer");
+    expect(callSentence(call({ name: "checkout", phase: "deferred", input: {} }), en)).toBe(
+      "Will place your order once the reply is written",
+    );
+    expect(callSentence(call({ name: "checkout", input: {} }), zh)).toBe("正在下单");
+  });
+
+  it("a failure is a sentence: zod's issues, rules, stops", () => {
+    const invalid = call({
+      name: "add_to_cart",
+      phase: "done",
+      input: { productId: "p-0001", quantity: 11 },
+      result: {
+        isError: true,
+        status: "invalid_input",
+        text: "Invalid arguments for add_to_cart: ✖ Too big: expected number to be <=10\n  → at quantity. Fix them and call the tool again.",
+      },
+    });
+    expect(callSentence(invalid, en)).toBe("Couldn't add 11 × Aero Trail Runner to your cart");
+    expect(callProblem(invalid, en)).toBe("The quantity can be at most 10.");
+    expect(callProblem(invalid, zh)).toBe("数量最多为 10。");
+    const many = {
+      ...invalid,
+      result: {
+        isError: true,
+        status: "invalid_input",
+        text: "Invalid arguments for compare_products: ✖ Too small: expected array to have >=2 items\n  → at productIds. Fix them and call the tool again.",
+      },
+    };
+    expect(callProblem(many, en)).toBe("The list of products needs at least 2.");
+
+    const rule = {
+      ...invalid,
+      result: {
+        isError: true,
+        status: "error",
+        text: "The cart already holds 10 × Aero Trail Runner; adding 1 would make 11, and a line holds at most 10.",
+      },
+    };
+    expect(callProblem(rule, en)).toBe(rule.result.text);
+    expect(callProblem(rule, zh)).toBe("每件商品最多只能放 10 件。");
+    expect(
+      callProblem({ ...invalid, result: { isError: true, status: "interrupted", text: "x" } }, en),
+    ).toMatch(/stopped while this was running/);
+    expect(callProblem(call({ name: "view_cart", phase: "invalid" }), en)).toMatch(/garbled/);
+    expect(callProblem(call({ name: "view_cart", phase: "done" }), en)).toBeUndefined();
+    expect(friendlyRule("Quantity must be a whole number from 1 to 10 (got 11).")).toBe(
+      "A cart line holds at most 10.",
+    );
+  });
+
+  it("tidies a result text for people: no ids, plurals right", () => {
+    expect(
+      tidyText(
+        "Added 1 × Aero Trail Runner (size US 10). Cart: 1 × Aero Trail Runner (p-0001, size US 10) at $89.00 = $89.00. 1 items, total $89.00. Emptied the cart (2 line(s) removed).",
+        book,
+      ),
+    ).toBe(
+      "Added 1 × Aero Trail Runner (size US 10). Cart: 1 × Aero Trail Runner (size US 10) at $89.00 = $89.00. 1 item, total $89.00. Emptied the cart (2 lines removed).",
+    );
+  });
+});
+
+describe("the product book", () => {
+  it("learns names from cards, carts, search results and product details", () => {
+    const state = {
+      ...initialAgentState(),
+      calls: {
+        a: call({
+          name: "search_products",
+          phase: "done",
+          result: {
+            isError: false,
+            status: "ok",
+            text: "2 found:\nHorizon Trail Shoe (p-0009) by Altura, $78.00, 76 in stock, rated 5\nRapid Trail Shoe (p-0202) by Kinetica, $57.95",
+          },
+        }),
+        b: call({
+          name: "add_to_cart",
+          phase: "done",
+          ui: [
+            {
+              type: "cart-updated",
+              cart: { lines: [{ productId: "p-0002", name: "Merino Wool Socks", quantity: 1 }] },
+            },
+          ],
+        }),
+        c: call({
+          name: "get_product",
+          phase: "done",
+          result: {
+            isError: false,
+            status: "ok",
+            text: '{"id":"p-0001","name":"Aero Trail Runner","category":"Running Shoes"}',
+          },
+        }),
+      },
+    };
+    const names = productBook(state);
+    expect(names.get("p-0009")?.name).toBe("Horizon Trail Shoe");
+    expect(names.get("p-0202")?.name).toBe("Rapid Trail Shoe");
+    expect(names.get("p-0002")?.name).toBe("Merino Wool Socks");
+    expect(names.get("p-0001")).toEqual({ name: "Aero Trail Runner", category: "Running Shoes" });
+  });
+});
+
+describe("the timeline in words", () => {
+  const round = (fields: Partial<RoundChart>): RoundChart => ({
+    round: 1,
+    stopReason: "tool_use",
+    rows: [],
+    streamEndMs: 1_000,
+    endMs: 1_000,
+    savedMs: 0,
+    firstToolStartMs: 795,
+    headStartMs: 205,
+    endWithoutOverlapMs: 1_001,
+    toolsEndMs: 796,
+    longestToolMs: 1,
+    ...fields,
+  });
+
+  it("says plainly when nothing was saved, and what was when something was", () => {
+    expect(explainRound(round({}), "en")).toBe(
+      "The tools started 205 ms before the reply ended, but took only 1 ms, so no time was saved.",
+    );
+    expect(
+      explainRound(
+        round({ savedMs: 900, longestToolMs: 900, toolsEndMs: 100, headStartMs: 950 }),
+        "en",
+      ),
+    ).toBe(
+      "The tools finished 900 ms before the reply ended; waiting for the reply would have taken 900 ms longer.",
+    );
+    expect(explainRound(round({ headStartMs: 0 }), "en")).toMatch(
+      /could only start once the reply/,
+    );
+    expect(explainRound(round({ endWithoutOverlapMs: undefined }), "en")).toBeUndefined();
+    const turn = (rounds: RoundChart[], saved: number): TurnChart => ({
+      rounds,
+      openRounds: [],
+      scaleMs: 2_000,
+      ticks: [],
+      totalMs: 1_600,
+      totalSavedMs: saved,
+      totalHeadStartMs: 205,
+    });
+    expect(explainTurn(turn([round({})], 0), "en")).toMatch(/^No time was saved this time/);
+    expect(explainTurn(turn([round({ savedMs: 900 })], 900), "en")).toBe(
+      "Tools started while the reply was still being written, which saved 900 ms: the reply took 1.60 s instead of 2.50 s.",
+    );
+    expect(explainTurn(turn([round({ endWithoutOverlapMs: undefined })], 0), "zh")).toMatch(
+      /没有用到工具/,
+    );
+  });
+});
+
+describe("language and plurals", () => {
+  it("detects Chinese and counts", () => {
+    expect(detectLang("把两件商品加入购物车")).toBe("zh");
+    expect(detectLang("add two")).toBe("en");
+    expect(count("en", 1, "item")).toBe("1 item");
+    expect(count("en", 2, "item")).toBe("2 items");
+    expect(count("zh", 2, "product")).toBe("2 件商品");
+  });
+});
