@@ -7,12 +7,14 @@
  * blocks of the assistant message.
  */
 
-import type {
-  SimRequest,
-  SimRequestBlock,
-  SimRequestMessage,
-  SimRequestTool,
-  SimRequestToolResult,
+import {
+  assembleSimRequest,
+  pushToolResult,
+  type SimRequest,
+  type SimRequestBlock,
+  type SimRequestMessage,
+  type SimRequestTool,
+  type SimRequestToolResult,
 } from "./sim-request.js";
 import { isJsonObject } from "./validate-request.js";
 
@@ -89,10 +91,8 @@ export function simRequestFromResponses(
         tool_use_id: asString(item.call_id),
         content: flattenText(item.output),
       };
-      const user = last("user");
       // Results come first in a user message: after text, they start a new one.
-      if (user.content.every((b) => b.type === "tool_result")) user.content.push(result);
-      else messages.push({ role: "user", content: [result] });
+      pushToolResult(messages, result);
     } else {
       const block: SimRequestBlock = { type: "other", block: item };
       last("assistant").content.push(block);
@@ -107,15 +107,11 @@ export function simRequestFromResponses(
       description: asString(t.description),
       input_schema: isJsonObject(t.parameters) ? t.parameters : { type: "object", properties: {} },
     }));
-  const request: SimRequest = {
-    api: "responses",
-    model: asString(body.model),
+  return assembleSimRequest("responses", body, {
+    system,
     messages,
     tools,
-    stream: body.stream === true,
+    maxTokens: body.max_output_tokens,
     headers,
-  };
-  if (system.length > 0) request.system = system.join("\n");
-  if (typeof body.max_output_tokens === "number") request.maxTokens = body.max_output_tokens;
-  return request;
+  });
 }

@@ -127,6 +127,48 @@ export function publicHeaders(
   return out;
 }
 
+/**
+ * Adds a tool result to a conversation being built: to the last message when it is a user message
+ * holding only results so far, else in a new user message, so that results come first in a user
+ * message, as the Messages API requires.
+ */
+export function pushToolResult(messages: SimRequestMessage[], result: SimRequestToolResult): void {
+  const last = messages.at(-1);
+  if (last?.role === "user" && last.content.every((b) => b.type === "tool_result")) {
+    last.content.push(result);
+  } else {
+    messages.push({ role: "user", content: [result] });
+  }
+}
+
+/**
+ * A {@link SimRequest} from what every format has: `model` and `stream` read from the body, the
+ * system parts joined by newlines (no `system` when there is none), `maxTokens` when a number.
+ */
+export function assembleSimRequest(
+  api: SimRequest["api"],
+  body: Readonly<Record<string, unknown>>,
+  parts: {
+    system: readonly string[];
+    messages: SimRequestMessage[];
+    tools: SimRequestTool[];
+    maxTokens: unknown;
+    headers: Readonly<Record<string, string>>;
+  },
+): SimRequest {
+  const request: SimRequest = {
+    api,
+    model: asString(body.model),
+    messages: parts.messages,
+    tools: parts.tools,
+    stream: body.stream === true,
+    headers: parts.headers,
+  };
+  if (parts.system.length > 0) request.system = parts.system.join("\n");
+  if (typeof parts.maxTokens === "number") request.maxTokens = parts.maxTokens;
+  return request;
+}
+
 /** The neutral view of a (validated) Messages API request body. */
 export function simRequestFromAnthropic(
   body: Readonly<Record<string, unknown>>,
@@ -150,17 +192,14 @@ export function simRequestFromAnthropic(
       description: asString(t.description),
       input_schema: isObject(t.input_schema) ? t.input_schema : {},
     }));
-  const request: SimRequest = {
-    api: "anthropic",
-    model: asString(body.model),
+  return assembleSimRequest("anthropic", body, {
+    // A system of "" is kept as "", as the client sent it.
+    system: body.system === undefined ? [] : [flattenText(body.system)],
     messages,
     tools,
-    stream: body.stream === true,
+    maxTokens: body.max_tokens,
     headers,
-  };
-  if (body.system !== undefined) request.system = flattenText(body.system);
-  if (typeof body.max_tokens === "number") request.maxTokens = body.max_tokens;
-  return request;
+  });
 }
 
 function parseArguments(text: string): unknown {
@@ -195,9 +234,7 @@ export function simRequestFromOpenAI(
         tool_use_id: asString(m.tool_call_id),
         content: flattenText(m.content),
       };
-      const user = lastUser();
-      if (user?.content.every((b) => b.type === "tool_result")) user.content.push(result);
-      else messages.push({ role: "user", content: [result] });
+      pushToolResult(messages, result);
     } else if (m.role === "assistant") {
       const content: SimRequestBlock[] = [];
       const text = m.content === null || m.content === undefined ? "" : flattenText(m.content);
@@ -227,16 +264,11 @@ export function simRequestFromOpenAI(
       description: asString(fn.description),
       input_schema: isObject(fn.parameters) ? fn.parameters : { type: "object", properties: {} },
     }));
-  const request: SimRequest = {
-    api: "openai",
-    model: asString(body.model),
+  return assembleSimRequest("openai", body, {
+    system,
     messages,
     tools,
-    stream: body.stream === true,
+    maxTokens: body.max_completion_tokens ?? body.max_tokens,
     headers,
-  };
-  if (system.length > 0) request.system = system.join("\n");
-  const maxTokens = body.max_completion_tokens ?? body.max_tokens;
-  if (typeof maxTokens === "number") request.maxTokens = maxTokens;
-  return request;
+  });
 }
