@@ -26,6 +26,7 @@ import { OverlapError } from "../errors.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import { toLanguageModelV3Prompt, toLanguageModelV3Tools } from "./ai-sdk-prompt.js";
 import { AiSdkStreamTranslator } from "./ai-sdk-stream-translator.js";
+import { retryDelayMs, sleepUnlessAborted } from "./retry-before-stream.js";
 
 /** Call options of `doStream` that {@link aiSdkModel} passes through unchanged. */
 export type AiSdkCallOptions = Omit<
@@ -160,7 +161,12 @@ async function open(
       if (signal.aborted) return undefined;
       const api = apiCallError(err);
       if (api?.isRetryable === true && attempt < maxRetries) {
-        if (!(await sleep(retryDelayMs(api, attempt), signal))) return undefined;
+        const headers = api.responseHeaders ?? {};
+        const hint = {
+          retryAfterMs: headers["retry-after-ms"],
+          retryAfter: headers["retry-after"],
+        };
+        if (!(await sleepUnlessAborted(retryDelayMs(attempt, hint), signal))) return undefined;
         continue;
       }
       const status = api?.statusCode;
@@ -201,30 +207,6 @@ function errorType(api: ApiCallErrorLike): string {
   const data = api.data as { type?: unknown; error?: { type?: unknown; status?: unknown } };
   const type = data?.error?.type ?? data?.error?.status ?? data?.type;
   return typeof type === "string" ? type : "api_error";
-}
-
-function retryDelayMs(api: ApiCallErrorLike, attempt: number): number {
-  const headers = api.responseHeaders ?? {};
-  const ms = Number(headers["retry-after-ms"]);
-  if (Number.isFinite(ms) && ms >= 0) return Math.min(ms, 60_000);
-  const seconds = Number(headers["retry-after"]);
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, 60_000);
-  return Math.min(500 * 2 ** attempt, 8_000);
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve(false);
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve(true);
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 function describe(err: unknown): string {

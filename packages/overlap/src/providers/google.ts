@@ -21,6 +21,7 @@ import { OverlapError } from "../errors.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import { type GeminiChunk, GeminiChunkTranslator } from "./gemini-chunk-translator.js";
 import { geminiRequestBody } from "./gemini-request.js";
+import { retryDelayMs, sleepUnlessAborted } from "./retry-before-stream.js";
 
 /** Options of {@link geminiModel}. */
 export interface GeminiModelOptions {
@@ -154,7 +155,9 @@ async function open(
     const text = await response.text().catch(() => "");
     if (signal.aborted) return undefined;
     if (attempt < retries && retryable(response.status)) {
-      if (!(await sleep(retryDelayMs(response, attempt), signal))) return undefined;
+      // Only `retry-after`; when it is absent, `get` gives null, which reads as 0: retry at once.
+      const hint = { retryAfter: response.headers.get("retry-after") };
+      if (!(await sleepUnlessAborted(retryDelayMs(attempt, hint), signal))) return undefined;
       continue;
     }
     const body = parseJson(text);
@@ -178,27 +181,6 @@ function apiError(error: Record<string, unknown>): { type: string; message: stri
 
 function retryable(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
-}
-
-function retryDelayMs(response: Response, attempt: number): number {
-  const after = Number(response.headers.get("retry-after"));
-  if (Number.isFinite(after) && after >= 0) return Math.min(after * 1000, 60_000);
-  return Math.min(500 * 2 ** attempt, 8_000);
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve(false);
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve(true);
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 function parseJson(text: string): unknown {
