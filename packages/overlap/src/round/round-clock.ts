@@ -2,7 +2,12 @@
  * Timing bookkeeping of one round (B11, B13), kept apart from the relay so the relay stays short.
  */
 
-import type { BlockTiming, RoundTimings, ToolTiming } from "./round-timings.js";
+import {
+  type BlockTiming,
+  type RoundTimings,
+  savedMsOf,
+  type ToolTiming,
+} from "./round-timings.js";
 
 /** Records block and tool times relative to the round start. */
 export class RoundClock {
@@ -29,6 +34,7 @@ export class RoundClock {
 
   blockStart(index: number, kind: string, callId?: string, name?: string): void {
     const timing: BlockTiming = { index, kind, startMs: this.elapsed() };
+    this.timings.firstTokenMs ??= timing.startMs;
     if (callId !== undefined) timing.callId = callId;
     if (name !== undefined) timing.name = name;
     this.#blocks.set(index, timing);
@@ -70,12 +76,8 @@ export class RoundClock {
   end(): RoundTimings {
     const t = this.timings;
     t.endMs = this.elapsed();
-    const durations = t.tools
-      .filter((tool) => tool.startMs !== undefined && tool.endMs !== undefined)
-      .map((tool) => tool.endMs! - tool.startMs!);
-    if (t.streamEndMs !== undefined && durations.length > 0) {
-      t.savedMs = round2(Math.max(0, t.streamEndMs + Math.max(...durations) - t.endMs));
-    }
+    const saved = savedMsOf(t);
+    if (saved !== undefined) t.savedMs = saved;
     return t;
   }
 }

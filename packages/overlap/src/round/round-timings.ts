@@ -31,6 +31,12 @@ export interface RoundTimings {
   startedAt: number;
   /** First event from the provider. */
   firstEventMs?: number;
+  /**
+   * First content block started (text, thinking or a tool call): the model's time to first
+   * token. Absent when the round produced no content, or when the host cannot see the request
+   * go out (the whole-response path).
+   */
+  firstTokenMs?: number;
   /** First tool started. */
   firstToolStartMs?: number;
   /** The provider's stream ended. */
@@ -40,8 +46,39 @@ export interface RoundTimings {
   blocks: BlockTiming[];
   tools: ToolTiming[];
   /**
-   * Estimated end had the tools started only after the stream ended (all in parallel), minus
-   * the real end: the time the overlap saved.
+   * The time the overlap saved: when the round would have been ready had every tool that started
+   * during the stream started only when the stream ended (all in parallel, each taking as long as
+   * it did), minus when it was ready (the stream's end or the last tool's, whichever is later).
+   * Never negative; 0 when no tool started before the stream ended (deferred calls, calls that
+   * waited for approval, the whole-response path). Absent when no tool ran. See {@link savedMsOf}.
    */
   savedMs?: number;
+}
+
+/**
+ * The time saved by starting tools while the model still streamed, versus waiting for the end of
+ * the response (B13): for each tool that ran, its start moved to the stream's end when it started
+ * earlier (a tool that started later, e.g. after an approval, keeps its start), then the latest
+ * end of that schedule minus the latest real end, both at least the stream's end. Never negative.
+ * `undefined` when the stream did not end or no tool ran (started and ended).
+ */
+export function savedMsOf(
+  timings: Pick<RoundTimings, "streamEndMs" | "tools">,
+): number | undefined {
+  const streamEnd = timings.streamEndMs;
+  if (streamEnd === undefined) return undefined;
+  let ran = false;
+  let readyAt = streamEnd;
+  let waitingReadyAt = streamEnd;
+  for (const tool of timings.tools) {
+    if (tool.startMs === undefined || tool.endMs === undefined) continue;
+    ran = true;
+    readyAt = Math.max(readyAt, tool.endMs);
+    waitingReadyAt = Math.max(
+      waitingReadyAt,
+      Math.max(streamEnd, tool.startMs) + tool.endMs - tool.startMs,
+    );
+  }
+  if (!ran) return undefined;
+  return Math.max(0, Math.round((waitingReadyAt - readyAt) * 100) / 100);
 }
