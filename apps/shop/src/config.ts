@@ -28,6 +28,8 @@ export interface ShopConfig {
   readonly merchantToken: string;
   /** True when the merchant token was generated: the start banner prints it once. */
   readonly merchantTokenGenerated: boolean;
+  /** `METRICS_TOKEN`: the bearer token of `GET /metrics`; default the merchant token. */
+  readonly metricsToken: string;
   /** `LOG_LEVEL`, default `info`. */
   readonly logLevel: LogLevel;
   /**
@@ -54,12 +56,18 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
   if (merchantToken !== undefined && merchantToken.length < 16) {
     throw new ConfigError("MERCHANT_TOKEN must be at least 16 characters long.");
   }
+  const metricsToken = env.METRICS_TOKEN?.trim() || undefined;
+  if (metricsToken !== undefined && metricsToken.length < 16) {
+    throw new ConfigError("METRICS_TOKEN must be at least 16 characters long.");
+  }
+  const merchant = merchantToken ?? randomBytes(24).toString("base64url");
   return {
     port: parsePort(env.PORT),
     shutdownGraceMs: parseShutdownGrace(env.SHUTDOWN_GRACE_MS),
     database: resolveStoreTarget({ env }),
-    merchantToken: merchantToken ?? randomBytes(24).toString("base64url"),
+    merchantToken: merchant,
     merchantTokenGenerated: merchantToken === undefined,
+    metricsToken: metricsToken ?? merchant,
     logLevel: parseLogLevel(env.LOG_LEVEL),
     toolDelayMs: parseToolDelay(env.SHOP_TOOL_DELAY_MS),
     approvalTimeoutMs: parseApprovalTimeout(env.APPROVAL_TIMEOUT_MS),

@@ -20,6 +20,8 @@ import { handleError, handleNotFound } from "./handle-error.js";
 import { homePage } from "./home-page.js";
 import { GracefulTurnRegistry } from "./graceful-turns.js";
 import { errorBody } from "./http-error.js";
+import { registerMetricsRoute, ShopMetrics } from "./metrics.js";
+import { observedTurnBody } from "./observe-turns.js";
 import { clientAddress, rateLimit } from "./rate-limit.js";
 import { requestLogging } from "./request-logging.js";
 import { requireMerchantToken } from "./require-merchant-token.js";
@@ -37,6 +39,8 @@ export interface AppDeps {
   model: { model: ModelClient; label: string; scripted: boolean };
   /** Required to create merchant sessions. */
   merchantToken: string;
+  /** The bearer token of `GET /metrics` (`METRICS_TOKEN`); default {@link merchantToken}. */
+  metricsToken?: string;
   logger: Logger;
   /** Largest request body in bytes (default {@link DEFAULT_MAX_BODY_BYTES}). */
   maxBodyBytes?: number;
@@ -58,6 +62,8 @@ export interface AppDeps {
 export interface ShopApp {
   app: Hono<AppEnv>;
   turns: TurnRegistry;
+  /** The app's Prometheus metrics (its own registry), served at `GET /metrics`. */
+  metrics: ShopMetrics;
   /**
    * Refuses new turns (503 `shutting_down`, and `/healthz` answers 503), lets running turns
    * finish for up to `graceMs` (default 0), then cancels the rest and waits for them (their
@@ -78,6 +84,8 @@ export function createApp(deps: AppDeps): ShopApp {
 
   const app = new Hono<AppEnv>();
   app.use(requestLogging(logger));
+  const metrics = new ShopMetrics();
+  app.use(metrics.middleware);
   // HSTS is left to the TLS terminator in front: this server itself speaks plain HTTP.
   app.use(secureHeaders({ strictTransportSecurity: false }));
   app.use(
@@ -108,6 +116,7 @@ export function createApp(deps: AppDeps): ShopApp {
     }
     return c.json({ ok: true, ...health });
   });
+  registerMetricsRoute(app, metrics, deps.metricsToken ?? deps.merchantToken);
 
   const sessionLimit = rateLimit({
     limit: deps.sessionsPerMinute ?? 30,
@@ -129,7 +138,8 @@ export function createApp(deps: AppDeps): ShopApp {
     draining: () => draining,
     turnsPerMinute: deps.turnsPerMinute ?? 20,
     ...(deps.heartbeatMs === undefined ? {} : { heartbeatMs: deps.heartbeatMs }),
-    ...(deps.turnBody ? { turnBody: deps.turnBody } : {}),
+    // Every turn's events feed the metrics and the per-round log line.
+    turnBody: observedTurnBody(metrics, deps.turnBody),
   };
   registerCartRoutes(app, store);
   // Answers to calls waiting for the user's approval (checkout), in the running turn.
@@ -147,6 +157,7 @@ export function createApp(deps: AppDeps): ShopApp {
   return {
     app,
     turns,
+    metrics,
     drain: async (options = {}) => {
       draining = true;
       const graceMs = options.graceMs ?? 0;

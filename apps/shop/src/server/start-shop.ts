@@ -69,6 +69,7 @@ export async function startShop(options: StartShopOptions): Promise<RunningShop>
       agents,
       model,
       merchantToken: config.merchantToken,
+      metricsToken: config.metricsToken,
       logger,
       ...(turnBody ? { turnBody } : {}),
       approvalTimeoutMs: config.approvalTimeoutMs,

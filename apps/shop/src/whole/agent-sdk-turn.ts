@@ -50,6 +50,7 @@ import {
   parseToolInput,
   type RoundTimings,
   type StopReason,
+  savedMsOf,
   type ToolExecutor,
   type ToolLedger,
   type ToolOutcome,
@@ -667,7 +668,6 @@ class AgentSdkTurn {
     }
     const endMs = this.#ms(round);
     const tools = [...round.tools.values()];
-    const longest = Math.max(0, ...tools.map((t) => (t.endMs ?? 0) - (t.startMs ?? 0)));
     const timings: RoundTimings = {
       startedAt: round.startedAt,
       blocks: round.blocks.map(({ block, atMs }, index) => ({
@@ -684,7 +684,9 @@ class AgentSdkTurn {
     if (round.firstToolStartMs !== undefined) timings.firstToolStartMs = round.firstToolStartMs;
     if (round.streamEndMs !== undefined) {
       timings.streamEndMs = round.streamEndMs;
-      timings.savedMs = Math.round(round.streamEndMs + longest - endMs);
+      // The same figure as the streamed path: 0 here, as no tool starts before the response ends.
+      const saved = savedMsOf(timings);
+      if (saved !== undefined) timings.savedMs = saved;
     }
     const final = round.stopReason ?? stopReason;
     this.#stopReason = final;
