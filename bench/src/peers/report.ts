@@ -103,11 +103,14 @@ export interface Goals {
   aheadOfAfterResponsePeers: { met: boolean; checked: number; behind: string[] };
   neverBehindMastra: { met: boolean | "n/a"; behind: string[] };
   faultsClean: { met: boolean; rejected: number; doubleRuns: number };
-  cpuNoHigherThanLeanestPeer: {
-    met: boolean | "n/a";
-    overlapMs?: number;
-    leanest?: [string, number];
-  };
+  /** overlap's default (fine-grained tool streaming), and `buffered`: the same wire as the peers that buffer arguments. */
+  cpuNoHigherThanLeanestPeer: CpuGoal & { buffered: CpuGoal };
+}
+
+export interface CpuGoal {
+  met: boolean | "n/a";
+  overlapMs?: number;
+  leanest?: [string, number];
 }
 
 const OVERLAP = "overlap";
@@ -207,7 +210,7 @@ function goals(systems: SystemSummary[], scenarios: PeersSummary["scenarios"]): 
     const m = ours(s);
     if (!m) continue;
     for (const [name, cell] of Object.entries(s.cells)) {
-      if (name === OVERLAP || !cell.median) continue;
+      if (name.startsWith(OVERLAP) || !cell.median) continue;
       // Turn latency over each one's own bound (the same schedule for all: the bounds differ
       // only by how long each system takes to send its first request).
       if (m.toolCanFinishBeforeEnd && cell.afterResponse) {
@@ -223,19 +226,24 @@ function goals(systems: SystemSummary[], scenarios: PeersSummary["scenarios"]): 
   }
   const mastraRan = systems.some((s) => s.name === "mastra" && s.ran);
   const overlap = systems.find((s) => s.name === OVERLAP);
-  const peers = systems.filter((s) => s.name !== OVERLAP && s.ran && s.cpuPerTurnMs !== undefined);
+  const peers = systems.filter(
+    (s) => !s.name.startsWith(OVERLAP) && s.ran && s.cpuPerTurnMs !== undefined,
+  );
   const leanest = peers.reduce<SystemSummary | undefined>(
     (best, s) => (!best || s.cpuPerTurnMs! < best.cpuPerTurnMs! ? s : best),
     undefined,
   );
-  const cpu: Goals["cpuNoHigherThanLeanestPeer"] =
-    overlap?.cpuPerTurnMs !== undefined && leanest
+  const cpuOf = (name: string): CpuGoal => {
+    const ours = systems.find((s) => s.name === name);
+    return ours?.cpuPerTurnMs !== undefined && leanest
       ? {
-          met: overlap.cpuPerTurnMs <= leanest.cpuPerTurnMs!,
-          overlapMs: overlap.cpuPerTurnMs,
+          met: ours.cpuPerTurnMs <= leanest.cpuPerTurnMs!,
+          overlapMs: ours.cpuPerTurnMs,
           leanest: [leanest.name, leanest.cpuPerTurnMs!],
         }
       : { met: "n/a" };
+  };
+  const cpu = { ...cpuOf(OVERLAP), buffered: cpuOf(`${OVERLAP}-buffered`) };
   const faults = overlap?.faults;
   return {
     overlapWithin2Percent: {
@@ -252,6 +260,22 @@ function goals(systems: SystemSummary[], scenarios: PeersSummary["scenarios"]): 
     },
     cpuNoHigherThanLeanestPeer: cpu,
   };
+}
+
+/** The goals in words, met or not, with the figures behind them. */
+export function goalLines(g: Goals): string[] {
+  const yes = (met: boolean | "n/a") => (met === "n/a" ? "n/a" : met ? "met" : "NOT met");
+  const cpu = (c: CpuGoal) =>
+    c.overlapMs === undefined
+      ? "n/a"
+      : `${c.overlapMs} ms vs ${c.leanest?.[0]} ${c.leanest?.[1]} ms: ${yes(c.met)}`;
+  return [
+    `overlap within 2% of the lower bound on every scenario (round and turn): ${yes(g.overlapWithin2Percent.met)}; worst round ${g.overlapWithin2Percent.worstRound?.join(" ")}, worst turn ${g.overlapWithin2Percent.worstTurn?.join(" ")}`,
+    `ahead of every after-the-response peer wherever a tool can finish before the stream ends (turn ratio): ${yes(g.aheadOfAfterResponsePeers.met)} (${g.aheadOfAfterResponsePeers.checked} comparisons${g.aheadOfAfterResponsePeers.behind.length ? `; behind: ${g.aheadOfAfterResponsePeers.behind.join("; ")}` : ""})`,
+    `never behind Mastra (turn ratio): ${yes(g.neverBehindMastra.met)}${g.neverBehindMastra.behind.length ? ` (${g.neverBehindMastra.behind.join("; ")})` : ""}`,
+    `zero rejected requests and zero double runs under the fault matrix: ${yes(g.faultsClean.met)} (rejected ${g.faultsClean.rejected}, double runs ${g.faultsClean.doubleRuns})`,
+    `CPU per turn no higher than the leanest peer's: overlap ${cpu(g.cpuNoHigherThanLeanestPeer)}; overlap-buffered ${cpu(g.cpuNoHigherThanLeanestPeer.buffered)}`,
+  ];
 }
 
 // ---------------------------------------------------------------------------------------------

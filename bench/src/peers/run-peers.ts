@@ -6,21 +6,23 @@
  * need it), the same tool implementation and wire tap in each (`child-kit.ts`). The systems run
  * one at a time, never side by side; the order rotates every scenario and repetition.
  *
- * 1. warm-up: a small turn, three times per system;
+ * 1. warm-up: a small turn, twice per system;
  * 2. latency: every scenario x repetition x system (`PEERS_REPS`, default 3; medians);
  * 3. faults: each system's 3-call response cut (`drop-after=N`) and broken (`error-after=N`)
- *    after every event N of its own stream (at most `PEERS_FAULT_CELLS` per kind, default 30,
- *    spread evenly),
- *    then "go on";
- * 4. the preview cost of a 64 KiB argument (`preview-cost.ts`, its own process).
+ *    after every event N of its own stream (at most `PEERS_FAULT_CELLS` per kind, default 20,
+ *    spread evenly), then "go on";
+ * 4. the preview cost of a 64 KiB argument (`preview-cost.ts`, its own process), run while the
+ *    fault matrix runs (the matrix counts outcomes, not time; this saves a minute of the run).
  *
  * Prints the tables, then one JSON line (`{"bench":"peers",...}`), and writes
  * `bench/results/peers.json`, `peers.md` and the SVG charts. `PEERS_SYSTEMS=a,b` and
  * `PEERS_SCENARIOS=x,y` narrow a run; `PEERS_FAULTS=0` skips the fault matrix,
  * `PEERS_PREVIEW=0` the preview cost (a narrowed run does not write `bench/results/`).
+ * Every record of a full run is kept in `bench/results/peers-raw.tmp` (not committed);
+ * `PEERS_FROM=bench/results/peers-raw.tmp` renders the tables and charts again from it.
  */
 
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
@@ -30,6 +32,7 @@ import { PeerProcess } from "./peer-process.js";
 import {
   formatMarkdown,
   formatText,
+  goalLines,
   type PeersInput,
   type PreviewFigures,
   ratioChart,
@@ -62,7 +65,7 @@ const envInt = (name: string, fallback: number) => {
   return Number.isInteger(n) && n >= 0 && process.env[name] !== "" ? n : fallback;
 };
 const REPS = Math.max(1, envInt("PEERS_REPS", 3));
-const FAULT_CELLS = envInt("PEERS_FAULT_CELLS", 30);
+const FAULT_CELLS = envInt("PEERS_FAULT_CELLS", 20);
 const RUN_FAULTS = process.env.PEERS_FAULTS !== "0";
 const RUN_PREVIEW = process.env.PEERS_PREVIEW !== "0";
 const ONLY_SYSTEMS = process.env.PEERS_SYSTEMS?.split(",").filter(Boolean);
@@ -86,6 +89,13 @@ const SYSTEMS: SystemDef[] = [
     label: "overlap (eager)",
     node: "20",
     entry: "bench/src/peers/systems/overlap.ts",
+  },
+  {
+    name: "overlap-buffered",
+    label: "overlap (eager), without fine-grained tool streaming",
+    node: "20",
+    entry: "bench/src/peers/systems/overlap.ts",
+    args: ["buffered"],
   },
   {
     name: "ai-sdk-v6",
@@ -131,7 +141,7 @@ const SYSTEMS: SystemDef[] = [
     node: "20",
     entry: "bench/src/peers/systems/whole-s20.ts",
     // Each turn spawns the SDK's CLI (seconds): a sample of the fault matrix only.
-    faultCells: 5,
+    faultCells: 4,
   },
 ];
 
@@ -235,7 +245,7 @@ async function main(): Promise<void> {
   // 1. Warm-up (not counted).
   const warm = warmupScenario();
   for (const [name, child] of live) {
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 2; i++) {
       try {
         await child.request({ cmd: "turn", scenario: warm.id, url: sim.urls[warm.sim] }, 30_000);
       } catch (error) {
@@ -269,6 +279,16 @@ async function main(): Promise<void> {
       }
       log(`  rep ${rep + 1}/${REPS} ${scenario.id}: ${line.join(", ")} ms`);
     }
+  }
+
+  // 4. Preview cost, in its own process, alongside the fault matrix (which times nothing).
+  let preview: PeersInput["preview"];
+  let previewDone: Promise<PeersInput["preview"]> | undefined;
+  if (RUN_PREVIEW) {
+    log(
+      "  preview cost of a 64 KiB argument, alongside the fault matrix (the re-parsers are quadratic)",
+    );
+    previewDone = runPreview();
   }
 
   // 3. Faults.
@@ -324,12 +344,7 @@ async function main(): Promise<void> {
   await Promise.all([...live.values()].map((child) => child.stop()));
   sim.stop();
 
-  // 4. Preview cost.
-  let preview: PeersInput["preview"];
-  if (RUN_PREVIEW) {
-    log("  preview cost of a 64 KiB argument (about 20 s: the re-parsing parsers are quadratic)");
-    preview = await runPreview();
-  }
+  if (previewDone) preview = await previewDone;
 
   const input: PeersInput = {
     systems: runs,
@@ -337,6 +352,7 @@ async function main(): Promise<void> {
     reps: REPS,
     meta: {
       command: "npm run bench:peers",
+      date: new Date().toISOString(),
       node20: process.version,
       sim: { seed: SIM_SEED, jitter: SIM_JITTER, deltaChars: SIM_DELTA_CHARS, pacing: SIM_PACING },
       machine: `${(await import("node:os")).cpus().length} cores, load average ${(
@@ -349,6 +365,17 @@ async function main(): Promise<void> {
     },
   };
   if (preview !== undefined) input.preview = preview;
+  if (!narrowed) {
+    mkdirSync(resultsDir, { recursive: true });
+    // Every record, to render again without running (`PEERS_FROM`); not committed (*.tmp).
+    writeFileSync(join(resultsDir, "peers-raw.tmp"), JSON.stringify(input));
+  }
+  report(input, narrowed);
+}
+
+/** Prints the tables and the JSON line; writes bench/results unless the run was narrowed. */
+function report(input: PeersInput, narrowed: boolean): void {
+  const REPS = input.reps;
   const summary = summarize(input);
   const all = tables(summary);
   console.log("");
@@ -356,7 +383,8 @@ async function main(): Promise<void> {
     console.log(formatText(table));
     console.log("");
   }
-  console.log(`goals: ${JSON.stringify(summary.goals)}`);
+  const goals = goalLines(summary.goals);
+  console.log(["goals:", ...goals.map((g) => `- ${g}`)].join("\n"));
   if (!narrowed) {
     mkdirSync(resultsDir, { recursive: true });
     writeFileSync(join(resultsDir, "peers.json"), `${JSON.stringify(summary, null, 1)}\n`);
@@ -365,7 +393,7 @@ async function main(): Promise<void> {
       [
         "# bench/peers results",
         "",
-        `\`${input.meta.command}\`, ${new Date().toISOString().slice(0, 10)}, ${REPS} repetitions (medians), ${input.meta.machine}; ${input.meta.totalSeconds} s in all. Systems: ${summary.systems
+        `\`${input.meta.command}\`, ${String(input.meta.date ?? "").slice(0, 10)}, ${REPS} repetitions (medians), ${input.meta.machine}; ${input.meta.totalSeconds} s in all. Systems: ${summary.systems
           .map(
             (s) =>
               `${s.name}${
@@ -379,7 +407,9 @@ async function main(): Promise<void> {
           .join("; ")}.`,
         "",
         ...all.flatMap((t) => [formatMarkdown(t), ""]),
-        `Goals: \`${JSON.stringify(summary.goals)}\``,
+        "**Goals**",
+        "",
+        ...goals.map((g) => `- ${g}`),
         "",
       ].join("\n"),
     );
@@ -431,4 +461,8 @@ async function runPreview(): Promise<PeersInput["preview"]> {
   });
 }
 
-await main();
+if (process.env.PEERS_FROM) {
+  report(JSON.parse(readFileSync(process.env.PEERS_FROM, "utf8")) as PeersInput, false);
+} else {
+  await main();
+}

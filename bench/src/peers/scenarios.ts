@@ -23,8 +23,8 @@ export const SIM_SEED = 20_260;
  * times, and their milliseconds compare directly.
  */
 export const SIM_PACING: Record<SimKind, { tokensPerSecond: number; firstTokenMs: number }> = {
-  paced: { tokensPerSecond: 140, firstTokenMs: 250 },
-  "fast-args": { tokensPerSecond: 8000, firstTokenMs: 250 },
+  paced: { tokensPerSecond: 200, firstTokenMs: 200 },
+  "fast-args": { tokensPerSecond: 12_000, firstTokenMs: 200 },
   faults: { tokensPerSecond: 1000, firstTokenMs: 10 },
 };
 export const SIM_JITTER = 0;
