@@ -258,7 +258,9 @@ export function tappedFetch(inner: typeof fetch = globalThis.fetch): typeof fetc
     const lastRole = lastMessageRole(bodyText(init?.body));
     if (lastRole !== undefined) record.lastRole = lastRole;
     let requestInit = init;
-    const fault = recorder.nextFault;
+    // The fault goes to the first request of the conversation (not to the agent SDK CLI's
+    // system-role first attempt, which the scripted model rejects before streaming anything).
+    const fault = lastRole === "system" ? undefined : recorder.nextFault;
     if (fault !== undefined) {
       recorder.nextFault = undefined;
       record.fault = fault;

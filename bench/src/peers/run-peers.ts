@@ -81,6 +81,8 @@ interface SystemDef {
   args?: string[];
   /** Fault cells per kind for this system, when fewer than the default (slow turns). */
   faultCells?: number;
+  /** Deadline of each fault turn, when longer than the default (a turn that takes seconds). */
+  faultTimeoutMs?: number;
 }
 
 const SYSTEMS: SystemDef[] = [
@@ -141,7 +143,8 @@ const SYSTEMS: SystemDef[] = [
     node: "20",
     entry: "bench/src/peers/systems/whole-s20.ts",
     // Each turn spawns the SDK's CLI (seconds): a sample of the fault matrix only.
-    faultCells: 4,
+    faultCells: 3,
+    faultTimeoutMs: 20_000,
   },
 ];
 
@@ -298,16 +301,17 @@ async function main(): Promise<void> {
     for (const [name, child] of live) {
       const run = runOf(name);
       try {
+        const def = defs.find((d) => d.name === name);
+        const timeoutMs = def?.faultTimeoutMs ?? FAULT_TIMEOUT_MS;
         const clean = (await child.request(
-          { cmd: "fault", scenario: fault.id, url, fault: "none", timeoutMs: FAULT_TIMEOUT_MS },
-          60_000,
+          { cmd: "fault", scenario: fault.id, url, fault: "none", timeoutMs },
+          4 * timeoutMs,
         )) as { fault?: FaultRecord };
         const frames = conversationRequests(clean.fault?.requests ?? [])[0]?.frames ?? 0;
         if (frames === 0) {
           run.faultNote = "the clean fault-3 turn saw no stream frames";
           continue;
         }
-        const def = defs.find((d) => d.name === name);
         const cells = sampleIndices(frames, Math.min(FAULT_CELLS, def?.faultCells ?? FAULT_CELLS));
         let hangs = 0;
         cellLoop: for (const n of cells) {
@@ -318,9 +322,9 @@ async function main(): Promise<void> {
                 scenario: fault.id,
                 url,
                 fault: `${kind}=${n}`,
-                timeoutMs: FAULT_TIMEOUT_MS,
+                timeoutMs,
               },
-              4 * FAULT_TIMEOUT_MS,
+              4 * timeoutMs,
             )) as { fault?: FaultRecord; error?: string };
             if (!answer.fault) continue;
             run.faults.push(answer.fault);
