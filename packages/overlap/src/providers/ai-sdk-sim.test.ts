@@ -20,14 +20,12 @@ import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { jsonSchema, streamText, type Tool, tool } from "ai";
-import { type SimPolicy, type SimScript, type SimServer, startSim } from "overlap-sim";
+import { type SimScript, type SimServer, startSim } from "overlap-sim";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { ModelClient } from "../agent/model-client.js";
-import { appendUserText } from "../agent/repair-conversation.js";
 import { runAgentTurn } from "../agent/run-agent-turn.js";
 import { validateConversation } from "../agent/validate-conversation.js";
-import type { AgentEvent } from "../round/agent-event.js";
 import { StreamedRound } from "../round/streamed-round.js";
 import type { Message } from "../stream/message.js";
 import type { StreamEvent } from "../stream/stream-event.js";
@@ -35,6 +33,19 @@ import { defineTool } from "../tools/define-tool.js";
 import { ToolExecutor } from "../tools/tool-executor.js";
 import { aiSdkModel } from "./ai-sdk-model.js";
 import { toLanguageModelV3Prompt } from "./ai-sdk-prompt.js";
+import {
+  answerAfterResults,
+  callTimes,
+  eventAt,
+  isArgumentsDelta,
+  nextTurnSucceeds,
+  runningRecorder,
+  TIMED_CALLS,
+  TIMED_PACING,
+  type TimedEvent,
+  type ToolRun,
+  toolCallBlocks,
+} from "./provider-test-kit.js";
 
 const MODEL = "scripted-ai-sdk";
 
@@ -73,14 +84,6 @@ function modelFor(
       ? { callOptions: { providerOptions: { openai: { store: false } } } }
       : {}),
   });
-}
-
-interface ToolRun {
-  callId: string;
-  name: string;
-  input: unknown;
-  startedAt: number;
-  endedAt: number;
 }
 
 /**
@@ -141,39 +144,8 @@ function recordingTools(delayMs: number) {
   return { executor: new ToolExecutor(tools, { abortGraceMs: 5 }), runs };
 }
 
-/** Three calls of about 70 argument characters each. */
-const TIMED_CALLS: SimScript = {
-  blocks: [
-    { type: "text", text: "Three calls coming." },
-    {
-      type: "tool_use",
-      name: "add_to_cart",
-      input: { sku: "SHOE-42", qty: 2, note: "gift wrap, please", giftCard: true },
-    },
-    {
-      type: "tool_use",
-      name: "cart_total",
-      input: { currency: "EUR", includeTax: true, coupon: "SPRING-25", round: 2 },
-    },
-    {
-      type: "tool_use",
-      name: "search",
-      input: { query: "red running shoes", size: 42, inStock: true, sort: "price" },
-    },
-  ],
-};
-
 /** Three calls for a new request; a short answer once the last user message holds results. */
-const shopPolicy: SimPolicy = (request) => {
-  const last = request.messages.at(-1);
-  const answered = last?.role === "user" && last.content.some((b) => b.type === "tool_result");
-  return answered ? { blocks: [{ type: "text", text: "All done." }] } : TIMED_CALLS;
-};
-
-interface TimedEvent {
-  at: number;
-  event: StreamEvent;
-}
+const shopPolicy = answerAfterResults(TIMED_CALLS);
 
 /** A model whose first request's neutral events are timestamped as they reach the round. */
 function timedModel(model: ModelClient, log: TimedEvent[]): ModelClient {
@@ -212,17 +184,12 @@ describe("aiSdkModel through real HTTP: when each AI SDK provider ends a call (p
       const sim = await startSim({
         seed: 4242,
         policy: shopPolicy,
-        pacing: { tokensPerSecond: 70, firstTokenMs: 40, jitter: 0.2 },
+        pacing: TIMED_PACING,
       });
       try {
         const { executor, runs } = recordingTools(TOOL_MS);
         const log: TimedEvent[] = [];
-        const running: Array<{ at: number; callId: string }> = [];
-        const sink = (event: AgentEvent) => {
-          if (event.type === "tool-status" && event.status === "running" && event.round === 1) {
-            running.push({ at: performance.now(), callId: event.callId });
-          }
-        };
+        const { running, sink } = runningRecorder(1);
         const start = performance.now();
         const turn = await runAgentTurn({
           model: timedModel(modelFor(provider, sim), log),
@@ -238,35 +205,16 @@ describe("aiSdkModel through real HTTP: when each AI SDK provider ends a call (p
           TIMED_CALLS.blocks.flatMap((b) => (b.type === "tool_use" ? [[b.name, b.input]] : [])),
         );
 
-        const at = (predicate: (e: StreamEvent) => boolean, last = false) => {
-          const found = last
-            ? log.findLast((t) => predicate(t.event))
-            : log.find((t) => predicate(t.event));
-          if (!found) throw new Error("an expected event never arrived");
-          return found.at;
-        };
-        const callBlocks = log.flatMap(({ event }) =>
-          event.type === "content_block_start" && event.content_block.type === "tool_use"
-            ? [{ index: event.index, id: event.content_block.id }]
-            : [],
-        );
+        const at = (predicate: (e: StreamEvent) => boolean, last = false) =>
+          eventAt(log, predicate, last);
+        const callBlocks = toolCallBlocks(log);
         expect(callBlocks).toHaveLength(3);
         const lastCall = callBlocks.at(-1)!;
-        const isArgs = (e: StreamEvent, index: number) =>
-          e.type === "content_block_delta" &&
-          e.index === index &&
-          e.delta.type === "input_json_delta" &&
-          e.delta.partial_json !== "";
-        const lastFirstDelta = at((e) => isArgs(e, lastCall.index));
-        const lastLastDelta = at((e) => isArgs(e, lastCall.index), true);
+        const lastFirstDelta = at((e) => isArgumentsDelta(e, lastCall.index));
+        const lastLastDelta = at((e) => isArgumentsDelta(e, lastCall.index), true);
         const streamEnd = at((e) => e.type === "message_stop");
         const firstRunning = Math.min(...running.map((r) => r.at));
-        const calls = callBlocks.map(({ index, id }) => {
-          const stop = at((e) => e.type === "content_block_stop" && e.index === index);
-          const run = runs.find((r) => r.callId === id);
-          if (!run) throw new Error(`call ${id} never ran`);
-          return { id, stop, started: run.startedAt };
-        });
+        const calls = callTimes(log, callBlocks, runs);
 
         if (process.env.OVERLAP_TIMINGS) {
           const r = (ms: number) => Math.round(ms - start);
@@ -323,17 +271,6 @@ async function frameCount(provider: ProviderName, sim: SimServer): Promise<numbe
   return text.split("\n\n").filter((frame) => frame.includes("data:")).length;
 }
 
-/** Runs "go on" after an interrupted turn: the strict sim must accept the repaired conversation. */
-async function nextTurnSucceeds(model: ModelClient, messages: readonly Message[], label: string) {
-  const { executor } = recordingTools(1);
-  const next = appendUserText(messages, "go on").messages;
-  expect(validateConversation(next), label).toEqual([]);
-  const turn = await runAgentTurn({ model, executor, messages: next, sink: () => {} });
-  expect(turn.error, label).toBeUndefined();
-  expect(turn.stopReason, label).toBe("end_turn");
-  expect(validateConversation(turn.messages), label).toEqual([]);
-}
-
 describe("aiSdkModel through real HTTP: faults leave a conversation the strict sim accepts", () => {
   for (const provider of Object.keys(PROVIDERS) as ProviderName[]) {
     it(`${provider}: drop-after and error-after at points across the response, then the next turn`, async () => {
@@ -380,7 +317,12 @@ describe("aiSdkModel through real HTTP: faults leave a conversation the strict s
               expect(calls.find((c) => c.id === run.callId)?.input, label).toEqual(run.input);
             }
             expect(new Set(runs.map((r) => r.callId)).size, label).toBe(runs.length);
-            await nextTurnSucceeds(modelFor(provider, sim), first.messages, label);
+            await nextTurnSucceeds(
+              modelFor(provider, sim),
+              first.messages,
+              label,
+              recordingTools(1).executor,
+            );
           }
         }
         expect(log.filter((line) => / 4\d\d /.test(line))).toEqual([]);
@@ -408,7 +350,12 @@ describe("aiSdkModel through real HTTP: faults leave a conversation the strict s
       expect(validateConversation(first.messages)).toEqual([]);
       const statuses = first.rounds.flatMap((r) => r.outcomes.map((o) => o.status));
       expect(statuses).toContain("interrupted");
-      await nextTurnSucceeds(modelFor("anthropic", sim), first.messages, "abort");
+      await nextTurnSucceeds(
+        modelFor("anthropic", sim),
+        first.messages,
+        "abort",
+        recordingTools(1).executor,
+      );
     } finally {
       await sim.close();
     }
@@ -473,7 +420,12 @@ describe("aiSdkModel through real HTTP: faults leave a conversation the strict s
       expect(first.error?.code).toBe("aborted");
       expect(runs).toEqual([]);
       expect(validateConversation(first.messages)).toEqual([]);
-      await nextTurnSucceeds(modelFor("anthropic", sim), first.messages, "abort mid-stream");
+      await nextTurnSucceeds(
+        modelFor("anthropic", sim),
+        first.messages,
+        "abort mid-stream",
+        recordingTools(1).executor,
+      );
     } finally {
       await sim.close();
     }

@@ -45,7 +45,6 @@ import { validateConversation } from "../agent/validate-conversation.js";
 import type { AgentEvent } from "../round/agent-event.js";
 import { type RoundResult, StreamedRound } from "../round/streamed-round.js";
 import type { Message, UserMessage } from "../stream/message.js";
-import type { StreamEvent } from "../stream/stream-event.js";
 import { defineTool } from "../tools/define-tool.js";
 import { ToolExecutor } from "../tools/tool-executor.js";
 import {
@@ -54,6 +53,13 @@ import {
   converseStreamInput,
   toConverseMessages,
 } from "./bedrock.js";
+import {
+  runningRecorder,
+  TIMED_CALLS,
+  TIMED_PACING,
+  type TimedEvent,
+  timed,
+} from "./provider-test-kit.js";
 
 const SEED = 20_251_203;
 const MODEL = "anthropic.claude-sonnet-4-5-20250929-v1:0";
@@ -541,49 +547,17 @@ describe("every fault kind", () => {
 // ---------------------------------------------------------------------------------------------
 // Eager timing over real HTTP
 
-const TIMED_CALLS: SimScript = {
-  blocks: [
-    { type: "text", text: "Three calls coming." },
-    {
-      type: "tool_use",
-      name: "add_to_cart",
-      input: { sku: "SHOE-42", qty: 2, note: "gift wrap, please", giftCard: true },
-    },
-    {
-      type: "tool_use",
-      name: "cart_total",
-      input: { currency: "EUR", includeTax: true, coupon: "SPRING-25", round: 2 },
-    },
-    {
-      type: "tool_use",
-      name: "search",
-      input: { query: "red running shoes", size: 42, inStock: true, sort: "price" },
-    },
-  ],
-};
-
 describe("eager dispatch through real HTTP (paced sim)", () => {
   it("each call runs at its contentBlockStop: the first of three runs before the last call's arguments begin", async () => {
     await withSim(
       {
         policy: () => TIMED_CALLS,
-        pacing: { fast: false, tokensPerSecond: 70, firstTokenMs: 40, jitter: 0.2 },
+        pacing: { fast: false, ...TIMED_PACING },
       },
       async (sim) => {
         const { executor, runs } = recordingTools(100);
-        const log: Array<{ at: number; event: StreamEvent }> = [];
-        const running: Array<{ at: number; callId: string }> = [];
-        const sink = (event: AgentEvent) => {
-          if (event.type === "tool-status" && event.status === "running") {
-            running.push({ at: performance.now(), callId: event.callId });
-          }
-        };
-        async function* timed(events: AsyncIterable<StreamEvent>) {
-          for await (const event of events) {
-            log.push({ at: performance.now(), event });
-            yield event;
-          }
-        }
+        const log: TimedEvent[] = [];
+        const { running, sink } = runningRecorder();
         const start = performance.now();
         const round = new StreamedRound({ executor, sink });
         const result = await round.relay(
@@ -592,6 +566,7 @@ describe("eager dispatch through real HTTP (paced sim)", () => {
               { messages: [{ role: "user", content: "three calls" }], tools: executor.specs() },
               { signal: neverAborted() },
             ),
+            log,
           ),
         );
         expect(result.error).toBeUndefined();

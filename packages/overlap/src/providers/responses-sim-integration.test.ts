@@ -17,79 +17,37 @@
 
 import OpenAI from "openai";
 import type { ResponseCreateParamsStreaming } from "openai/resources/responses/responses";
-import {
-  type SimPolicy,
-  type SimScript,
-  type SimServer,
-  type SimServerOptions,
-  startSim,
-} from "overlap-sim";
+import type { SimScript, SimServer } from "overlap-sim";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
 import type { ModelClient } from "../agent/model-client.js";
-import { appendUserText, repairConversation } from "../agent/repair-conversation.js";
+import { repairConversation } from "../agent/repair-conversation.js";
 import { runAgentTurn } from "../agent/run-agent-turn.js";
 import { validateConversation } from "../agent/validate-conversation.js";
 import type { AgentEvent } from "../round/agent-event.js";
 import { StreamedRound } from "../round/streamed-round.js";
 import type { Message } from "../stream/message.js";
 import type { StreamEvent } from "../stream/stream-event.js";
-import { defineTool } from "../tools/define-tool.js";
-import { ToolExecutor } from "../tools/tool-executor.js";
 import { openaiResponsesModel } from "./openai-responses.js";
+import {
+  answerAfterResults,
+  callTimes,
+  eventAt,
+  isArgumentsDelta,
+  nextTurnSucceeds,
+  recordingTools,
+  runningRecorder,
+  simRunner,
+  TIMED_CALLS,
+  TIMED_PACING,
+  type TimedEvent,
+  timed,
+  toolCallBlocks,
+} from "./provider-test-kit.js";
 import { toResponsesInput } from "./responses-input.js";
 
 const MODEL = "scripted-responses-integration";
+const withSim = simRunner({ seed: 4242 });
 
-async function withSim<T>(options: SimServerOptions, fn: (sim: SimServer) => Promise<T>) {
-  const sim = await startSim({ seed: 4242, ...options });
-  try {
-    return await fn(sim);
-  } finally {
-    await sim.close();
-  }
-}
-
-interface ToolRun {
-  callId: string;
-  name: string;
-  input: unknown;
-  startedAt: number;
-  endedAt: number;
-}
-
-/** The three test tools; each takes `delayMs` (aborted with its signal) and records its run. */
-function recordingTools(delayMs: number) {
-  const runs: ToolRun[] = [];
-  const tool = (name: string) =>
-    defineTool({
-      name,
-      description: `The ${name} test tool.`,
-      input: z.looseObject({}),
-      run: async (input, ctx) => {
-        const startedAt = performance.now();
-        await new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(resolve, delayMs);
-          ctx.signal.addEventListener(
-            "abort",
-            () => {
-              clearTimeout(timer);
-              reject(ctx.signal.reason);
-            },
-            { once: true },
-          );
-        });
-        runs.push({ callId: ctx.callId, name, input, startedAt, endedAt: performance.now() });
-        return `${name} ok`;
-      },
-    });
-  const executor = new ToolExecutor([tool("add_to_cart"), tool("cart_total"), tool("search")], {
-    abortGraceMs: 5,
-  });
-  return { executor, runs };
-}
-
-/** A Responses model on the sim; request bodies are recorded when `bodies` is given. */
 function responsesFor(
   sim: SimServer,
   options: {
@@ -118,111 +76,51 @@ function responsesFor(
 // ---------------------------------------------------------------------------------------------
 // 1. Eager timing
 
-/** Three calls of about 70 argument characters each: about 18 tokens, 250 ms at 70 tokens/s. */
-const TIMED_CALLS: SimScript = {
-  blocks: [
-    { type: "text", text: "Three calls coming." },
-    {
-      type: "tool_use",
-      name: "add_to_cart",
-      input: { sku: "SHOE-42", qty: 2, note: "gift wrap, please", giftCard: true },
-    },
-    {
-      type: "tool_use",
-      name: "cart_total",
-      input: { currency: "EUR", includeTax: true, coupon: "SPRING-25", round: 2 },
-    },
-    {
-      type: "tool_use",
-      name: "search",
-      input: { query: "red running shoes", size: 42, inStock: true, sort: "price" },
-    },
-  ],
-};
-
 const TOOL_MS = 150;
 const SLACK_MS = 25;
 
-/** Passes the events through, timestamping each as it reaches the round. */
-async function* timed(
-  events: AsyncIterable<StreamEvent>,
-  log: Array<{ at: number; event: StreamEvent }>,
-) {
-  for await (const event of events) {
-    log.push({ at: performance.now(), event });
-    yield event;
-  }
-}
-
 describe("eager dispatch through real HTTP (paced sim, Responses API)", () => {
   it("the first tool runs before the last call's arguments begin; each call starts at its end-of-call event; the round ends at the lower bound", async () => {
-    await withSim(
-      { policy: () => TIMED_CALLS, pacing: { tokensPerSecond: 70, firstTokenMs: 40, jitter: 0.2 } },
-      async (sim) => {
-        const { executor, runs } = recordingTools(TOOL_MS);
-        const log: Array<{ at: number; event: StreamEvent }> = [];
-        const running: Array<{ at: number; callId: string }> = [];
-        const sink = (event: AgentEvent) => {
-          if (event.type === "tool-status" && event.status === "running") {
-            running.push({ at: performance.now(), callId: event.callId });
-          }
-        };
-        const signal = new AbortController().signal;
-        const round = new StreamedRound({ executor, sink, signal });
-        const start = performance.now();
-        const events = responsesFor(sim).stream(
-          { messages: [{ role: "user", content: "three calls" }], tools: executor.specs() },
-          { signal },
-        );
-        const result = await round.relay(timed(events, log));
-        const roundEnd = performance.now();
+    await withSim({ policy: () => TIMED_CALLS, pacing: TIMED_PACING }, async (sim) => {
+      const { executor, runs } = recordingTools(TOOL_MS);
+      const log: TimedEvent[] = [];
+      const { running, sink } = runningRecorder();
+      const signal = new AbortController().signal;
+      const round = new StreamedRound({ executor, sink, signal });
+      const start = performance.now();
+      const events = responsesFor(sim).stream(
+        { messages: [{ role: "user", content: "three calls" }], tools: executor.specs() },
+        { signal },
+      );
+      const result = await round.relay(timed(events, log));
+      const roundEnd = performance.now();
 
-        expect(result.error).toBeUndefined();
-        expect(result.stopReason).toBe("tool_use");
-        expect(runs).toHaveLength(3);
-        const at = (predicate: (e: StreamEvent) => boolean) => {
-          const found = log.find((t) => predicate(t.event));
-          if (!found) throw new Error("an expected event never arrived");
-          return found.at;
-        };
-        const callBlocks = log.flatMap(({ event }) =>
-          event.type === "content_block_start" && event.content_block.type === "tool_use"
-            ? [{ index: event.index, id: event.content_block.id }]
-            : [],
+      expect(result.error).toBeUndefined();
+      expect(result.stopReason).toBe("tool_use");
+      expect(runs).toHaveLength(3);
+      const at = (predicate: (e: StreamEvent) => boolean) => eventAt(log, predicate);
+      const callBlocks = toolCallBlocks(log);
+      expect(callBlocks).toHaveLength(3);
+      const lastCall = callBlocks.at(-1)!;
+      const lastFirstDelta = at((e) => isArgumentsDelta(e, lastCall.index));
+      const streamEnd = at((e) => e.type === "message_stop");
+      const firstRunning = Math.min(...running.map((r) => r.at));
+      const calls = callTimes(log, callBlocks, runs);
+      const lowerBound = Math.max(streamEnd, ...calls.map((c) => c.stop + c.duration));
+      if (process.env.OVERLAP_TIMINGS) {
+        const r = (ms: number) => Math.round(ms - start);
+        console.info(
+          `openaiResponsesModel: stream end ${r(streamEnd)} ms; first tool running ${r(firstRunning)} ms; ` +
+            `last call first delta ${r(lastFirstDelta)} ms; call ends ${calls.map((c) => r(c.stop)).join("/")} ms; ` +
+            `lower bound ${r(lowerBound)} ms; round end ${r(roundEnd)} ms`,
         );
-        expect(callBlocks).toHaveLength(3);
-        const lastCall = callBlocks.at(-1)!;
-        const lastFirstDelta = at(
-          (e) =>
-            e.type === "content_block_delta" &&
-            e.index === lastCall.index &&
-            e.delta.type === "input_json_delta" &&
-            e.delta.partial_json !== "",
-        );
-        const streamEnd = at((e) => e.type === "message_stop");
-        const firstRunning = Math.min(...running.map((r) => r.at));
-        const calls = callBlocks.map(({ index, id }) => {
-          const stop = at((e) => e.type === "content_block_stop" && e.index === index);
-          const run = runs.find((r) => r.callId === id);
-          if (!run) throw new Error(`call ${id} never ran`);
-          return { stop, started: run.startedAt, duration: run.endedAt - run.startedAt };
-        });
-        const lowerBound = Math.max(streamEnd, ...calls.map((c) => c.stop + c.duration));
-        if (process.env.OVERLAP_TIMINGS) {
-          const r = (ms: number) => Math.round(ms - start);
-          console.info(
-            `openaiResponsesModel: stream end ${r(streamEnd)} ms; first tool running ${r(firstRunning)} ms; ` +
-              `last call first delta ${r(lastFirstDelta)} ms; call ends ${calls.map((c) => r(c.stop)).join("/")} ms; ` +
-              `lower bound ${r(lowerBound)} ms; round end ${r(roundEnd)} ms`,
-          );
-        }
-        expect(streamEnd - start).toBeGreaterThan(600);
-        expect(firstRunning).toBeLessThan(lastFirstDelta);
-        for (const call of calls) expect(call.started - call.stop).toBeLessThan(SLACK_MS);
-        expect(roundEnd).toBeGreaterThanOrEqual(lowerBound);
-        expect(roundEnd - lowerBound).toBeLessThanOrEqual(SLACK_MS);
-      },
-    );
+      }
+      expect(streamEnd - start).toBeGreaterThan(600);
+      expect(firstRunning).toBeLessThan(lastFirstDelta);
+      for (const call of calls) expect(call.started - call.stop).toBeLessThan(SLACK_MS);
+      expect(roundEnd).toBeGreaterThanOrEqual(lowerBound);
+      expect(roundEnd - lowerBound).toBeLessThanOrEqual(SLACK_MS);
+    });
   });
 });
 
@@ -239,11 +137,7 @@ const SHOP_CALLS: SimScript = {
 };
 
 /** Three calls for a new request; a short answer once the last user message holds results. */
-const shopPolicy: SimPolicy = (request) => {
-  const last = request.messages.at(-1);
-  const answered = last?.role === "user" && last.content.some((b) => b.type === "tool_result");
-  return answered ? { blocks: [{ type: "text", text: "All done." }] } : SHOP_CALLS;
-};
+const shopPolicy = answerAfterResults(SHOP_CALLS);
 
 describe("runAgentTurn over HTTP against the sim, with tools", () => {
   it("two rounds; every tool once, results in call order; the second request sends the first response's items back as they came", async () => {
@@ -416,15 +310,12 @@ describe("the sim is a strict peer for the Responses API", () => {
           expect(armed, point.name).toBe(false);
           expect(first.error?.code, point.name).toBe("aborted");
           expect(validateConversation(first.messages), point.name).toEqual([]);
-          const next = appendUserText(first.messages, "go on").messages;
-          const turn = await runAgentTurn({
-            model: responsesFor(sim, { params }),
-            executor: recordingTools(5).executor,
-            messages: next,
-            sink: () => {},
-          });
-          expect(turn.error, point.name).toBeUndefined();
-          expect(turn.stopReason, point.name).toBe("end_turn");
+          await nextTurnSucceeds(
+            responsesFor(sim, { params }),
+            first.messages,
+            point.name,
+            recordingTools(5).executor,
+          );
         }
         expect(log.filter((line) => / 4\d\d /.test(line))).toEqual([]);
       },

@@ -14,77 +14,37 @@
 
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
-import {
-  type SimPolicy,
-  type SimScript,
-  type SimServer,
-  type SimServerOptions,
-  startSim,
-} from "overlap-sim";
+import type { SimScript, SimServer } from "overlap-sim";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
 import type { ModelClient } from "../agent/model-client.js";
-import { appendUserText, repairConversation } from "../agent/repair-conversation.js";
+import { repairConversation } from "../agent/repair-conversation.js";
 import { runAgentTurn } from "../agent/run-agent-turn.js";
 import { validateConversation } from "../agent/validate-conversation.js";
 import type { AgentEvent } from "../round/agent-event.js";
 import { StreamedRound } from "../round/streamed-round.js";
 import type { Message } from "../stream/message.js";
 import type { StreamEvent } from "../stream/stream-event.js";
-import { defineTool } from "../tools/define-tool.js";
-import { ToolExecutor } from "../tools/tool-executor.js";
 import { anthropicModel } from "./anthropic.js";
 import { toChatMessages } from "./chat-messages.js";
 import { openaiChatModel } from "./openai.js";
+import {
+  answerAfterResults,
+  callTimes,
+  eventAt,
+  isArgumentsDelta,
+  nextTurnSucceeds,
+  recordingTools,
+  runningRecorder,
+  simRunner,
+  TIMED_CALLS,
+  TIMED_PACING,
+  type TimedEvent,
+  timed,
+  toolCallBlocks,
+} from "./provider-test-kit.js";
 
 const MODEL = "scripted-integration";
-
-async function withSim<T>(options: SimServerOptions, fn: (sim: SimServer) => Promise<T>) {
-  const sim = await startSim({ seed: 4242, ...options });
-  try {
-    return await fn(sim);
-  } finally {
-    await sim.close();
-  }
-}
-
-interface ToolRun {
-  callId: string;
-  name: string;
-  startedAt: number;
-  endedAt: number;
-}
-
-/** The three test tools; each takes `delayMs` (aborted with its signal) and records its run. */
-function recordingTools(delayMs: number) {
-  const runs: ToolRun[] = [];
-  const tool = (name: string) =>
-    defineTool({
-      name,
-      description: `The ${name} test tool.`,
-      input: z.looseObject({}),
-      run: async (_input, ctx) => {
-        const startedAt = performance.now();
-        await new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(resolve, delayMs);
-          ctx.signal.addEventListener(
-            "abort",
-            () => {
-              clearTimeout(timer);
-              reject(ctx.signal.reason);
-            },
-            { once: true },
-          );
-        });
-        runs.push({ callId: ctx.callId, name, startedAt, endedAt: performance.now() });
-        return `${name} ok`;
-      },
-    });
-  const executor = new ToolExecutor([tool("add_to_cart"), tool("cart_total"), tool("search")], {
-    abortGraceMs: 5,
-  });
-  return { executor, runs };
-}
+const withSim = simRunner({ seed: 4242 });
 
 const anthropicFor = (sim: SimServer, fault?: string): ModelClient =>
   anthropicModel({
@@ -116,43 +76,8 @@ const PROVIDERS = [
 // ---------------------------------------------------------------------------------------------
 // 1. Eager timing
 
-/** Three calls of about 70 argument characters each: about 18 tokens, 250 ms at 70 tokens/s. */
-const TIMED_CALLS: SimScript = {
-  blocks: [
-    { type: "text", text: "Three calls coming." },
-    {
-      type: "tool_use",
-      name: "add_to_cart",
-      input: { sku: "SHOE-42", qty: 2, note: "gift wrap, please", giftCard: true },
-    },
-    {
-      type: "tool_use",
-      name: "cart_total",
-      input: { currency: "EUR", includeTax: true, coupon: "SPRING-25", round: 2 },
-    },
-    {
-      type: "tool_use",
-      name: "search",
-      input: { query: "red running shoes", size: 42, inStock: true, sort: "price" },
-    },
-  ],
-};
-
 const TOOL_MS = 150;
 const SLACK_MS = 25;
-
-interface TimedEvent {
-  at: number;
-  event: StreamEvent;
-}
-
-/** Passes the events through, timestamping each as it reaches the round; `return()` is passed on. */
-async function* timed(events: AsyncIterable<StreamEvent>, log: TimedEvent[]) {
-  for await (const event of events) {
-    log.push({ at: performance.now(), event });
-    yield event;
-  }
-}
 
 describe("eager dispatch through real HTTP (paced sim)", () => {
   for (const provider of PROVIDERS) {
@@ -160,17 +85,12 @@ describe("eager dispatch through real HTTP (paced sim)", () => {
       await withSim(
         {
           policy: () => TIMED_CALLS,
-          pacing: { tokensPerSecond: 70, firstTokenMs: 40, jitter: 0.2 },
+          pacing: TIMED_PACING,
         },
         async (sim) => {
           const { executor, runs } = recordingTools(TOOL_MS);
           const log: TimedEvent[] = [];
-          const running: Array<{ at: number; callId: string }> = [];
-          const sink = (event: AgentEvent) => {
-            if (event.type === "tool-status" && event.status === "running") {
-              running.push({ at: performance.now(), callId: event.callId });
-            }
-          };
+          const { running, sink } = runningRecorder();
           const signal = new AbortController().signal;
           const round = new StreamedRound({ executor, sink, signal });
           const start = performance.now();
@@ -188,37 +108,18 @@ describe("eager dispatch through real HTTP (paced sim)", () => {
           expect(runs).toHaveLength(3);
 
           // Observed times, from the neutral events as the round received them.
-          const at = (predicate: (e: StreamEvent) => boolean) => {
-            const found = log.find((t) => predicate(t.event));
-            if (!found) throw new Error("an expected event never arrived");
-            return found.at;
-          };
-          const callBlocks = log.flatMap(({ event }) =>
-            event.type === "content_block_start" && event.content_block.type === "tool_use"
-              ? [{ index: event.index, id: event.content_block.id }]
-              : [],
-          );
+          const at = (predicate: (e: StreamEvent) => boolean) => eventAt(log, predicate);
+          const callBlocks = toolCallBlocks(log);
           expect(callBlocks).toHaveLength(3);
           const lastCall = callBlocks.at(-1)!;
-          const lastFirstDelta = at(
-            (e) =>
-              e.type === "content_block_delta" &&
-              e.index === lastCall.index &&
-              e.delta.type === "input_json_delta" &&
-              e.delta.partial_json !== "",
-          );
+          const lastFirstDelta = at((e) => isArgumentsDelta(e, lastCall.index));
           const lastBlockStart = at(
             (e) => e.type === "content_block_start" && e.index === lastCall.index,
           );
           const streamEnd = at((e) => e.type === "message_stop");
           const firstRunning = Math.min(...running.map((r) => r.at));
 
-          const calls = callBlocks.map(({ index, id }) => {
-            const stop = at((e) => e.type === "content_block_stop" && e.index === index);
-            const run = runs.find((r) => r.callId === id);
-            if (!run) throw new Error(`call ${id} never ran`);
-            return { id, stop, started: run.startedAt, duration: run.endedAt - run.startedAt };
-          });
+          const calls = callTimes(log, callBlocks, runs);
           const lowerBound = Math.max(streamEnd, ...calls.map((c) => c.stop + c.duration));
 
           if (process.env.OVERLAP_TIMINGS) {
@@ -272,11 +173,7 @@ const SHOP_CALLS: SimScript = {
 };
 
 /** Three calls for a new request; a short answer once the last user message holds results. */
-const shopPolicy: SimPolicy = (request) => {
-  const last = request.messages.at(-1);
-  const answered = last?.role === "user" && last.content.some((b) => b.type === "tool_result");
-  return answered ? { blocks: [{ type: "text", text: "All done." }] } : SHOP_CALLS;
-};
+const shopPolicy = answerAfterResults(SHOP_CALLS);
 
 /** Starts a sim that logs each request's outcome (`POST /v1/… <status> …`). */
 async function withLoggedSim<T>(fn: (sim: SimServer, log: string[]) => Promise<T>) {
@@ -284,18 +181,6 @@ async function withLoggedSim<T>(fn: (sim: SimServer, log: string[]) => Promise<T
   return withSim({ policy: shopPolicy, pacing: { fast: true }, log: (l) => log.push(l) }, (sim) =>
     fn(sim, log),
   );
-}
-
-/** Runs a turn after an interrupted one, from its repaired messages plus "go on". */
-async function nextTurnSucceeds(model: ModelClient, messages: readonly Message[], label: string) {
-  const { executor } = recordingTools(5);
-  const next = appendUserText(messages, "go on").messages;
-  expect(validateConversation(next), label).toEqual([]);
-  const turn = await runAgentTurn({ model, executor, messages: next, sink: () => {} });
-  expect(turn.error, label).toBeUndefined();
-  expect(turn.stopReason, label).toBe("end_turn");
-  expect(validateConversation(turn.messages), label).toEqual([]);
-  return turn;
 }
 
 describe("the sim is a strict peer", () => {
@@ -408,7 +293,12 @@ describe("the sim is a strict peer", () => {
             sink: () => {},
           });
           expect(first.error?.code, label).toBe("stream_interrupted");
-          await nextTurnSucceeds(provider.model(sim), first.messages, label);
+          await nextTurnSucceeds(
+            provider.model(sim),
+            first.messages,
+            label,
+            recordingTools(5).executor,
+          );
         }
         expect(log.filter((line) => / 4\d\d /.test(line))).toEqual([]);
       });
@@ -473,7 +363,12 @@ describe("the sim is a strict peer", () => {
           const statuses = first.rounds.flatMap((r) => r.outcomes.map((o) => o.status));
           expect(statuses.includes("interrupted"), point.name).toBe(point.interrupts === true);
           expect(statuses.includes("ok"), point.name).toBe(false);
-          await nextTurnSucceeds(provider.model(sim), first.messages, point.name);
+          await nextTurnSucceeds(
+            provider.model(sim),
+            first.messages,
+            point.name,
+            recordingTools(5).executor,
+          );
         }
         expect(log.filter((line) => / 4\d\d /.test(line))).toEqual([]);
       });
