@@ -29,24 +29,14 @@ import {
   type ConverseStreamOutput,
 } from "@aws-sdk/client-bedrock-runtime";
 import { NodeHttpHandler } from "@smithy/node-http-handler";
-import {
-  type SimPolicy,
-  type SimScript,
-  type SimServer,
-  type SimServerOptions,
-  startSim,
-} from "overlap-sim";
+import type { SimScript, SimServer } from "overlap-sim";
 import { describe, expect, it, vi } from "vitest";
-import { z } from "zod";
 import type { ModelClient, ModelRequest } from "../agent/model-client.js";
-import { appendUserText } from "../agent/repair-conversation.js";
 import { runAgentTurn } from "../agent/run-agent-turn.js";
 import { validateConversation } from "../agent/validate-conversation.js";
 import type { AgentEvent } from "../round/agent-event.js";
-import { type RoundResult, StreamedRound } from "../round/streamed-round.js";
+import { StreamedRound } from "../round/streamed-round.js";
 import type { Message, UserMessage } from "../stream/message.js";
-import { defineTool } from "../tools/define-tool.js";
-import { ToolExecutor } from "../tools/tool-executor.js";
 import {
   type BedrockModelOptions,
   bedrockModel,
@@ -54,16 +44,24 @@ import {
   toConverseMessages,
 } from "./bedrock.js";
 import {
+  answerAfterResults,
+  expectValidContinuation,
+  neverAborted,
+  nextTurnSucceeds,
+  recordingTools,
   runningRecorder,
+  simRunner,
   TIMED_CALLS,
   TIMED_PACING,
   type TimedEvent,
   timed,
+  toolUses,
 } from "./provider-test-kit.js";
 
 const SEED = 20_251_203;
 const MODEL = "anthropic.claude-sonnet-4-5-20250929-v1:0";
 const ASK: UserMessage = { role: "user", content: "Please do the scripted thing." };
+const withSim = simRunner({ pacing: { fast: true }, seed: SEED });
 const THINKING = {
   additionalModelRequestFields: { thinking: { type: "enabled", budget_tokens: 1024 } },
 };
@@ -100,55 +98,6 @@ const THOUGHTFUL: SimScript = {
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
-
-async function withSim<T>(options: SimServerOptions, fn: (sim: SimServer) => Promise<T>) {
-  const sim = await startSim({ pacing: { fast: true }, seed: SEED, ...options });
-  try {
-    return await fn(sim);
-  } finally {
-    await sim.close();
-  }
-}
-
-interface ToolRun {
-  callId: string;
-  name: string;
-  input: unknown;
-  startedAt: number;
-}
-
-/** The three test tools; every run is recorded (after `delayMs`, aborted with its signal). */
-function recordingTools(delayMs = 0) {
-  const runs: ToolRun[] = [];
-  const tool = (name: string) =>
-    defineTool({
-      name,
-      description: `The ${name} test tool.`,
-      input: z.looseObject({}),
-      run: async (input, ctx) => {
-        const startedAt = performance.now();
-        if (delayMs > 0) {
-          await new Promise<void>((resolve, reject) => {
-            const timer = setTimeout(resolve, delayMs);
-            ctx.signal.addEventListener(
-              "abort",
-              () => {
-                clearTimeout(timer);
-                reject(ctx.signal.reason);
-              },
-              { once: true },
-            );
-          });
-        }
-        runs.push({ callId: ctx.callId, name, input, startedAt });
-        return `${name} ok`;
-      },
-    });
-  const executor = new ToolExecutor([tool("add_to_cart"), tool("cart_total"), tool("search")], {
-    abortGraceMs: 5,
-  });
-  return { executor, runs };
-}
 
 interface ClientSetup {
   fault?: string;
@@ -290,26 +239,6 @@ const NEUTRAL_STOP: Readonly<Record<string, string>> = {
   guardrail_intervened: "refusal",
 };
 
-const toolUses = (content: Message["content"]) =>
-  typeof content === "string" ? [] : content.flatMap((b) => (b.type === "tool_use" ? [b] : []));
-
-function continuation(result: RoundResult): Message[] {
-  const messages: Message[] = [ASK];
-  if (result.assistant.content.length > 0) messages.push(result.assistant);
-  if (result.toolResults) messages.push(result.toolResults);
-  return messages;
-}
-
-function expectValidContinuation(result: RoundResult, label: string): void {
-  expect(validateConversation(continuation(result)), label).toEqual([]);
-  expect(
-    result.outcomes.map((o) => o.callId),
-    label,
-  ).toEqual(toolUses(result.assistant.content).map((b) => b.id));
-}
-
-const neverAborted = () => new AbortController().signal;
-
 /** Our round and the SDK's own decoding of the same request, against one sim. */
 async function bothSides(script: SimScript, setup: { fault?: string; params?: object } = {}) {
   return withSim({ policy: () => script }, async (sim) => {
@@ -368,7 +297,7 @@ describe("bedrockModel against the scripted Converse API: our message equals the
       expect(runs.map((r) => ({ callId: r.callId, name: r.name, input: r.input }))).toEqual(
         calls.map((b) => ({ callId: b.id, name: b.name, input: b.input })),
       );
-      expectValidContinuation(ours, name);
+      expectValidContinuation(ASK, ours, name);
     });
   }
 
@@ -437,7 +366,7 @@ describe("every fault kind", () => {
           expect(expected.stopped.has(run.callId), label).toBe(true);
           expect(run.input, label).toEqual(started.find((u) => u.toolUseId === run.callId)?.input);
         }
-        expectValidContinuation(ours, label);
+        expectValidContinuation(ASK, ours, label);
       }
     });
   }
@@ -448,7 +377,7 @@ describe("every fault kind", () => {
     expect(ours.stopReason).toBe("tool_use");
     expect(runs.map((r) => r.name)).toEqual(["add_to_cart", "cart_total"]);
     expect(ours.outcomes.map((o) => o.status)).toEqual(["ok", "ok", "invalid_input"]);
-    expectValidContinuation(ours, "invalid-json");
+    expectValidContinuation(ASK, ours, "invalid-json");
   });
 
   it("max-tokens: stop max_tokens; the cut call is answered invalid_input and never runs", async () => {
@@ -456,7 +385,7 @@ describe("every fault kind", () => {
     expect(ours.error).toBeUndefined();
     expect(ours.stopReason).toBe("max_tokens");
     expect(runs.map((r) => r.name)).toEqual(["add_to_cart", "cart_total"]);
-    expectValidContinuation(ours, "max-tokens");
+    expectValidContinuation(ASK, ours, "max-tokens");
   });
 
   it("status=429|529|500: provider_error before the stream, with the HTTP status and the exception's name", async () => {
@@ -608,58 +537,41 @@ describe("eager dispatch through real HTTP (paced sim)", () => {
 // ---------------------------------------------------------------------------------------------
 // The strict peer accepts what overlap leaves behind
 
-/** Three calls for a new request; a short answer once the last user message holds results. */
-function shopPolicy(calls: SimScript): SimPolicy {
-  return (request) => {
-    const last = request.messages.at(-1);
-    const answered = last?.role === "user" && last.content.some((b) => b.type === "tool_result");
-    return answered ? { blocks: [{ type: "text", text: "All done." }] } : calls;
-  };
-}
-
-async function nextTurnSucceeds(model: ModelClient, messages: readonly Message[], label: string) {
-  const { executor } = recordingTools();
-  const next = appendUserText(messages, "go on").messages;
-  expect(validateConversation(next), label).toEqual([]);
-  const turn = await runAgentTurn({ model, executor, messages: next, sink: () => {} });
-  expect(turn.error, label).toBeUndefined();
-  expect(turn.stopReason, label).toBe("end_turn");
-  expect(validateConversation(turn.messages), label).toEqual([]);
-  return turn;
-}
-
 describe("runAgentTurn over HTTP against the strict scripted Converse API", () => {
   it("runs the tool round and the answer, sending the calls and results back as Converse blocks", async () => {
     const log: string[] = [];
-    await withSim({ policy: shopPolicy(THREE_CALLS), log: (l) => log.push(l) }, async (sim) => {
-      const { executor, runs } = recordingTools();
-      const bodies: string[] = [];
-      const turn = await runAgentTurn({
-        model: modelFor(sim, { bodies }),
-        executor,
-        messages: [{ role: "user", content: "Add the shoes, total, search." }],
-        sink: () => {},
-      });
-      expect(turn.error).toBeUndefined();
-      expect(turn.stopReason).toBe("end_turn");
-      expect(runs.map((r) => r.name)).toEqual(["add_to_cart", "cart_total", "search"]);
-      const last = turn.messages.at(-1);
-      expect(last?.role === "assistant" && last.content[0]).toMatchObject({
-        type: "text",
-        text: "All done.",
-      });
-      const second = JSON.parse(bodies[1]!) as { messages: Array<{ content: ContentBlock[] }> };
-      expect(second.messages[2]?.content.map((b) => b.toolResult?.content)).toEqual([
-        [{ text: "add_to_cart ok" }],
-        [{ text: "cart_total ok" }],
-        [{ text: "search ok" }],
-      ]);
-      expect(log.filter((l) => / 4\d\d /.test(l))).toEqual([]);
-    });
+    await withSim(
+      { policy: answerAfterResults(THREE_CALLS), log: (l) => log.push(l) },
+      async (sim) => {
+        const { executor, runs } = recordingTools();
+        const bodies: string[] = [];
+        const turn = await runAgentTurn({
+          model: modelFor(sim, { bodies }),
+          executor,
+          messages: [{ role: "user", content: "Add the shoes, total, search." }],
+          sink: () => {},
+        });
+        expect(turn.error).toBeUndefined();
+        expect(turn.stopReason).toBe("end_turn");
+        expect(runs.map((r) => r.name)).toEqual(["add_to_cart", "cart_total", "search"]);
+        const last = turn.messages.at(-1);
+        expect(last?.role === "assistant" && last.content[0]).toMatchObject({
+          type: "text",
+          text: "All done.",
+        });
+        const second = JSON.parse(bodies[1]!) as { messages: Array<{ content: ContentBlock[] }> };
+        expect(second.messages[2]?.content.map((b) => b.toolResult?.content)).toEqual([
+          [{ text: "add_to_cart ok" }],
+          [{ text: "cart_total ok" }],
+          [{ text: "search ok" }],
+        ]);
+        expect(log.filter((l) => / 4\d\d /.test(l))).toEqual([]);
+      },
+    );
   });
 
   it("with Claude's thinking on, the reasoning block is kept and sent back first; without it the service refuses the tool loop", async () => {
-    await withSim({ policy: shopPolicy(THOUGHTFUL) }, async (sim) => {
+    await withSim({ policy: answerAfterResults(THOUGHTFUL) }, async (sim) => {
       const { executor, runs } = recordingTools();
       const model = modelFor(sim, { params: THINKING });
       const turn = await runAgentTurn({
@@ -692,34 +604,37 @@ describe("runAgentTurn over HTTP against the strict scripted Converse API", () =
 
   it("an interruption after every event (drop and error) leaves a conversation the strict peer accepts", async () => {
     const log: string[] = [];
-    await withSim({ policy: shopPolicy(THREE_CALLS), log: (l) => log.push(l) }, async (sim) => {
-      const request: ModelRequest = {
-        messages: [{ role: "user", content: "Interrupted turn." }],
-        tools: recordingTools().executor.specs(),
-      };
-      const total = (await sdkEvents(sdkClient(sim), request)).events.length;
-      expect(total).toBeGreaterThan(10);
-      for (const kind of ["drop-after", "error-after"]) {
-        for (let n = 0; n <= total; n++) {
-          const label = `${kind}=${n}`;
-          const { executor } = recordingTools();
-          const first = await runAgentTurn({
-            model: modelFor(sim, { fault: `${kind}=${n}` }),
-            executor,
-            messages: [{ role: "user", content: "Interrupted turn." }],
-            sink: () => {},
-          });
-          if (n < total) {
-            expect(first.error?.code, label).toBe(
-              kind === "drop-after" ? "stream_interrupted" : "stream_error",
-            );
+    await withSim(
+      { policy: answerAfterResults(THREE_CALLS), log: (l) => log.push(l) },
+      async (sim) => {
+        const request: ModelRequest = {
+          messages: [{ role: "user", content: "Interrupted turn." }],
+          tools: recordingTools().executor.specs(),
+        };
+        const total = (await sdkEvents(sdkClient(sim), request)).events.length;
+        expect(total).toBeGreaterThan(10);
+        for (const kind of ["drop-after", "error-after"]) {
+          for (let n = 0; n <= total; n++) {
+            const label = `${kind}=${n}`;
+            const { executor } = recordingTools();
+            const first = await runAgentTurn({
+              model: modelFor(sim, { fault: `${kind}=${n}` }),
+              executor,
+              messages: [{ role: "user", content: "Interrupted turn." }],
+              sink: () => {},
+            });
+            if (n < total) {
+              expect(first.error?.code, label).toBe(
+                kind === "drop-after" ? "stream_interrupted" : "stream_error",
+              );
+            }
+            expect(validateConversation(first.messages), label).toEqual([]);
+            await nextTurnSucceeds(modelFor(sim), first.messages, label, recordingTools().executor);
           }
-          expect(validateConversation(first.messages), label).toEqual([]);
-          await nextTurnSucceeds(modelFor(sim), first.messages, label);
         }
-      }
-      expect(log.filter((line) => / 4\d\d /.test(line))).toEqual([]);
-    });
+        expect(log.filter((line) => / 4\d\d /.test(line))).toEqual([]);
+      },
+    );
   });
 
   it("an abort mid-round (before content, mid-text, as the first tool starts, during the join) leaves a conversation the strict peer accepts", async () => {
@@ -738,7 +653,7 @@ describe("runAgentTurn over HTTP against the strict scripted Converse API", () =
     ];
     await withSim(
       {
-        policy: shopPolicy(THREE_CALLS),
+        policy: answerAfterResults(THREE_CALLS),
         pacing: { fast: false, tokensPerSecond: 400, firstTokenMs: 5 },
       },
       async (sim) => {
@@ -761,7 +676,12 @@ describe("runAgentTurn over HTTP against the strict scripted Converse API", () =
           });
           expect(armed, point.name).toBe(false);
           expect(first.error?.code, point.name).toBe("aborted");
-          await nextTurnSucceeds(modelFor(sim), first.messages, point.name);
+          await nextTurnSucceeds(
+            modelFor(sim),
+            first.messages,
+            point.name,
+            recordingTools().executor,
+          );
         }
       },
     );

@@ -29,21 +29,26 @@
 
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
-import { type SimScript, type SimServer, type SimServerOptions, startSim } from "overlap-sim";
+import type { SimScript, SimServer } from "overlap-sim";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
 import type { ModelRequest } from "../agent/model-client.js";
-import { validateConversation } from "../agent/validate-conversation.js";
 import { type RoundResult, StreamedRound } from "../round/streamed-round.js";
 import { SseDecoder } from "../sse/sse-decoder.js";
 import { BlockAssembler } from "../stream/block-assembler.js";
-import type { AssistantContentBlock, Message, UserMessage } from "../stream/message.js";
+import type { UserMessage } from "../stream/message.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import { replayChatChunks, splitSeeded } from "../testing/replay.js";
-import { defineTool } from "../tools/define-tool.js";
-import { ToolExecutor } from "../tools/tool-executor.js";
 import { anthropicModel, anthropicParams } from "./anthropic.js";
 import { chatParams, openaiChatModel } from "./openai.js";
+import {
+  type Capture,
+  capturingFetch,
+  expectValidContinuation,
+  neverAborted,
+  recordingTools,
+  simRunner,
+  toolUses,
+} from "./provider-test-kit.js";
 
 // ---------------------------------------------------------------------------------------------
 // Scripts
@@ -51,6 +56,7 @@ import { chatParams, openaiChatModel } from "./openai.js";
 const SEED = 20_240_611;
 const MODEL = "scripted-conformance";
 const ASK: UserMessage = { role: "user", content: "Please do the scripted thing." };
+const withSim = simRunner({ pacing: { fast: true }, seed: SEED });
 
 const TEXT_ONLY: SimScript = {
   blocks: [
@@ -99,75 +105,6 @@ const WEB_SEARCH: SimScript = {
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
-
-async function withSim<T>(options: SimServerOptions, fn: (sim: SimServer) => Promise<T>) {
-  const sim = await startSim({ pacing: { fast: true }, seed: SEED, ...options });
-  try {
-    return await fn(sim);
-  } finally {
-    await sim.close();
-  }
-}
-
-/** The three test tools; every run is recorded. */
-function recordingTools() {
-  const runs: Array<{ callId: string; name: string; input: unknown }> = [];
-  const tool = (name: string) =>
-    defineTool({
-      name,
-      description: `The ${name} test tool.`,
-      input: z.looseObject({}),
-      run: (input, ctx) => {
-        runs.push({ callId: ctx.callId, name, input });
-        return `${name} ok`;
-      },
-    });
-  const executor = new ToolExecutor([tool("add_to_cart"), tool("cart_total"), tool("search")], {
-    abortGraceMs: 5,
-  });
-  return { executor, runs };
-}
-
-/** Request bodies sent and response texts received (a cut response: what arrived). */
-interface Capture {
-  requests: string[];
-  responses: Promise<string>[];
-}
-
-/** A fetch for the SDK clients that copies each request body and each response's bytes. */
-function capturingFetch(capture: Capture): typeof fetch {
-  return async (input, init) => {
-    capture.requests.push(typeof init?.body === "string" ? init.body : "");
-    const response = await fetch(input, init);
-    if (!response.body) {
-      capture.responses.push(Promise.resolve(""));
-      return response;
-    }
-    const [theirs, ours] = response.body.tee();
-    capture.responses.push(readAll(ours));
-    return new Response(theirs, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
-  };
-}
-
-async function readAll(body: ReadableStream<Uint8Array>): Promise<string> {
-  const decoder = new TextDecoder();
-  const reader = body.getReader();
-  let text = "";
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-    }
-  } catch {
-    // A dropped connection: keep what arrived.
-  }
-  return text + decoder.decode();
-}
 
 interface ClientSetup {
   fault?: string | undefined;
@@ -247,26 +184,13 @@ const FINISH_TO_STOP: Record<string, string> = {
   length: "max_tokens",
 };
 
-function toolUses(content: readonly AssistantContentBlock[]) {
-  return content.flatMap((b) => (b.type === "tool_use" ? [b] : []));
-}
-
-/** What the next request would carry: the ask, the assistant (when not empty), the results. */
-function continuation(result: RoundResult): Message[] {
-  const messages: Message[] = [ASK];
-  if (result.assistant.content.length > 0) messages.push(result.assistant);
-  if (result.toolResults) messages.push(result.toolResults);
-  return messages;
-}
-
-/** The round's messages are a valid continuation and answer each call exactly once, in order. */
-function expectValidContinuation(result: RoundResult, label: string): void {
-  expect(validateConversation(continuation(result)), label).toEqual([]);
+/**
+ * The round's messages are a valid continuation and answer each call exactly once, in order: the
+ * kit's check, and the tool results answer the calls in call order.
+ */
+function expectAnsweredContinuation(result: RoundResult, label: string): void {
+  expectValidContinuation(ASK, result, label);
   const ids = toolUses(result.assistant.content).map((b) => b.id);
-  expect(
-    result.outcomes.map((o) => o.callId),
-    label,
-  ).toEqual(ids);
   const answered = result.toolResults?.content;
   expect(
     Array.isArray(answered) ? answered.map((b) => b.type === "tool_result" && b.tool_use_id) : [],
@@ -285,8 +209,6 @@ function stoppedIndexes(sse: string): Set<number> {
   decoder.end();
   return stopped;
 }
-
-const neverAborted = () => new AbortController().signal;
 
 // ---------------------------------------------------------------------------------------------
 // Both sides of one response
@@ -388,8 +310,10 @@ describe("conformance with the Anthropic SDK (messages.stream().finalMessage())"
       const sdkCalls = plain(sdk.message.content).flatMap((b) =>
         b.type === "tool_use" ? [b] : [],
       );
-      expect(runs).toEqual(sdkCalls.map((b) => ({ callId: b.id, name: b.name, input: b.input })));
-      expectValidContinuation(ours, name);
+      expect(runs.map(({ callId, name, input }) => ({ callId, name, input }))).toEqual(
+        sdkCalls.map((b) => ({ callId: b.id, name: b.name, input: b.input })),
+      );
+      expectAnsweredContinuation(ours, name);
     });
   }
 
@@ -410,7 +334,7 @@ describe("conformance with the Anthropic SDK (messages.stream().finalMessage())"
         }
         expect(ours.error?.code, label).toBe(code);
         expect(ours.stopReason, label).toBe("error");
-        expectValidContinuation(ours, label);
+        expectAnsweredContinuation(ours, label);
 
         // What overlap kept agrees with the SDK's snapshot at the failure.
         const snapshot = sdk.snapshot?.content ?? [];
@@ -473,7 +397,7 @@ describe("conformance with the Anthropic SDK (messages.stream().finalMessage())"
       JSON.stringify('{"query": "red shoes", "filters": {"size": [41, 42], "inStock": true}, }'),
     );
     expect(runs.map((r) => r.name)).toEqual(["add_to_cart", "cart_total"]);
-    expectValidContinuation(ours, "invalid-json");
+    expectAnsweredContinuation(ours, "invalid-json");
   });
 
   it("max-tokens: the SDK keeps a tolerant partial input; ours keeps {} plus an error result and never runs the call", async () => {
@@ -495,7 +419,7 @@ describe("conformance with the Anthropic SDK (messages.stream().finalMessage())"
       status: "invalid_input",
     });
     expect(runs.map((r) => r.name)).toEqual(["add_to_cart", "cart_total"]);
-    expectValidContinuation(ours, "max-tokens");
+    expectAnsweredContinuation(ours, "max-tokens");
   });
 });
 
@@ -525,8 +449,10 @@ describe("conformance with the OpenAI SDK (chat.completions.stream().finalChatCo
       expect(ours.usage.input_tokens).toBe(sdk.completion.usage?.prompt_tokens);
       expect(ours.usage.output_tokens).toBe(sdk.completion.usage?.completion_tokens);
       const calls = toolUses(ours.assistant.content);
-      expect(runs).toEqual(calls.map((b) => ({ callId: b.id, name: b.name, input: b.input })));
-      expectValidContinuation(ours, name);
+      expect(runs.map(({ callId, name, input }) => ({ callId, name, input }))).toEqual(
+        calls.map((b) => ({ callId: b.id, name: b.name, input: b.input })),
+      );
+      expectAnsweredContinuation(ours, name);
     });
   }
 
@@ -558,7 +484,7 @@ describe("conformance with the OpenAI SDK (chat.completions.stream().finalChatCo
           '{"sku":"SHOE-42","qty":2,"note":"gift"}{}{"query":"red shoes","filters":{"size":[41,42],"inStock":true}}',
       },
     });
-    expectValidContinuation(ours, "index-zero");
+    expectAnsweredContinuation(ours, "index-zero");
   });
 
   // Interleaved fragments (all calls started in one chunk, then their arguments side by side): a
@@ -594,7 +520,7 @@ describe("conformance with the OpenAI SDK (chat.completions.stream().finalChatCo
         else expect(sdk.error, label).toBeInstanceOf(OpenAI.OpenAIError);
         expect(ours.error?.code, label).toBe(code);
         expect(ours.stopReason, label).toBe("error");
-        expectValidContinuation(ours, label);
+        expectAnsweredContinuation(ours, label);
 
         const snapshot = sdk.snapshot?.choices[0]?.message ?? {};
         const finished = sdk.snapshot?.choices[0]?.finish_reason != null;
@@ -650,7 +576,7 @@ describe("conformance with the OpenAI SDK (chat.completions.stream().finalChatCo
       expect(outcome).toMatchObject({ isError: true, status: "invalid_input" });
       expect(outcome.resultText).toContain(JSON.stringify(raw));
       expect(runs.map((r) => r.name)).toEqual(["add_to_cart", "cart_total"]);
-      expectValidContinuation(ours, fault);
+      expectAnsweredContinuation(ours, fault);
     });
   }
 });

@@ -18,36 +18,37 @@
  * the strict scripted model accepts; runAgentTurn end to end.
  */
 
-import {
-  type SimPolicy,
-  type SimScript,
-  type SimServer,
-  type SimServerOptions,
-  startSim,
-} from "overlap-sim";
+import type { SimScript, SimServer } from "overlap-sim";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
-import type { ModelClient, ModelRequest } from "../agent/model-client.js";
-import { appendUserText } from "../agent/repair-conversation.js";
+import type { ModelRequest } from "../agent/model-client.js";
 import { runAgentTurn } from "../agent/run-agent-turn.js";
 import { validateConversation } from "../agent/validate-conversation.js";
 import type { AgentEvent } from "../round/agent-event.js";
-import { type RoundResult, StreamedRound } from "../round/streamed-round.js";
+import { StreamedRound } from "../round/streamed-round.js";
 import type { Message, UserMessage } from "../stream/message.js";
-import { defineTool } from "../tools/define-tool.js";
-import { ToolExecutor } from "../tools/tool-executor.js";
 import { geminiModel, geminiRequestBody, geminiStreamUrl, toGeminiContents } from "./google.js";
 import {
+  answerAfterResults,
+  type Capture,
+  capturingFetch,
+  expectValidContinuation,
+  neverAborted,
+  nextTurnSucceeds,
+  readAll,
+  recordingTools,
   runningRecorder,
+  simRunner,
   TIMED_CALLS,
   TIMED_PACING,
   type TimedEvent,
   timed,
+  toolUses,
 } from "./provider-test-kit.js";
 
 const SEED = 20_250_917;
 const MODEL = "scripted-gemini";
 const ASK: UserMessage = { role: "user", content: "Please do the scripted thing." };
+const withSim = simRunner({ pacing: { fast: true }, seed: SEED });
 
 const TEXT_ONLY: SimScript = {
   blocks: [
@@ -81,91 +82,6 @@ const THINKING: SimScript = {
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
-
-async function withSim<T>(options: SimServerOptions, fn: (sim: SimServer) => Promise<T>) {
-  const sim = await startSim({ pacing: { fast: true }, seed: SEED, ...options });
-  try {
-    return await fn(sim);
-  } finally {
-    await sim.close();
-  }
-}
-
-interface ToolRun {
-  callId: string;
-  name: string;
-  input: unknown;
-  startedAt: number;
-}
-
-/** The three test tools; every run is recorded (after `delayMs`, aborted with its signal). */
-function recordingTools(delayMs = 0) {
-  const runs: ToolRun[] = [];
-  const tool = (name: string) =>
-    defineTool({
-      name,
-      description: `The ${name} test tool.`,
-      input: z.looseObject({}),
-      run: async (input, ctx) => {
-        const startedAt = performance.now();
-        if (delayMs > 0) {
-          await new Promise<void>((resolve, reject) => {
-            const timer = setTimeout(resolve, delayMs);
-            ctx.signal.addEventListener(
-              "abort",
-              () => {
-                clearTimeout(timer);
-                reject(ctx.signal.reason);
-              },
-              { once: true },
-            );
-          });
-        }
-        runs.push({ callId: ctx.callId, name, input, startedAt });
-        return `${name} ok`;
-      },
-    });
-  const executor = new ToolExecutor([tool("add_to_cart"), tool("cart_total"), tool("search")], {
-    abortGraceMs: 5,
-  });
-  return { executor, runs };
-}
-
-/** Request bodies sent and response texts received (a cut response: what arrived). */
-interface Capture {
-  requests: string[];
-  responses: Promise<string>[];
-}
-
-function capturingFetch(capture: Capture): typeof fetch {
-  return async (input, init) => {
-    capture.requests.push(typeof init?.body === "string" ? init.body : "");
-    const response = await fetch(input, init);
-    if (!response.body) {
-      capture.responses.push(Promise.resolve(""));
-      return response;
-    }
-    const [theirs, ours] = response.body.tee();
-    capture.responses.push(readAll(ours));
-    return new Response(theirs, { status: response.status, headers: response.headers });
-  };
-}
-
-async function readAll(body: ReadableStream<Uint8Array>): Promise<string> {
-  const decoder = new TextDecoder();
-  const reader = body.getReader();
-  let text = "";
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-    }
-  } catch {
-    // A dropped connection: keep what arrived.
-  }
-  return text + decoder.decode();
-}
 
 function modelFor(
   sim: SimServer,
@@ -255,27 +171,6 @@ const STOP_OF_FINISH = (finish: unknown, calls: number) =>
         ? "tool_use"
         : "end_turn";
 
-const toolUses = (messages: Message["content"]) =>
-  typeof messages === "string" ? [] : messages.flatMap((b) => (b.type === "tool_use" ? [b] : []));
-
-function continuation(result: RoundResult): Message[] {
-  const messages: Message[] = [ASK];
-  if (result.assistant.content.length > 0) messages.push(result.assistant);
-  if (result.toolResults) messages.push(result.toolResults);
-  return messages;
-}
-
-function expectValidContinuation(result: RoundResult, label: string): void {
-  expect(validateConversation(continuation(result)), label).toEqual([]);
-  const ids = toolUses(result.assistant.content).map((b) => b.id);
-  expect(
-    result.outcomes.map((o) => o.callId),
-    label,
-  ).toEqual(ids);
-}
-
-const neverAborted = () => new AbortController().signal;
-
 /** Our round and a raw fetch of the same body, against one sim. */
 async function bothSides(script: SimScript, setup: { fault?: string; quirk?: string } = {}) {
   return withSim({ policy: () => script }, async (sim) => {
@@ -335,7 +230,7 @@ describe("geminiModel against the scripted Gemini API: our message equals an ind
         calls.map((b) => ({ callId: b.id, name: b.name, input: b.input })),
       );
       expect(new Set(calls.map((b) => b.id)).size).toBe(calls.length);
-      expectValidContinuation(ours, name);
+      expectValidContinuation(ASK, ours, name);
     });
   }
 });
@@ -374,7 +269,7 @@ describe("every fault kind", () => {
         for (const run of runs) {
           expect(run.input, label).toEqual(calls.find((b) => b.id === run.callId)?.input);
         }
-        expectValidContinuation(ours, label);
+        expectValidContinuation(ASK, ours, label);
       }
     });
   }
@@ -388,7 +283,7 @@ describe("every fault kind", () => {
       "cart_total",
     ]);
     expect(runs.map((r) => r.name)).toEqual(["add_to_cart", "cart_total"]);
-    expectValidContinuation(ours, "invalid-json");
+    expectValidContinuation(ASK, ours, "invalid-json");
   });
 
   it("max-tokens: MAX_TOKENS, the cut call never arrives, the others ran", async () => {
@@ -396,7 +291,7 @@ describe("every fault kind", () => {
     expect(ours.error).toBeUndefined();
     expect(ours.stopReason).toBe("max_tokens");
     expect(runs.map((r) => r.name)).toEqual(["add_to_cart", "cart_total"]);
-    expectValidContinuation(ours, "max-tokens");
+    expectValidContinuation(ASK, ours, "max-tokens");
   });
 
   it("status=429|529|500: provider_error before the stream, with the HTTP status and Google's error status", async () => {
@@ -501,22 +396,7 @@ describe("eager dispatch through real HTTP (paced sim)", () => {
 // The strict peer accepts what overlap leaves behind
 
 /** Three calls for a new request; a short answer once the last user message holds results. */
-const shopPolicy: SimPolicy = (request) => {
-  const last = request.messages.at(-1);
-  const answered = last?.role === "user" && last.content.some((b) => b.type === "tool_result");
-  return answered ? { blocks: [{ type: "text", text: "All done." }] } : THREE_CALLS;
-};
-
-async function nextTurnSucceeds(model: ModelClient, messages: readonly Message[], label: string) {
-  const { executor } = recordingTools();
-  const next = appendUserText(messages, "go on").messages;
-  expect(validateConversation(next), label).toEqual([]);
-  const turn = await runAgentTurn({ model, executor, messages: next, sink: () => {} });
-  expect(turn.error, label).toBeUndefined();
-  expect(turn.stopReason, label).toBe("end_turn");
-  expect(validateConversation(turn.messages), label).toEqual([]);
-  return turn;
-}
+const shopPolicy = answerAfterResults(THREE_CALLS);
 
 describe("runAgentTurn over HTTP against the strict scripted Gemini API", () => {
   it("runs the tool round and the answer; the call keeps its thoughtSignature, which the API requires back", async () => {
@@ -599,7 +479,7 @@ describe("runAgentTurn over HTTP against the strict scripted Gemini API", () => 
               kind === "drop-after" ? "stream_interrupted" : "stream_error",
             );
           expect(validateConversation(first.messages), label).toEqual([]);
-          await nextTurnSucceeds(modelFor(sim), first.messages, label);
+          await nextTurnSucceeds(modelFor(sim), first.messages, label, recordingTools().executor);
         }
       }
       expect(log.filter((line) => / 4\d\d /.test(line))).toEqual([]);
@@ -642,7 +522,12 @@ describe("runAgentTurn over HTTP against the strict scripted Gemini API", () => 
           });
           expect(armed, point.name).toBe(false);
           expect(first.error?.code, point.name).toBe("aborted");
-          await nextTurnSucceeds(modelFor(sim), first.messages, point.name);
+          await nextTurnSucceeds(
+            modelFor(sim),
+            first.messages,
+            point.name,
+            recordingTools().executor,
+          );
         }
       },
     );

@@ -17,6 +17,7 @@ import { appendUserText } from "../agent/repair-conversation.js";
 import { runAgentTurn } from "../agent/run-agent-turn.js";
 import { validateConversation } from "../agent/validate-conversation.js";
 import type { AgentEvent } from "../round/agent-event.js";
+import type { RoundResult } from "../round/streamed-round.js";
 import type { Message } from "../stream/message.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import { defineTool } from "../tools/define-tool.js";
@@ -232,4 +233,77 @@ export async function nextTurnSucceeds(
   expect(turn.stopReason, label).toBe("end_turn");
   expect(validateConversation(turn.messages), label).toEqual([]);
   return turn;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Capturing the bytes, checking a round's continuation
+
+/** Request bodies sent and response texts received (a cut response: what arrived). */
+export interface Capture {
+  requests: string[];
+  responses: Promise<string>[];
+}
+
+/** A fetch that copies each request body and each response's bytes into `capture`. */
+export function capturingFetch(capture: Capture): typeof fetch {
+  return async (input, init) => {
+    capture.requests.push(typeof init?.body === "string" ? init.body : "");
+    const response = await fetch(input, init);
+    if (!response.body) {
+      capture.responses.push(Promise.resolve(""));
+      return response;
+    }
+    const [theirs, ours] = response.body.tee();
+    capture.responses.push(readAll(ours));
+    return new Response(theirs, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  };
+}
+
+/** The whole text of a body; after a dropped connection, what arrived. */
+export async function readAll(body: ReadableStream<Uint8Array>): Promise<string> {
+  const decoder = new TextDecoder();
+  const reader = body.getReader();
+  let text = "";
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+  } catch {
+    // A dropped connection: keep what arrived.
+  }
+  return text + decoder.decode();
+}
+
+/** The tool_use blocks of a message's content. */
+export function toolUses(content: Message["content"]) {
+  return typeof content === "string"
+    ? []
+    : content.flatMap((b) => (b.type === "tool_use" ? [b] : []));
+}
+
+/** What the next request would carry: the ask, the assistant (when not empty), the results. */
+export function continuation(ask: Message, result: RoundResult): Message[] {
+  const messages: Message[] = [ask];
+  if (result.assistant.content.length > 0) messages.push(result.assistant);
+  if (result.toolResults) messages.push(result.toolResults);
+  return messages;
+}
+
+/**
+ * The round's messages after `ask` are a valid continuation, and the round has one outcome per
+ * call, in call order.
+ */
+export function expectValidContinuation(ask: Message, result: RoundResult, label: string): void {
+  expect(validateConversation(continuation(ask, result)), label).toEqual([]);
+  const ids = toolUses(result.assistant.content).map((b) => b.id);
+  expect(
+    result.outcomes.map((o) => o.callId),
+    label,
+  ).toEqual(ids);
 }

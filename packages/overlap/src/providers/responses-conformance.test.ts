@@ -25,24 +25,25 @@
 
 import OpenAI from "openai";
 import type { Response, ResponseStreamEvent } from "openai/resources/responses/responses";
-import {
-  type SimScript,
-  type SimServer,
-  type SimServerOptions,
-  sealedItemId,
-  startSim,
-} from "overlap-sim";
+import { type SimScript, type SimServer, sealedItemId } from "overlap-sim";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
 import type { ModelRequest } from "../agent/model-client.js";
 import { appendUserText } from "../agent/repair-conversation.js";
 import { runAgentTurn } from "../agent/run-agent-turn.js";
 import { validateConversation } from "../agent/validate-conversation.js";
-import { type RoundResult, StreamedRound } from "../round/streamed-round.js";
-import type { AssistantContentBlock, Message, UserMessage } from "../stream/message.js";
-import { defineTool } from "../tools/define-tool.js";
-import { ToolExecutor } from "../tools/tool-executor.js";
+import { StreamedRound } from "../round/streamed-round.js";
+import type { UserMessage } from "../stream/message.js";
 import { openaiResponsesModel, responsesParams } from "./openai-responses.js";
+import {
+  answerAfterResults,
+  type Capture,
+  capturingFetch,
+  expectValidContinuation,
+  neverAborted,
+  recordingTools,
+  simRunner,
+  toolUses,
+} from "./provider-test-kit.js";
 
 // ---------------------------------------------------------------------------------------------
 // Scripts
@@ -50,6 +51,7 @@ import { openaiResponsesModel, responsesParams } from "./openai-responses.js";
 const SEED = 20_260_101;
 const MODEL = "scripted-responses";
 const ASK: UserMessage = { role: "user", content: "Please do the scripted thing." };
+const withSim = simRunner({ pacing: { fast: true }, seed: SEED });
 /** Reasoning with a summary, its encrypted content included (the adapter asks for it). */
 const REASONING = { reasoning: { effort: "low", summary: "auto" } };
 
@@ -90,74 +92,6 @@ const REFUSAL: SimScript = {
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
-
-async function withSim<T>(options: SimServerOptions, fn: (sim: SimServer) => Promise<T>) {
-  const sim = await startSim({ pacing: { fast: true }, seed: SEED, ...options });
-  try {
-    return await fn(sim);
-  } finally {
-    await sim.close();
-  }
-}
-
-/** The three test tools; every run is recorded. */
-function recordingTools() {
-  const runs: Array<{ callId: string; name: string; input: unknown }> = [];
-  const tool = (name: string) =>
-    defineTool({
-      name,
-      description: `The ${name} test tool.`,
-      input: z.looseObject({}),
-      run: (input, ctx) => {
-        runs.push({ callId: ctx.callId, name, input });
-        return `${name} ok`;
-      },
-    });
-  const executor = new ToolExecutor([tool("add_to_cart"), tool("cart_total"), tool("search")], {
-    abortGraceMs: 5,
-  });
-  return { executor, runs };
-}
-
-interface Capture {
-  requests: string[];
-  responses: Promise<string>[];
-}
-
-/** A fetch for the SDK client that copies each request body and each response's bytes. */
-function capturingFetch(capture: Capture): typeof fetch {
-  return async (input, init) => {
-    capture.requests.push(typeof init?.body === "string" ? init.body : "");
-    const response = await fetch(input, init);
-    if (!response.body) {
-      capture.responses.push(Promise.resolve(""));
-      return response;
-    }
-    const [theirs, ours] = response.body.tee();
-    capture.responses.push(readAll(ours));
-    return new Response(theirs, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
-  };
-}
-
-async function readAll(body: ReadableStream<Uint8Array>): Promise<string> {
-  const decoder = new TextDecoder();
-  const reader = body.getReader();
-  let text = "";
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-    }
-  } catch {
-    // A dropped connection: keep what arrived.
-  }
-  return text + decoder.decode();
-}
 
 function openaiClient(sim: SimServer, fault?: string, capture?: Capture): OpenAI {
   return new OpenAI({
@@ -234,30 +168,6 @@ function stopReasonOf(response: Response): string {
   return refused ? "refusal" : "end_turn";
 }
 
-function toolUses(content: readonly AssistantContentBlock[]) {
-  return content.flatMap((b) => (b.type === "tool_use" ? [b] : []));
-}
-
-/** What the next request would carry: the ask, the assistant (when not empty), the results. */
-function continuation(result: RoundResult): Message[] {
-  const messages: Message[] = [ASK];
-  if (result.assistant.content.length > 0) messages.push(result.assistant);
-  if (result.toolResults) messages.push(result.toolResults);
-  return messages;
-}
-
-/** The round's messages are a valid continuation and answer each call exactly once, in order. */
-function expectValidContinuation(result: RoundResult, label: string): void {
-  expect(validateConversation(continuation(result)), label).toEqual([]);
-  const ids = toolUses(result.assistant.content).map((b) => b.id);
-  expect(
-    result.outcomes.map((o) => o.callId),
-    label,
-  ).toEqual(ids);
-}
-
-const neverAborted = () => new AbortController().signal;
-
 /** Both sides of one response: the SDK's accumulation and overlap's round, same bytes. */
 async function responsesBoth(
   script: SimScript,
@@ -312,8 +222,10 @@ describe("conformance with the OpenAI SDK (responses.stream().finalResponse())",
       expect(ours.usage.input_tokens).toBe(sdk.response.usage?.input_tokens);
       expect(ours.usage.output_tokens).toBe(sdk.response.usage?.output_tokens);
       const calls = toolUses(ours.assistant.content);
-      expect(runs).toEqual(calls.map((b) => ({ callId: b.id, name: b.name, input: b.input })));
-      expectValidContinuation(ours, name);
+      expect(runs.map(({ callId, name, input }) => ({ callId, name, input }))).toEqual(
+        calls.map((b) => ({ callId: b.id, name: b.name, input: b.input })),
+      );
+      expectValidContinuation(ASK, ours, name);
     });
   }
 
@@ -362,7 +274,7 @@ describe("conformance with the OpenAI SDK (responses.stream().finalResponse())",
         else expect(sdk.error, label).toBeInstanceOf(OpenAI.OpenAIError);
         expect(ours.error?.code, label).toBe(code);
         expect(ours.stopReason, label).toBe("error");
-        expectValidContinuation(ours, label);
+        expectValidContinuation(ASK, ours, label);
         // The SDK's view at the failure: calls whose arguments were done, and the text so far.
         const done = new Map<string, string>();
         let text = "";
@@ -416,7 +328,7 @@ describe("conformance with the OpenAI SDK (responses.stream().finalResponse())",
     expect(outcome).toMatchObject({ isError: true, status: "invalid_input" });
     expect(outcome.resultText).toContain(JSON.stringify(last.input));
     expect(runs.map((r) => r.name)).toEqual(["add_to_cart", "cart_total"]);
-    expectValidContinuation(ours, "invalid-json");
+    expectValidContinuation(ASK, ours, "invalid-json");
   });
 
   it("max-tokens: response.incomplete; the cut call (ended by its done item) keeps {} and an invalid_input result", async () => {
@@ -430,7 +342,7 @@ describe("conformance with the OpenAI SDK (responses.stream().finalResponse())",
     expect(ours.assistant.content).toEqual(theirs.with(-1, { ...last, input: {} }));
     expect(ours.outcomes.at(-1)).toMatchObject({ isError: true, status: "invalid_input" });
     expect(runs.map((r) => r.name)).toEqual(["add_to_cart", "cart_total"]);
-    expectValidContinuation(ours, "max-tokens");
+    expectValidContinuation(ASK, ours, "max-tokens");
   });
 
   it("thinking and web-search faults: a reasoning item first (kept whole); no web search (not the Messages API's)", async () => {
@@ -464,13 +376,7 @@ describe("conformance with the OpenAI SDK (responses.stream().finalResponse())",
 // Interrupted at every event: the next turn is accepted by the strict peer
 
 /** A script with reasoning, text and three calls; a short answer once results come back. */
-const TURN_POLICY = (request: {
-  messages: Array<{ role: string; content: Array<{ type: string }> }>;
-}) => {
-  const last = request.messages.at(-1);
-  const answered = last?.role === "user" && last.content.some((b) => b.type === "tool_result");
-  return answered ? { blocks: [{ type: "text" as const, text: "All done." }] } : THREE_CALLS;
-};
+const TURN_POLICY = answerAfterResults(THREE_CALLS);
 
 describe("an interruption at every event index leaves a conversation the strict sim accepts", () => {
   for (const fault of ["drop-after", "error-after"] as const) {
