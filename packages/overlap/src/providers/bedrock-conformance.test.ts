@@ -33,7 +33,6 @@ import type { SimScript, SimServer } from "overlap-sim";
 import { describe, expect, it, vi } from "vitest";
 import type { ModelClient, ModelRequest } from "../agent/model-client.js";
 import { runAgentTurn } from "../agent/run-agent-turn.js";
-import { validateConversation } from "../agent/validate-conversation.js";
 import type { AgentEvent } from "../round/agent-event.js";
 import { StreamedRound } from "../round/streamed-round.js";
 import type { Message, UserMessage } from "../stream/message.js";
@@ -45,6 +44,7 @@ import {
 } from "./bedrock.js";
 import {
   answerAfterResults,
+  expectEveryInterruptionRecovers,
   expectValidContinuation,
   neverAborted,
   nextTurnSucceeds,
@@ -613,25 +613,11 @@ describe("runAgentTurn over HTTP against the strict scripted Converse API", () =
         };
         const total = (await sdkEvents(sdkClient(sim), request)).events.length;
         expect(total).toBeGreaterThan(10);
-        for (const kind of ["drop-after", "error-after"]) {
-          for (let n = 0; n <= total; n++) {
-            const label = `${kind}=${n}`;
-            const { executor } = recordingTools();
-            const first = await runAgentTurn({
-              model: modelFor(sim, { fault: `${kind}=${n}` }),
-              executor,
-              messages: [{ role: "user", content: "Interrupted turn." }],
-              sink: () => {},
-            });
-            if (n < total) {
-              expect(first.error?.code, label).toBe(
-                kind === "drop-after" ? "stream_interrupted" : "stream_error",
-              );
-            }
-            expect(validateConversation(first.messages), label).toEqual([]);
-            await nextTurnSucceeds(modelFor(sim), first.messages, label, recordingTools().executor);
-          }
-        }
+        await expectEveryInterruptionRecovers(
+          total,
+          (fault) => modelFor(sim, fault ? { fault } : {}),
+          "Interrupted turn.",
+        );
         expect(log.filter((line) => / 4\d\d /.test(line))).toEqual([]);
       },
     );

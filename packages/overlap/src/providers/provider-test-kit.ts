@@ -307,3 +307,35 @@ export function expectValidContinuation(ask: Message, result: RoundResult, label
     label,
   ).toEqual(ids);
 }
+
+/**
+ * drop-after=N and error-after=N for every N from 0 to `total` (the response's event count; at
+ * `total` nothing is cut), each on a fresh turn asking `ask` with {@link recordingTools}: the turn
+ * ends with `stream_interrupted` / `stream_error` (N < total), leaves a valid conversation, and
+ * "go on" from it completes ({@link nextTurnSucceeds}) through `model()` without a fault.
+ */
+export async function expectEveryInterruptionRecovers(
+  total: number,
+  model: (fault?: string) => ModelClient,
+  ask: string,
+): Promise<void> {
+  for (const kind of ["drop-after", "error-after"]) {
+    for (let n = 0; n <= total; n++) {
+      const label = `${kind}=${n}`;
+      const { executor } = recordingTools();
+      const first = await runAgentTurn({
+        model: model(`${kind}=${n}`),
+        executor,
+        messages: [{ role: "user", content: ask }],
+        sink: () => {},
+      });
+      if (n < total) {
+        expect(first.error?.code, label).toBe(
+          kind === "drop-after" ? "stream_interrupted" : "stream_error",
+        );
+      }
+      expect(validateConversation(first.messages), label).toEqual([]);
+      await nextTurnSucceeds(model(), first.messages, label, recordingTools().executor);
+    }
+  }
+}
