@@ -49,12 +49,10 @@ import {
   neverAborted,
   nextTurnSucceeds,
   recordingTools,
-  runningRecorder,
   simRunner,
   TIMED_CALLS,
   TIMED_PACING,
-  type TimedEvent,
-  timed,
+  timedRound,
   toolUses,
 } from "./provider-test-kit.js";
 
@@ -484,23 +482,7 @@ describe("eager dispatch through real HTTP (paced sim)", () => {
         pacing: { fast: false, ...TIMED_PACING },
       },
       async (sim) => {
-        const { executor, runs } = recordingTools(100);
-        const log: TimedEvent[] = [];
-        const { running, sink } = runningRecorder();
-        const start = performance.now();
-        const round = new StreamedRound({ executor, sink });
-        const result = await round.relay(
-          timed(
-            modelFor(sim).stream(
-              { messages: [{ role: "user", content: "three calls" }], tools: executor.specs() },
-              { signal: neverAborted() },
-            ),
-            log,
-          ),
-        );
-        expect(result.error).toBeUndefined();
-        expect(result.stopReason).toBe("tool_use");
-        expect(runs).toHaveLength(3);
+        const { runs, log, running, start } = await timedRound(modelFor(sim), 100);
         const callStarts = log.flatMap(({ at, event }) =>
           event.type === "content_block_start" && event.content_block.type === "tool_use"
             ? [{ at, index: event.index, id: event.content_block.id }]

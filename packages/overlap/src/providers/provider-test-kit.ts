@@ -17,7 +17,7 @@ import { appendUserText } from "../agent/repair-conversation.js";
 import { runAgentTurn } from "../agent/run-agent-turn.js";
 import { validateConversation } from "../agent/validate-conversation.js";
 import type { AgentEvent } from "../round/agent-event.js";
-import type { RoundResult } from "../round/streamed-round.js";
+import { type RoundResult, StreamedRound } from "../round/streamed-round.js";
 import type { Message } from "../stream/message.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import { defineTool } from "../tools/define-tool.js";
@@ -202,6 +202,31 @@ export function callTimes(
     if (!run) throw new Error(`call ${id} never ran`);
     return { id, stop, started: run.startedAt, duration: run.endedAt - run.startedAt };
   });
+}
+
+/**
+ * One round of `model` asked for "three calls" with {@link recordingTools}(`toolMs`): each neutral
+ * event timestamped as it reaches the round, each tool's start recorded. Checks that the round
+ * ended with tool_use, no error and three runs; `start` is taken just before the request,
+ * `roundEnd` when the round ended.
+ */
+export async function timedRound(model: ModelClient, toolMs: number) {
+  const { executor, runs } = recordingTools(toolMs);
+  const log: TimedEvent[] = [];
+  const { running, sink } = runningRecorder();
+  const signal = neverAborted();
+  const round = new StreamedRound({ executor, sink, signal });
+  const start = performance.now();
+  const events = model.stream(
+    { messages: [{ role: "user", content: "three calls" }], tools: executor.specs() },
+    { signal },
+  );
+  const result = await round.relay(timed(events, log));
+  const roundEnd = performance.now();
+  expect(result.error).toBeUndefined();
+  expect(result.stopReason).toBe("tool_use");
+  expect(runs).toHaveLength(3);
+  return { runs, log, running, start, roundEnd };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -35,12 +35,10 @@ import {
   isArgumentsDelta,
   nextTurnSucceeds,
   recordingTools,
-  runningRecorder,
   simRunner,
   TIMED_CALLS,
   TIMED_PACING,
-  type TimedEvent,
-  timed,
+  timedRound,
   toolCallBlocks,
 } from "./provider-test-kit.js";
 import { toResponsesInput } from "./responses-input.js";
@@ -82,22 +80,7 @@ const SLACK_MS = 25;
 describe("eager dispatch through real HTTP (paced sim, Responses API)", () => {
   it("the first tool runs before the last call's arguments begin; each call starts at its end-of-call event; the round ends at the lower bound", async () => {
     await withSim({ policy: () => TIMED_CALLS, pacing: TIMED_PACING }, async (sim) => {
-      const { executor, runs } = recordingTools(TOOL_MS);
-      const log: TimedEvent[] = [];
-      const { running, sink } = runningRecorder();
-      const signal = new AbortController().signal;
-      const round = new StreamedRound({ executor, sink, signal });
-      const start = performance.now();
-      const events = responsesFor(sim).stream(
-        { messages: [{ role: "user", content: "three calls" }], tools: executor.specs() },
-        { signal },
-      );
-      const result = await round.relay(timed(events, log));
-      const roundEnd = performance.now();
-
-      expect(result.error).toBeUndefined();
-      expect(result.stopReason).toBe("tool_use");
-      expect(runs).toHaveLength(3);
+      const { runs, log, running, start, roundEnd } = await timedRound(responsesFor(sim), TOOL_MS);
       const at = (predicate: (e: StreamEvent) => boolean) => eventAt(log, predicate);
       const callBlocks = toolCallBlocks(log);
       expect(callBlocks).toHaveLength(3);

@@ -34,12 +34,10 @@ import {
   isArgumentsDelta,
   nextTurnSucceeds,
   recordingTools,
-  runningRecorder,
   simRunner,
   TIMED_CALLS,
   TIMED_PACING,
-  type TimedEvent,
-  timed,
+  timedRound,
   toolCallBlocks,
 } from "./provider-test-kit.js";
 
@@ -88,24 +86,10 @@ describe("eager dispatch through real HTTP (paced sim)", () => {
           pacing: TIMED_PACING,
         },
         async (sim) => {
-          const { executor, runs } = recordingTools(TOOL_MS);
-          const log: TimedEvent[] = [];
-          const { running, sink } = runningRecorder();
-          const signal = new AbortController().signal;
-          const round = new StreamedRound({ executor, sink, signal });
-          const start = performance.now();
-          const events = provider
-            .model(sim)
-            .stream(
-              { messages: [{ role: "user", content: "three calls" }], tools: executor.specs() },
-              { signal },
-            );
-          const result = await round.relay(timed(events, log));
-          const roundEnd = performance.now();
-
-          expect(result.error).toBeUndefined();
-          expect(result.stopReason).toBe("tool_use");
-          expect(runs).toHaveLength(3);
+          const { runs, log, running, start, roundEnd } = await timedRound(
+            provider.model(sim),
+            TOOL_MS,
+          );
 
           // Observed times, from the neutral events as the round received them.
           const at = (predicate: (e: StreamEvent) => boolean) => eventAt(log, predicate);
