@@ -27,6 +27,7 @@ import { StreamedRound } from "../round/streamed-round.js";
 import type { Message, UserMessage } from "../stream/message.js";
 import { geminiModel, geminiRequestBody, geminiStreamUrl, toGeminiContents } from "./google.js";
 import {
+  abortAt,
   answerAfterResults,
   type Capture,
   capturingFetch,
@@ -474,22 +475,15 @@ describe("runAgentTurn over HTTP against the strict scripted Gemini API", () => 
       async (sim) => {
         for (const point of points) {
           const { executor } = recordingTools(40);
-          const controller = new AbortController();
-          let armed = true;
-          const sink = (event: AgentEvent) => {
-            if (!armed || !point.when(event)) return;
-            armed = false;
-            if (point.delayMs) setTimeout(() => controller.abort(), point.delayMs);
-            else controller.abort();
-          };
+          const { sink, signal, fired } = abortAt(point);
           const first = await runAgentTurn({
             model: modelFor(sim),
             executor,
             messages: [{ role: "user", content: `Aborted turn: ${point.name}.` }],
             sink,
-            signal: controller.signal,
+            signal,
           });
-          expect(armed, point.name).toBe(false);
+          expect(fired(), point.name).toBe(true);
           expect(first.error?.code, point.name).toBe("aborted");
           await nextTurnSucceeds(
             modelFor(sim),

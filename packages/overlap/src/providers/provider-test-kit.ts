@@ -333,6 +333,33 @@ export function expectValidContinuation(ask: Message, result: RoundResult, label
   ).toEqual(ids);
 }
 
+/** Where to abort a turn: at the first agent event `when` matches (after `delayMs`, when given). */
+export interface AbortPoint {
+  name: string;
+  when: (e: AgentEvent) => boolean;
+  delayMs?: number;
+}
+
+/**
+ * A sink and a signal for a turn that abort it at `point`, once; `fired()` tells whether the
+ * point was reached.
+ */
+export function abortAt(point: AbortPoint): {
+  sink: (event: AgentEvent) => void;
+  signal: AbortSignal;
+  fired: () => boolean;
+} {
+  const controller = new AbortController();
+  let armed = true;
+  const sink = (event: AgentEvent) => {
+    if (!armed || !point.when(event)) return;
+    armed = false;
+    if (point.delayMs) setTimeout(() => controller.abort(), point.delayMs);
+    else controller.abort();
+  };
+  return { sink, signal: controller.signal, fired: () => !armed };
+}
+
 /**
  * drop-after=N and error-after=N for every N from 0 to `total` (the response's event count; at
  * `total` nothing is cut), each on a fresh turn asking `ask` with {@link recordingTools}: the turn

@@ -29,6 +29,7 @@ import type { Message } from "../stream/message.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import { openaiResponsesModel } from "./openai-responses.js";
 import {
+  abortAt,
   answerAfterResults,
   callTimes,
   eventAt,
@@ -275,22 +276,15 @@ describe("the sim is a strict peer for the Responses API", () => {
         const params = { reasoning: { effort: "low" } };
         for (const point of points) {
           const { executor } = recordingTools(60);
-          const controller = new AbortController();
-          let armed = true;
-          const sink = (event: AgentEvent) => {
-            if (!armed || !point.when(event)) return;
-            armed = false;
-            if (point.delayMs) setTimeout(() => controller.abort(), point.delayMs);
-            else controller.abort();
-          };
+          const { sink, signal, fired } = abortAt(point);
           const first = await runAgentTurn({
             model: responsesFor(sim, { params }),
             executor,
             messages: [{ role: "user", content: `Aborted turn: ${point.name}.` }],
             sink,
-            signal: controller.signal,
+            signal,
           });
-          expect(armed, point.name).toBe(false);
+          expect(fired(), point.name).toBe(true);
           expect(first.error?.code, point.name).toBe("aborted");
           expect(validateConversation(first.messages), point.name).toEqual([]);
           await nextTurnSucceeds(

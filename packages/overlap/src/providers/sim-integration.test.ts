@@ -28,6 +28,7 @@ import { anthropicModel } from "./anthropic.js";
 import { toChatMessages } from "./chat-messages.js";
 import { openaiChatModel } from "./openai.js";
 import {
+  abortAt,
   answerAfterResults,
   callTimes,
   eventAt,
@@ -326,22 +327,15 @@ describe("the sim is a strict peer", () => {
       await withLoggedSim(async (sim, log) => {
         for (const point of points) {
           const { executor } = recordingTools(60);
-          const controller = new AbortController();
-          let armed = true;
-          const sink = (event: AgentEvent) => {
-            if (!armed || !point.when(event)) return;
-            armed = false;
-            if (point.delayMs) setTimeout(() => controller.abort(), point.delayMs);
-            else controller.abort();
-          };
+          const { sink, signal, fired } = abortAt(point);
           const first = await runAgentTurn({
             model: provider.model(sim),
             executor,
             messages: [{ role: "user", content: `Aborted turn: ${point.name}.` }],
             sink,
-            signal: controller.signal,
+            signal,
           });
-          expect(armed, point.name).toBe(false);
+          expect(fired(), point.name).toBe(true);
           expect(first.error?.code, point.name).toBe("aborted");
           expect(validateConversation(first.messages), point.name).toEqual([]);
           const statuses = first.rounds.flatMap((r) => r.outcomes.map((o) => o.status));
