@@ -26,6 +26,7 @@ import { OverlapError } from "../errors.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import { toLanguageModelV3Prompt, toLanguageModelV3Tools } from "./ai-sdk-prompt.js";
 import { AiSdkStreamTranslator } from "./ai-sdk-stream-translator.js";
+import { readUnlessAborted } from "./read-model-stream.js";
 import { retryDelayMs, sleepUnlessAborted } from "./retry-before-stream.js";
 
 /** Call options of `doStream` that {@link aiSdkModel} passes through unchanged. */
@@ -124,16 +125,8 @@ async function* aiSdkEventStream(
   const translator = new AiSdkStreamTranslator({ model: model.modelId, onCallMetadata: remember });
   try {
     for (;;) {
-      let chunk: Awaited<ReturnType<typeof reader.read>>;
-      try {
-        chunk = await reader.read();
-      } catch (err) {
-        if (signal.aborted) return;
-        throw new OverlapError("stream_interrupted", `The model stream was cut: ${describe(err)}`, {
-          cause: err,
-        });
-      }
-      if (signal.aborted) return;
+      const chunk = await readUnlessAborted(reader, signal);
+      if (!chunk) return; // aborted
       if (chunk.done) break;
       yield* translator.push(chunk.value);
       if (translator.failed) return; // an error part: the round repairs

@@ -21,6 +21,7 @@ import { OverlapError } from "../errors.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import { type GeminiChunk, GeminiChunkTranslator } from "./gemini-chunk-translator.js";
 import { geminiRequestBody } from "./gemini-request.js";
+import { readUnlessAborted } from "./read-model-stream.js";
 import { retryDelayMs, sleepUnlessAborted } from "./retry-before-stream.js";
 
 /** Options of {@link geminiModel}. */
@@ -81,16 +82,8 @@ async function* geminiEventStream(
   signal.addEventListener("abort", cancel, { once: true });
   try {
     for (;;) {
-      let chunk: Awaited<ReturnType<typeof reader.read>>;
-      try {
-        chunk = await reader.read();
-      } catch (err) {
-        if (signal.aborted) return;
-        throw new OverlapError("stream_interrupted", `The model stream was cut: ${describe(err)}`, {
-          cause: err,
-        });
-      }
-      if (signal.aborted) return;
+      const chunk = await readUnlessAborted(reader, signal);
+      if (!chunk) return; // aborted
       parser.feed(chunk.done ? decoder.decode() : decoder.decode(chunk.value, { stream: true }));
       for (const frame of frames.splice(0)) {
         const data = parseJson(frame.data);
