@@ -148,7 +148,7 @@ async function open(
     const text = await response.text().catch(() => "");
     if (signal.aborted) return undefined;
     if (attempt < retries && retryable(response.status)) {
-      // Only `retry-after`; when it is absent, `get` gives null, which reads as 0: retry at once.
+      // Only `retry-after`; without it, an exponential backoff.
       const hint = { retryAfter: response.headers.get("retry-after") };
       if (!(await sleepUnlessAborted(retryDelayMs(attempt, hint), signal))) return undefined;
       continue;

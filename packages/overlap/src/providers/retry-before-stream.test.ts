@@ -18,8 +18,10 @@ describe("retryDelayMs", () => {
     expect(retryDelayMs(1, { retryAfter: "soon" })).toBe(1000);
   });
 
-  it("reads null (an absent header from Headers.get) as 0", () => {
-    expect(retryDelayMs(3, { retryAfter: null })).toBe(0);
+  it("takes an absent (null from Headers.get) or empty header as no hint: backs off", () => {
+    expect(retryDelayMs(3, { retryAfter: null })).toBe(4000);
+    expect(retryDelayMs(0, { retryAfterMs: "", retryAfter: " " })).toBe(500);
+    expect(retryDelayMs(0, { retryAfter: "0" })).toBe(0);
   });
 });
 

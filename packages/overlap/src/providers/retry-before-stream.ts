@@ -17,15 +17,20 @@ export interface RetryHint {
  * number ≥ 0 (`retryAfterMs` first, then `retryAfter` in seconds), at most a minute; else an
  * exponential backoff from 500 ms, at most 8 s.
  *
- * The values go through `Number()`: `undefined` and text that is not a number are no hint, but
- * `null` and `""` read as 0 (retry at once).
+ * An absent header (`undefined`, or `null` from `Headers.get`), an empty one and text that is not
+ * a number are no hint.
  */
 export function retryDelayMs(attempt: number, hint: RetryHint): number {
-  const ms = Number(hint.retryAfterMs);
+  const ms = numberOf(hint.retryAfterMs);
   if (Number.isFinite(ms) && ms >= 0) return Math.min(ms, 60_000);
-  const seconds = Number(hint.retryAfter);
+  const seconds = numberOf(hint.retryAfter);
   if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, 60_000);
   return Math.min(500 * 2 ** attempt, 8_000);
+}
+
+/** A header's number; NaN when it is absent or empty (`Number(null)` would be 0). */
+function numberOf(value: string | null | undefined): number {
+  return value == null || value.trim() === "" ? Number.NaN : Number(value);
 }
 
 /** Waits `ms`; true when the wait ran out, false as soon as `signal` is (or was) aborted. */
