@@ -384,21 +384,40 @@ export function tables(summary: PeersSummary): Table[] {
     ],
     rows: faultRows,
   });
-  const notes: string[][] = [];
+  // Each note once per system, with the scenarios it applies to ("all" when every one).
+  const grouped = new Map<string, { system: string; why: string; scenarios: string[] }>();
+  const note = (scenario: string, system: string, why: string) => {
+    const key = `${system}\n${why}`;
+    const entry = grouped.get(key) ?? { system, why, scenarios: [] };
+    entry.scenarios.push(scenario);
+    grouped.set(key, entry);
+  };
   for (const s of summary.scenarios) {
     for (const [name, cell] of Object.entries(s.cells)) {
-      for (const reason of cell.reasons) notes.push([s.id, name, reason]);
+      for (const reason of cell.reasons) note(s.id, name, reason);
       if (cell.prefill)
-        notes.push([s.id, name, "its next request ended with an assistant message (prefill)"]);
+        note(s.id, name, "its next request ended with an assistant message (prefill)");
+      if (cell.systemRolePreflight) {
+        note(
+          s.id,
+          name,
+          "sent the conversation first with a system-role message (400), then without it; both in its time",
+        );
+      }
     }
   }
+  const notes: string[][] = [...grouped.values()].map((g) => [
+    g.scenarios.length === summary.scenarios.length ? "all" : g.scenarios.join(", "),
+    g.system,
+    g.why,
+  ]);
   for (const s of summary.systems) {
     if (!s.ran) notes.push(["-", s.name, `not run: ${s.notRun}`]);
   }
   if (notes.length > 0) {
     out.push({
       title: "runs that did not count, and notes",
-      head: ["scenario", "system", "why"],
+      head: ["scenarios", "system", "why"],
       rows: notes,
     });
   }
@@ -490,7 +509,7 @@ export function timelineChart(input: PeersInput, scenarioId: string): TimelineCh
     const streams: TimelineSegment[] = conversationRequests(record.requests).map((r, i) => ({
       from: at(r.sentAt),
       to: at(r.streamEnd ?? r.lastByte),
-      kind: "stream",
+      kind: i === 0 ? "stream" : "answer",
       label: `request ${i + 1}: sent ${Math.round(at(r.sentAt))} ms, stream end ${Math.round(at(r.streamEnd))} ms`,
     }));
     const tools: TimelineSegment[][] = scenario.calls.map((call) => {
@@ -530,7 +549,7 @@ export function timelineChart(input: PeersInput, scenarioId: string): TimelineCh
   return {
     title: `bench/peers: one turn of "${scenario.id}" per system (${scenario.title})`,
     subtitle:
-      "the median run of each; grey: the model's two responses; blue: each tool call; green dashes: the turn's lower bound; black: turn end",
+      "the median run of each, from the moment it is called; grey: the model's response, then its final answer; blue: each tool call",
     rows,
   };
 }

@@ -34,7 +34,7 @@ const fmt = (n: number): string => String(Math.round(n * 10) / 10);
 export interface TimelineSegment {
   from: number;
   to: number;
-  kind: "stream" | "tool" | "wait";
+  kind: "stream" | "answer" | "tool" | "wait";
   label?: string;
 }
 
@@ -56,6 +56,7 @@ export interface TimelineChart {
 
 const SEGMENT_FILL: Record<TimelineSegment["kind"], string> = {
   stream: "#94a3b8",
+  answer: "#475569",
   tool: "#2563eb",
   wait: "#fbbf24",
 };
@@ -123,23 +124,30 @@ export function timelineSvg(chart: TimelineChart): string {
   );
   const legendY = axisY + 46;
   const legend: Array<[string, string, string]> = [
-    ["rect", SEGMENT_FILL.stream, "model stream (request 1, request 2)"],
+    ["rect", SEGMENT_FILL.stream, "model's response with the calls"],
+    ["rect", SEGMENT_FILL.answer, "model's final answer"],
     ["rect", SEGMENT_FILL.tool, "tool running"],
     ["rect", SEGMENT_FILL.wait, "tool waiting for the cart lock"],
     ["bound", "#16a34a", "lower bound of the turn"],
     ["end", "#111827", "turn end"],
   ];
   let lx = left;
+  let ly = legendY;
   for (const [shape, colour, text] of legend) {
+    const w = 26 + text.length * 6;
+    if (lx + w > width - right) {
+      lx = left;
+      ly += 16;
+    }
     parts.push(
       shape === "rect"
-        ? `<rect x="${lx}" y="${legendY - 9}" width="14" height="9" fill="${colour}"/>`
-        : `<line x1="${lx + 7}" x2="${lx + 7}" y1="${legendY - 11}" y2="${legendY + 1}" stroke="${colour}" stroke-width="2"${shape === "bound" ? ' stroke-dasharray="3,2"' : ""}/>`,
-      `<text x="${lx + 18}" y="${legendY}" font-size="11" fill="#374151" ${FONT}>${escapeXml(text)}</text>`,
+        ? `<rect x="${lx}" y="${ly - 9}" width="14" height="9" fill="${colour}"/>`
+        : `<line x1="${lx + 7}" x2="${lx + 7}" y1="${ly - 11}" y2="${ly + 1}" stroke="${colour}" stroke-width="2"${shape === "bound" ? ' stroke-dasharray="3,2"' : ""}/>`,
+      `<text x="${lx + 18}" y="${ly}" font-size="11" fill="#374151" ${FONT}>${escapeXml(text)}</text>`,
     );
-    lx += 26 + text.length * 6;
+    lx += w;
   }
-  const height = legendY + 16;
+  const height = ly + 16;
   return svgDocument(width, height, chart.title, chart.subtitle, parts);
 }
 
