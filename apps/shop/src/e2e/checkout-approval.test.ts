@@ -6,11 +6,10 @@
  * model, the built web app) through Debian's Chromium; orders are read from the store.
  */
 
-import { existsSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  CHROMIUM_PATH,
+  browserTestsSkipped,
   ensureWebBuild,
   launchBrowser,
   screenshotPath,
@@ -18,12 +17,7 @@ import {
   type WebShop,
 } from "./web-harness.js";
 
-const noBrowser = !existsSync(CHROMIUM_PATH) && process.env.CI !== "true";
-if (noBrowser) {
-  console.warn(
-    `\n!!! Browser tests SKIPPED: ${CHROMIUM_PATH} is missing (apt-get install chromium, or set CHROMIUM_PATH; CI=true makes this a failure).\n`,
-  );
-}
+const noBrowser = browserTestsSkipped();
 
 let shop: WebShop;
 let browser: Browser;

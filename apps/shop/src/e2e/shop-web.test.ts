@@ -5,11 +5,10 @@
  * every state go to `test-results/shop-web/` at the repository root.
  */
 
-import { existsSync } from "node:fs";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  CHROMIUM_PATH,
+  browserTestsSkipped,
   ensureWebBuild,
   launchBrowser,
   screenshotPath,
@@ -28,12 +27,7 @@ const PHONE = { width: 390, height: 844 };
  * Without Chromium (Debian's, or the one at CHROMIUM_PATH) the browser tests cannot run: a failure
  * under CI, a loud skip elsewhere.
  */
-const noBrowser = !existsSync(CHROMIUM_PATH) && process.env.CI !== "true";
-if (noBrowser) {
-  console.warn(
-    `\n!!! Browser tests SKIPPED: ${CHROMIUM_PATH} is missing (apt-get install chromium, or set CHROMIUM_PATH; CI=true makes this a failure).\n`,
-  );
-}
+const noBrowser = browserTestsSkipped();
 
 let shop: WebShop;
 let browser: Browser;

@@ -5,6 +5,7 @@
  * launches the system's Chromium through playwright-core. Not used by the product.
  */
 
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -75,6 +76,18 @@ export async function startWebShop(options: { pacing: Partial<Pacing> }): Promis
  * download of a test tool's own) and the flags that keep it quiet and offline.
  */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+
+/**
+ * True when the browser tests cannot run here (no Chromium at CHROMIUM_PATH) and are to be
+ * skipped, with a loud warning; under CI=true a missing browser is never a skip, the tests fail.
+ */
+export function browserTestsSkipped(): boolean {
+  if (existsSync(CHROMIUM_PATH) || process.env.CI === "true") return false;
+  console.warn(
+    `\n!!! Browser tests SKIPPED: ${CHROMIUM_PATH} is missing (apt-get install chromium, or set CHROMIUM_PATH; CI=true makes this a failure).\n`,
+  );
+  return true;
+}
 export const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",
