@@ -207,6 +207,33 @@ describe("BlockAssembler against hostile streams", () => {
     ).toThrow(expect.objectContaining({ code: "stream_protocol" }));
   });
 
+  it("values whose coercion to text throws (found by the properties in CI) are typed errors", () => {
+    const noText = { toString: null };
+    const throws = (events: readonly unknown[]) => {
+      const outcome = feed(new BlockAssembler(), events);
+      expect(outcome.thrown?.code).toBe("stream_protocol");
+    };
+    throws([{ type: "content_block_stop", index: noText }]);
+    throws([{ type: "content_block_start", index: noText, content_block: { type: "text" } }]);
+    throws([{ type: "message_start", message: { id: {}, model: { toString: 0 }, content: [] } }]);
+    throws([
+      { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+      { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: noText } },
+    ]);
+    // A stop reason or an error event's fields that are not text are kept out, not coerced.
+    const assembler = new BlockAssembler();
+    const reports = feed(assembler, [
+      { type: "message_delta", delta: { stop_reason: { toString: 0 } } },
+      { type: "error", error: { type: noText, message: [noText] } },
+    ]).reports;
+    expect(assembler.stopReason).toBe("end_turn");
+    expect(reports.at(-1)).toEqual({
+      type: "stream-error",
+      errorType: "error",
+      message: "stream error",
+    });
+  });
+
   it("citations that are not a list are a stream_protocol error, not a TypeError later", () => {
     const assembler = new BlockAssembler();
     expect(() =>

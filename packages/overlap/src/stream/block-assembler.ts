@@ -193,11 +193,13 @@ export class BlockAssembler {
       case "message_start":
         return this.#messageStart(event);
       case "content_block_start":
-        return this.#blockStart(event.index, event.content_block, false);
+        return this.#blockStart(blockIndex(event.index), event.content_block, false);
       case "content_block_delta":
-        return this.#blockDelta(event);
-      case "content_block_stop":
-        return this.#blockStop(this.#block(event.index, "content_block_stop"), event.index);
+        return this.#blockDelta({ ...event, index: blockIndex(event.index) });
+      case "content_block_stop": {
+        const index = blockIndex(event.index);
+        return this.#blockStop(this.#block(index, "content_block_stop"), index);
+      }
       case "message_delta": {
         if (event.delta?.stop_reason != null) {
           this.#stopReason = normalizeStopReason(event.delta.stop_reason);
@@ -211,8 +213,8 @@ export class BlockAssembler {
         return [
           {
             type: "stream-error",
-            errorType: String(event.error?.type ?? "error"),
-            message: String(event.error?.message ?? "stream error"),
+            errorType: plainText(event.error?.type, "error"),
+            message: plainText(event.error?.message, "stream error"),
           },
         ];
       default:
@@ -256,8 +258,8 @@ export class BlockAssembler {
     const reports: AssemblerReport[] = [
       {
         type: "message-start",
-        id: String(message.id ?? ""),
-        model: String(message.model ?? ""),
+        id: textField(message.id, "a message id"),
+        model: textField(message.model, "a model name"),
         usage: this.#usage,
       },
     ];
@@ -295,12 +297,12 @@ export class BlockAssembler {
       if (start.citations != null && !Array.isArray(start.citations)) {
         throw protocol(`text block ${index} has citations that are not a list`);
       }
-      const text = String(start.text ?? "");
+      const text = textField(start.text, "a text block");
       this.#bound(index, text.length);
       state = { kind: "text", block: { ...start, text }, stopped: false, size: text.length };
     } else if (start.type === "thinking") {
-      const thinking = String(start.thinking ?? "");
-      const signature = String(start.signature ?? "");
+      const thinking = textField(start.thinking, "a thinking block");
+      const signature = textField(start.signature, "a thinking signature");
       this.#bound(index, thinking.length + signature.length);
       state = {
         kind: "thinking",
@@ -352,7 +354,7 @@ export class BlockAssembler {
     switch (delta?.type) {
       case "text_delta": {
         if (state.kind !== "text") throw mismatch(index, delta.type, state.kind);
-        const text = String(delta.text ?? "");
+        const text = textField(delta.text, "a text_delta");
         this.#grow(state, index, text.length);
         state.block.text += text;
         return text === "" ? NONE : [{ type: "text-delta", index, text }];
@@ -365,14 +367,14 @@ export class BlockAssembler {
       }
       case "thinking_delta": {
         if (state.kind !== "thinking") throw mismatch(index, delta.type, state.kind);
-        const thinking = String(delta.thinking ?? "");
+        const thinking = textField(delta.thinking, "a thinking_delta");
         this.#grow(state, index, thinking.length);
         state.block.thinking += thinking;
         return thinking === "" ? NONE : [{ type: "thinking-delta", index, thinking }];
       }
       case "signature_delta": {
         if (state.kind !== "thinking") throw mismatch(index, delta.type, state.kind);
-        const signature = String(delta.signature ?? "");
+        const signature = textField(delta.signature, "a signature_delta");
         this.#grow(state, index, signature.length);
         state.block.signature += signature;
         return NONE;
@@ -388,7 +390,7 @@ export class BlockAssembler {
       }
       case "input_json_delta": {
         if (state.kind !== "tool") throw mismatch(index, delta.type, state.kind);
-        const chunk = String(delta.partial_json ?? "");
+        const chunk = textField(delta.partial_json, "an input_json_delta");
         // Providers open every tool block with an empty delta: nothing to show yet.
         if (chunk === "") return NONE;
         this.#grow(state, index, chunk.length);
@@ -563,6 +565,30 @@ function definedFields(usage: Usage): Usage {
     if (value !== undefined && value !== null) (out as Record<string, unknown>)[key] = value;
   }
   return out;
+}
+
+/** A block index as sent, or `stream_protocol` (it may be anything: the stream is not trusted). */
+function blockIndex(index: unknown): number {
+  if (typeof index === "number" && Number.isInteger(index) && index >= 0) return index;
+  const shown = typeof index === "number" ? String(index) : `of type ${typeof index}`;
+  throw protocol(`invalid block index ${shown}`);
+}
+
+/**
+ * A text field as sent: a string, a number or boolean as its text, nothing as "". Anything else
+ * (an object, a list) is `stream_protocol`: it is never coerced, since a hostile value can even
+ * make coercion throw.
+ */
+function textField(value: unknown, what: string): string {
+  if (typeof value === "string") return value;
+  if (value == null) return "";
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  throw protocol(`${what} whose text is not a string`);
+}
+
+/** A string or number field of an error event as text; anything else gives `fallback`. */
+function plainText(value: unknown, fallback: string): string {
+  return typeof value === "string" || typeof value === "number" ? String(value) : fallback;
 }
 
 function protocol(message: string): OverlapError {

@@ -87,6 +87,7 @@ const STOP_REASONS: Readonly<Record<string, StopReason>> = {
 /** Maps any provider's stop/finish reason to the neutral set; unknown values end the turn. */
 export function normalizeStopReason(reason: string | null | undefined): StopReason | null {
   if (reason == null) return null;
+  if (typeof reason !== "string") return "end_turn"; // the stream is not trusted: never coerce
   // Own keys only: "constructor" or "__proto__" from a provider must not reach Object.prototype.
   return Object.hasOwn(STOP_REASONS, reason) ? (STOP_REASONS[reason] as StopReason) : "end_turn";
 }
