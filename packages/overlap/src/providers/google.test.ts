@@ -471,4 +471,42 @@ describe("geminiModel over fetch", () => {
     });
     expect(await collect(before.stream(REQUEST, { signal: aborted.signal }))).toEqual([]);
   });
+
+  it("an SSE event that never ends is limit_exceeded at maxEventChars, after the events before it; the body is cancelled", async () => {
+    for (const oneLine of [true, false]) {
+      let pulls = 0;
+      let cancelled = false;
+      // One whole event, then an event that keeps growing (one endless data line, or endless
+      // data lines with no blank line), 1,000 characters a pull; it gives up after 1,000 pulls
+      // so that a reader with no bound ends instead of hanging.
+      const body = new ReadableStream<Uint8Array>({
+        start(c) {
+          c.enqueue(encoder.encode(`data: ${JSON.stringify(TEXT_CHUNK)}\n\ndata: `));
+        },
+        pull(c) {
+          pulls++;
+          if (pulls > 1000) c.close();
+          else c.enqueue(encoder.encode(oneLine ? "x".repeat(1000) : `${"x".repeat(993)}\ndata: `));
+        },
+        cancel() {
+          cancelled = true;
+        },
+      });
+      const model = geminiModel({
+        model: "m",
+        apiKey: "k",
+        maxEventChars: 20_000,
+        fetch: fakeFetch([() => new Response(body)]),
+      });
+      const events: StreamEvent[] = [];
+      const error = await (async () => {
+        for await (const event of model.stream(REQUEST, { signal: signal() })) events.push(event);
+      })().catch((e: unknown) => e);
+      expect(error, `one line: ${oneLine}`).toBeInstanceOf(OverlapError);
+      expect(error).toMatchObject({ code: "limit_exceeded", details: { limit: 20_000 } });
+      expect(events.map((e) => e.type)).toContain("content_block_delta");
+      expect(pulls).toBeLessThan(40);
+      expect(cancelled).toBe(true);
+    }
+  });
 });

@@ -12,12 +12,14 @@
  * `provider_error` with the API's own message and status (after up to `maxRetries` retries for
  * 408/429/5xx, honouring `retry-after`); an `{"error": …}` event mid-stream becomes a neutral
  * `error` event (never retried); a stream that ends without a finishReason throws
- * `stream_interrupted`; aborting the signal ends the request and the stream quietly.
+ * `stream_interrupted`; an event longer than `maxEventChars` throws `limit_exceeded` (after the
+ * events before it); aborting the signal ends the request and the stream quietly.
  */
 
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import type { ModelClient, ModelRequest } from "../agent/model-client.js";
 import { OverlapError } from "../errors.js";
+import { SseEventBound } from "../sse/sse-event-bound.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import { type GeminiChunk, GeminiChunkTranslator } from "./gemini-chunk-translator.js";
 import { geminiRequestBody } from "./gemini-request.js";
@@ -42,6 +44,12 @@ export interface GeminiModelOptions {
   headers?: Record<string, string>;
   /** Retries of a request answered 408, 429 or 5xx before its stream started. Default 2. */
   maxRetries?: number;
+  /**
+   * The most characters one SSE event of the response may take while it is received (counted as
+   * `SseDecoderOptions.maxEventChars` counts them); past it the stream throws `limit_exceeded`.
+   * Default 8 Mi: eventsource-parser alone would buffer an endless line or event without limit.
+   */
+  maxEventChars?: number;
 }
 
 /** The default origin of the Gemini API. */
@@ -75,6 +83,13 @@ async function* geminiEventStream(
   const decoder = new TextDecoder();
   const frames: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (frame) => frames.push(frame) });
+  // Counted before the parser buffers it; past the limit, only the text before the line that
+  // passed it is parsed, so the events completed before still go out.
+  const bound = new SseEventBound(options.maxEventChars);
+  const feed = (text: string) => {
+    const admitted = bound.count(text);
+    parser.feed(admitted === text.length ? text : text.slice(0, admitted));
+  };
   const translator = new GeminiChunkTranslator();
   const cancel = () => {
     reader.cancel(signal.reason).catch(() => {});
@@ -84,7 +99,7 @@ async function* geminiEventStream(
     for (;;) {
       const chunk = await readUnlessAborted(reader, signal);
       if (!chunk) return; // aborted
-      parser.feed(chunk.done ? decoder.decode() : decoder.decode(chunk.value, { stream: true }));
+      feed(chunk.done ? decoder.decode() : decoder.decode(chunk.value, { stream: true }));
       for (const frame of frames.splice(0)) {
         const data = parseJson(frame.data);
         if (!isObject(data)) {
@@ -100,6 +115,7 @@ async function* geminiEventStream(
         }
         yield* translator.push(data as GeminiChunk);
       }
+      if (bound.error) throw bound.error;
       if (chunk.done) break;
     }
   } finally {

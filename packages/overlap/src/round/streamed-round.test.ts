@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { DEFAULT_MAX_BLOCK_CHARS } from "../stream/block-assembler.js";
 import type { Message } from "../stream/message.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import { buildStreamEvents, replayEvents, type ScriptBlock } from "../testing/stream-builder.js";
@@ -281,6 +282,25 @@ describe("StreamedRound.relay", () => {
     const { result } = await relay(events, { delayMs: 1 });
     expect(result.error?.code).toBe("stream_error");
     expect(result.stopReason).toBe("error");
+    assertValidContinuation(result.assistant, result.toolResults);
+  });
+
+  it("bounds a block at DEFAULT_MAX_BLOCK_CHARS when no limit is given: a longer one ends the round with limit_exceeded, calls before it answered", async () => {
+    const chunkSize = 256 * 1024;
+    const events = buildStreamEvents(
+      [
+        blocks[1]!,
+        { type: "text", text: "x".repeat(DEFAULT_MAX_BLOCK_CHARS + chunkSize) },
+        blocks[3]!,
+      ],
+      { chunkSize },
+    );
+    const { result, runs } = await relay(events);
+    expect(result.error).toMatchObject({
+      code: "limit_exceeded",
+      details: { index: 1, limit: DEFAULT_MAX_BLOCK_CHARS },
+    });
+    expect(runs).not.toContain("total");
     assertValidContinuation(result.assistant, result.toolResults);
   });
 });
