@@ -7,6 +7,8 @@
  * | --- | --- |
  * | `error-after=N` | after N events/chunks, an error event (Anthropic `overloaded_error`; OpenAI a `data: {"error":…}` frame), then the connection ends |
  * | `drop-after=N` | after N events/chunks the socket is destroyed, no terminator |
+ * | `error-mid-call` | an error event in the middle of the last tool call's arguments (earlier calls complete; without a call, in the middle of the last block), then the connection ends |
+ * | `drop-mid-call` | the socket is destroyed at that same point |
  * | `invalid-json` | the last tool call's arguments are not valid JSON |
  * | `max-tokens` | the response is cut inside the last tool call (its JSON incomplete, its block still stopped), stop reason `max_tokens` / `length` |
  * | `status=429\|529\|500` | that error status before the stream, with the API's own error body |
@@ -23,6 +25,10 @@ import { parseSpecList, SimSpecError } from "./sim-spec-error.js";
 export interface SimFaults {
   errorAfter?: number;
   dropAfter?: number;
+  /** `error-mid-call`: an error event halfway through the last tool call's arguments. */
+  errorMidCall?: boolean;
+  /** `drop-mid-call`: the connection cut halfway through the last tool call's arguments. */
+  dropMidCall?: boolean;
   invalidJson?: boolean;
   maxTokens?: boolean;
   status?: 429 | 529 | 500;
@@ -34,6 +40,8 @@ export interface SimFaults {
 const FAULT_NAMES = [
   "error-after",
   "drop-after",
+  "error-mid-call",
+  "drop-mid-call",
   "invalid-json",
   "max-tokens",
   "status",
@@ -63,6 +71,12 @@ export function parseFaults(spec: string | undefined): SimFaults {
         break;
       case "drop-after":
         faults.dropAfter = count(name, value);
+        break;
+      case "error-mid-call":
+        faults.errorMidCall = true;
+        break;
+      case "drop-mid-call":
+        faults.dropMidCall = true;
         break;
       case "slow-first-byte":
         faults.slowFirstByteMs = count(name, value);

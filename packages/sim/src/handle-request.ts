@@ -11,8 +11,9 @@ import type { Dialect, EncodeInput } from "./dialect.js";
 import { addFaultBlocks, requestFaults, type SimFaults } from "./faults.js";
 import { geminiNotFoundDialect, geminiRoute } from "./gemini-dialect.js";
 import { IdFactory } from "./id-factory.js";
+import { midCallFrameCount } from "./mid-call-cut.js";
 import { openaiDialect } from "./openai-dialect.js";
-import { type PaceBlock, type Pacing, paceBlocks } from "./pacing.js";
+import { type PaceBlock, type Pacing, paceBlocks, requestPacing } from "./pacing.js";
 import type { SimPolicy } from "./policy.js";
 import { requestQuirks, type SimQuirks } from "./quirks.js";
 import { type ResolvedBlock, resolveScript } from "./resolve-script.js";
@@ -115,9 +116,11 @@ export async function handleRequest(
   }
   let faults: SimFaults;
   let quirks: SimQuirks;
+  let pacing: Pacing;
   try {
     faults = requestFaults(config.faults, header(req, "x-sim-fault"));
     quirks = requestQuirks(config.quirks, header(req, "x-sim-quirk"));
+    pacing = requestPacing(config.pacing, header(req, "x-sim-pacing"));
   } catch (error) {
     if (!(error instanceof SimSpecError)) throw error;
     reject({
@@ -170,7 +173,7 @@ export async function handleRequest(
   if (request.maxTokens !== undefined) resolveOptions.maxTokens = request.maxTokens;
   const resolved = resolveScript(addFaultBlocks(script, wanted, request), resolveOptions);
   const items = paceBlocks(resolved.blocks.map(paceBlock), {
-    ...config.pacing,
+    ...pacing,
     seed: requestSeed ^ 0x5bd1e995,
   });
   const input: EncodeInput = {
@@ -200,6 +203,10 @@ async function sendStream(
   signal: AbortSignal,
 ): Promise<string> {
   const frames = dialect.streamFrames(input);
+  const midCall =
+    faults.errorMidCall === true || faults.dropMidCall === true
+      ? midCallFrameCount(dialect, input)
+      : undefined;
   res.writeHead(200, {
     "content-type": dialect.streamContentType ?? "text/event-stream; charset=utf-8",
     "cache-control": "no-cache",
@@ -211,9 +218,9 @@ async function sendStream(
   req.socket.setNoDelay(true);
   const ending = await writeFrames(res, frames, {
     signal,
-    errorAfter: faults.errorAfter,
+    errorAfter: faults.errorMidCall === true ? (midCall ?? faults.errorAfter) : faults.errorAfter,
     errorFrame: dialect.streamErrorFrame,
-    dropAfter: faults.dropAfter,
+    dropAfter: faults.dropMidCall === true ? (midCall ?? faults.dropAfter) : faults.dropAfter,
   });
   return `stream ${ending}`;
 }

@@ -38,6 +38,7 @@ export {
   geminiResponseBody,
 } from "./gemini-wire.js";
 export { IdFactory } from "./id-factory.js";
+export { midCallFrameCount } from "./mid-call-cut.js";
 export {
   encodeOpenAIStream,
   finishReason,
@@ -52,6 +53,7 @@ export {
   type PacedItem,
   type Pacing,
   paceBlocks,
+  requestPacing,
   resolvePacing,
 } from "./pacing.js";
 export {

@@ -5,6 +5,7 @@
  */
 
 import { SeededRandom } from "./seeded-random.js";
+import { parseSpecList, SimSpecError } from "./sim-spec-error.js";
 
 /** How a response is paced. */
 export interface Pacing {
@@ -51,6 +52,42 @@ export function resolvePacing(partial: Partial<Pacing> = {}): Pacing {
   ] as const) {
     if (!(range[0] >= 1 && range[1] >= range[0])) {
       throw new RangeError(`${name} must be a range [min, max] with 1 <= min <= max.`);
+    }
+  }
+  return pacing;
+}
+
+/** The largest `tokens-per-second` and `first-token-ms` a request may ask for. */
+const MAX_REQUEST_TOKENS_PER_SECOND = 10_000;
+const MAX_REQUEST_FIRST_TOKEN_MS = 60_000;
+
+/**
+ * The server's pacing with a request's `x-sim-pacing` header applied: comma-separated
+ * `tokens-per-second=N` (1..10000) and `first-token-ms=N` (0..60000), e.g. to show one visitor a
+ * slower model than the next.
+ * @throws SimSpecError for an unknown name or a bad value.
+ */
+export function requestPacing(config: Pacing, header: string | undefined): Pacing {
+  const pacing = { ...config };
+  for (const { name, value } of parseSpecList(header)) {
+    const n = Number(value);
+    const bad = value === undefined || value === "" || !Number.isFinite(n);
+    if (name === "tokens-per-second") {
+      if (bad || n < 1 || n > MAX_REQUEST_TOKENS_PER_SECOND) {
+        throw new SimSpecError(
+          `Pacing "tokens-per-second" takes a number from 1 to ${MAX_REQUEST_TOKENS_PER_SECOND}, as in "tokens-per-second=120".`,
+        );
+      }
+      pacing.tokensPerSecond = n;
+    } else if (name === "first-token-ms") {
+      if (bad || n < 0 || n > MAX_REQUEST_FIRST_TOKEN_MS) {
+        throw new SimSpecError(
+          `Pacing "first-token-ms" takes a number from 0 to ${MAX_REQUEST_FIRST_TOKEN_MS}, as in "first-token-ms=300".`,
+        );
+      }
+      pacing.firstTokenMs = n;
+    } else {
+      throw new SimSpecError(`Unknown pacing "${name}"; known: tokens-per-second, first-token-ms.`);
     }
   }
   return pacing;
