@@ -4,7 +4,7 @@
  * Run with `npm run bench` at the repository root.
  */
 
-const benchmarks = ["./preview-parse.js", "./round-latency.js"];
+const benchmarks = ["./preview-parse.js", "./round-latency.js", "./load/run-load.js"];
 
 for (const [i, path] of benchmarks.entries()) {
   if (i > 0) console.log("");
