@@ -1,6 +1,8 @@
 /**
- * The shopper agent's tools. Cart tools run read-check-write under the session lock
- * (`store.withCart`), so the cart calls of one round apply in call order (S15). Display tools
+ * The shopper agent's tools. The cart and the orders are the shopper's, shared by all of their
+ * chats; the tools reach them through the chat's session id. Cart tools run read-check-write
+ * under the cart's lock (`store.withCart`), so the cart calls of one round apply in call order
+ * (S15), also when another chat of the shopper changes the cart at the same time. Display tools
  * re-validate their input and fill in live price and stock before the final card (S5, S13).
  */
 
@@ -181,24 +183,27 @@ export function shopperTools(deps: {
     defineTool({
       name: "my_orders",
       description:
-        "The shopper's own orders in this session, newest first: id, date, lines, total and status. Give orderId for one order.",
+        "The shopper's own orders (from any of their chats), newest first: id, date, lines with size and colour, total and status. Give orderId for one order.",
       input: z.object({
         orderId: z.string().min(1).max(40).optional(),
         limit: z.number().int().min(1).max(20).default(5),
       }),
       run: async ({ orderId, limit }, { context }) => {
+        const session = await context.store.getSession(context.sessionId);
         const orders = await context.store.listOrders({
-          sessionId: context.sessionId,
+          ...(session?.shopperId
+            ? { shopperId: session.shopperId }
+            : { sessionId: context.sessionId }),
           limit: orderId ? 50 : limit,
         });
         const chosen = orderId ? orders.filter((o) => o.id === orderId) : orders;
         if (orderId && chosen.length === 0)
-          return { text: `There is no order ${orderId} in this session.`, isError: true };
-        if (chosen.length === 0) return "No orders yet in this session.";
+          return { text: `There is no order ${orderId} of yours.`, isError: true };
+        if (chosen.length === 0) return "No orders yet.";
         const lines = chosen.map(
           (o) =>
             `${o.id} placed ${o.createdAt.slice(0, 16).replace("T", " ")} UTC: ${o.lines
-              .map((l) => `${l.quantity} × ${l.name}`)
+              .map((l) => `${l.quantity} × ${l.name}${lineVariant(l)}`)
               .join(
                 ", ",
               )}; ${o.itemCount} items, ${formatCents(o.totalCents)}. Status: placed and paid (shipping is not tracked by this shop).`,
@@ -337,7 +342,7 @@ export function shopperTools(deps: {
 }
 
 /**
- * Runs one cart change under the session lock and reports it to the model and the UI. The reply
+ * Runs one cart change under the cart's lock and reports it to the model and the UI. The reply
  * is built in the change's transaction and recorded with it (see `recordCall`).
  */
 async function changeCart(

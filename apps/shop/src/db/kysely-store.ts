@@ -2,10 +2,11 @@
  * The one {@link ShopStore} implementation, over Kysely, shared by SQLite and PostgreSQL. What
  * differs (JSON column types, the in-transaction lock) comes in through a {@link StoreDialect}.
  *
- * The per-session lock (S15) has two halves: a {@link KeyedQueue} in the process, which runs a
- * session's cart operations one at a time in call order, and the dialect's lock inside the
- * transaction, which makes other processes sharing the database wait (PostgreSQL advisory lock;
- * SQLite's BEGIN IMMEDIATE write lock).
+ * The cart belongs to the shopper, so the cart lock (S15) is per shopper: every chat of a shopper
+ * takes the same one. It has two halves: a {@link KeyedQueue} in the process, which runs a cart's
+ * operations one at a time in call order, and the dialect's lock inside the transaction, which
+ * makes other processes sharing the database wait (PostgreSQL advisory lock; SQLite's BEGIN
+ * IMMEDIATE write lock).
  */
 
 import { createHash, randomBytes } from "node:crypto";
@@ -39,13 +40,16 @@ import type {
   CallRecord,
   CartChange,
   CartTransaction,
+  ChatSummary,
   CheckoutResult,
+  CreateSessionOptions,
   ListOrdersOptions,
   NewSession,
   RecordOption,
   Session,
   SessionKind,
   ShopConversationStore,
+  Shopper,
   ShopStore,
 } from "./shop-store.js";
 import { SqlConversationStore } from "./sql-conversation-store.js";
@@ -84,6 +88,12 @@ export class KyselyShopStore implements ShopStore {
   readonly #dialect: StoreDialect;
   readonly #recordDelayMs: number;
   readonly #queue = new KeyedQueue();
+  /**
+   * The cart owner of each id given to the cart methods, as a promise made at the first call:
+   * calls with one id find their owner in call order, so they queue in call order. A session's
+   * shopper never changes, so entries never go stale; the oldest go beyond {@link MAX_OWNERS}.
+   */
+  readonly #owners = new Map<string, Promise<string>>();
   #lastTimestamp = 0;
 
   /** Creates a store and migrates it; on failure the connection is closed, not leaked. */
@@ -117,23 +127,62 @@ export class KyselyShopStore implements ShopStore {
 
   // --- sessions -------------------------------------------------------------------------------
 
-  async createSession(kind: SessionKind): Promise<NewSession> {
-    const session = {
-      id: `s-${randomBytes(8).toString("hex")}`,
-      kind,
-      createdAt: this.#now(),
-    };
-    const token = randomBytes(32).toString("base64url");
-    await this.#db
-      .insertInto("sessions")
-      .values({
-        id: session.id,
+  async createSession(kind: SessionKind, options: CreateSessionOptions = {}): Promise<NewSession> {
+    const id = `s-${randomBytes(8).toString("hex")}`;
+    const createdAt = this.#now();
+    const token = newToken();
+    if (kind !== "shopper") {
+      await this.#db
+        .insertInto("sessions")
+        .values({
+          id,
+          kind,
+          token_hash: hashToken(token),
+          created_at: createdAt,
+          shopper_id: null,
+          last_active_at: createdAt,
+        })
+        .execute();
+      return { id, kind, createdAt, token };
+    }
+    return this.#db.transaction().execute(async (trx) => {
+      let shopperId = options.shopperId;
+      let shopperToken: string | undefined;
+      if (shopperId === undefined) {
+        shopperId = `u-${randomBytes(8).toString("hex")}`;
+        shopperToken = newToken();
+        await trx
+          .insertInto("shoppers")
+          .values({ id: shopperId, token_hash: hashToken(shopperToken), created_at: createdAt })
+          .execute();
+      } else {
+        const shopper = await trx
+          .selectFrom("shoppers")
+          .select("id")
+          .where("id", "=", shopperId)
+          .executeTakeFirst();
+        if (!shopper) throw new RangeError(`There is no shopper ${shopperId}.`);
+      }
+      await trx
+        .insertInto("sessions")
+        .values({
+          id,
+          kind,
+          token_hash: hashToken(token),
+          created_at: createdAt,
+          shopper_id: shopperId,
+          last_active_at: createdAt,
+        })
+        .execute();
+      return {
+        id,
         kind,
-        token_hash: hashToken(token),
-        created_at: session.createdAt,
-      })
-      .execute();
-    return { ...session, token };
+        createdAt,
+        shopperId,
+        token,
+        ...(shopperToken === undefined ? {} : { shopperToken }),
+      };
+    });
   }
 
   async findSessionByToken(token: string): Promise<Session | undefined> {
@@ -154,6 +203,56 @@ export class KyselyShopStore implements ShopStore {
       .where("id", "=", sessionId)
       .executeTakeFirst();
     return row && toSession(row);
+  }
+
+  async findShopperByToken(token: string): Promise<Shopper | undefined> {
+    if (typeof token !== "string" || token.length === 0 || token.length > 256) return undefined;
+    const row = await this.#db
+      .selectFrom("shoppers")
+      .select(["id", "created_at"])
+      .where("token_hash", "=", hashToken(token))
+      .executeTakeFirst();
+    return row && { id: row.id, createdAt: row.created_at };
+  }
+
+  async listChats(shopperId: string, options: { limit?: number } = {}): Promise<ChatSummary[]> {
+    const limit = Math.max(0, Math.min(200, Math.floor(options.limit ?? 50)));
+    const rows = await this.#db
+      .selectFrom("sessions as s")
+      .select((eb) => [
+        "s.id",
+        "s.created_at",
+        "s.last_active_at",
+        eb
+          .selectFrom("messages as m")
+          .select((e) => e.fn.countAll().as("n"))
+          .whereRef("m.session_id", "=", "s.id")
+          .as("message_count"),
+        eb
+          .selectFrom("messages as m")
+          .select("m.content")
+          .whereRef("m.session_id", "=", "s.id")
+          .where("m.seq", "=", 0)
+          .as("first_content"),
+      ])
+      .where("s.shopper_id", "=", shopperId)
+      .where("s.kind", "=", "shopper")
+      .where((eb) =>
+        eb.exists(
+          eb.selectFrom("messages as m").select("m.seq").whereRef("m.session_id", "=", "s.id"),
+        ),
+      )
+      .orderBy("s.last_active_at", "desc")
+      .orderBy("s.id", "desc")
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      title: chatTitle(row.first_content),
+      lastActivity: row.last_active_at ?? row.created_at,
+      messageCount: Number(row.message_count ?? 0),
+      createdAt: row.created_at,
+    }));
   }
 
   ledger(sessionId = ""): ToolLedger {
@@ -248,16 +347,16 @@ export class KyselyShopStore implements ShopStore {
     fn: (cart: Cart, tx: CartTransaction) => R | Promise<R>,
     options: RecordOption<R> = {},
   ): Promise<R> {
-    return this.#locked(sessionId, async (trx) => {
-      const cart = await readCart(trx, sessionId);
-      const tx = this.#cartTransaction(trx, sessionId);
+    return this.#locked(sessionId, async (trx, owner) => {
+      const cart = await readCart(trx, owner);
+      const tx = this.#cartTransaction(trx, sessionId, owner);
       const result = await fn(cart, tx);
       const change: CartChange = result;
       if (change.ok && change.cart !== cart) {
         if (!isWellFormedCart(change.cart)) {
           throw new TypeError("withCart: the callback returned a malformed cart; nothing stored.");
         }
-        await writeCart(trx, sessionId, change.cart, this.#now());
+        await writeCart(trx, owner, change.cart, this.#now());
       }
       if (options.record) await this.#record(trx, await options.record(result, tx));
       return result;
@@ -276,10 +375,12 @@ export class KyselyShopStore implements ShopStore {
   ): Promise<CheckoutResult> {
     const record = options.record;
     try {
-      return await this.#locked(sessionId, async (trx) => {
-        const result = await this.#checkout(trx, sessionId, callId);
-        if (record)
-          await this.#record(trx, await record(result, this.#cartTransaction(trx, sessionId)));
+      return await this.#locked(sessionId, async (trx, owner) => {
+        const result = await this.#checkout(trx, sessionId, owner, callId);
+        if (record) {
+          const tx = this.#cartTransaction(trx, sessionId, owner);
+          await this.#record(trx, await record(result, tx));
+        }
         return result;
       });
     } catch (error) {
@@ -294,11 +395,12 @@ export class KyselyShopStore implements ShopStore {
   async #checkout(
     trx: Transaction<ShopDatabase>,
     sessionId: string,
+    owner: string,
     callId: string,
   ): Promise<CheckoutResult> {
     const placed = await readOrders(trx, { sessionId, callId });
     if (placed[0]) return { ok: true, order: placed[0], replayed: true, priceChanges: [] };
-    const cart = await readCart(trx, sessionId);
+    const cart = await readCart(trx, owner);
     const products = new Map<string, Product>();
     for (const line of cart.lines) {
       const product = await readProduct(trx, line.productId);
@@ -328,6 +430,7 @@ export class KyselyShopStore implements ShopStore {
     const order: Order = {
       id: `o-${randomBytes(6).toString("hex")}`,
       sessionId,
+      shopperId: owner,
       callId,
       lines: draft.lines,
       totalCents: draft.totalCents,
@@ -335,7 +438,7 @@ export class KyselyShopStore implements ShopStore {
       createdAt: this.#now(),
     };
     await insertOrder(trx, order);
-    await trx.deleteFrom("carts").where("session_id", "=", sessionId).execute();
+    await trx.deleteFrom("carts").where("shopper_id", "=", owner).execute();
     return { ok: true, order, replayed: false, priceChanges: draft.priceChanges };
   }
 
@@ -348,12 +451,17 @@ export class KyselyShopStore implements ShopStore {
   }
 
   /** Reads inside a cart transaction. */
-  #cartTransaction(trx: Transaction<ShopDatabase>, sessionId: string): CartTransaction {
+  #cartTransaction(
+    trx: Transaction<ShopDatabase>,
+    sessionId: string,
+    owner: string,
+  ): CartTransaction {
     return {
       sessionId,
+      shopperId: owner,
       rules: this.cartRules,
       getProduct: (productId) => readProduct(trx, productId),
-      getCart: () => readCart(trx, sessionId),
+      getCart: () => readCart(trx, owner),
     };
   }
 
@@ -370,14 +478,43 @@ export class KyselyShopStore implements ShopStore {
     if (record.entry) await insertJournalRow(trx, record.sessionId, record.entry);
   }
 
-  /** Runs `fn` in a transaction holding the session's lock, after the session's earlier calls. */
-  #locked<T>(sessionId: string, fn: (trx: Transaction<ShopDatabase>) => Promise<T>): Promise<T> {
-    return this.#queue.run(sessionId, () =>
+  /**
+   * Runs `fn` in a transaction holding the lock of the cart `sessionId` uses (its shopper's),
+   * after the cart's earlier calls from any chat.
+   */
+  async #locked<T>(
+    sessionId: string,
+    fn: (trx: Transaction<ShopDatabase>, owner: string) => Promise<T>,
+  ): Promise<T> {
+    const owner = await this.#cartOwner(sessionId);
+    return this.#queue.run(owner, () =>
       this.#db.transaction().execute(async (trx) => {
-        await this.#dialect.lock(trx, `session:${sessionId}`);
-        return fn(trx);
+        await this.#dialect.lock(trx, `cart:${owner}`);
+        return fn(trx, owner);
       }),
     );
+  }
+
+  /** The key of the cart `id` uses: its session's shopper, else `id` itself. */
+  #cartOwner(id: string): Promise<string> {
+    const known = this.#owners.get(id);
+    if (known) return known;
+    const owner = this.#db
+      .selectFrom("sessions")
+      .select("shopper_id")
+      .where("id", "=", id)
+      .executeTakeFirst()
+      .then((row) => row?.shopper_id ?? id);
+    this.#owners.set(id, owner);
+    // A failed lookup is not remembered; the map stays bounded (oldest first out).
+    owner.catch(() => {
+      if (this.#owners.get(id) === owner) this.#owners.delete(id);
+    });
+    if (this.#owners.size > MAX_OWNERS) {
+      const oldest = this.#owners.keys().next().value;
+      if (oldest !== undefined) this.#owners.delete(oldest);
+    }
+    return owner;
   }
 
   /** ISO timestamps that never repeat or go back within this store, so "newest first" is exact. */
@@ -387,12 +524,53 @@ export class KyselyShopStore implements ShopStore {
   }
 }
 
+/** How many ids' cart owners a store remembers. */
+const MAX_OWNERS = 10_000;
+
+function newToken(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+/** A chat's title: the shopper's first words (a stored message's JSON content). */
+function chatTitle(content: string | null | undefined): string {
+  if (!content) return "";
+  let value: unknown;
+  try {
+    value = JSON.parse(content);
+  } catch {
+    return "";
+  }
+  const text =
+    typeof value === "string"
+      ? value
+      : Array.isArray(value)
+        ? value
+            .flatMap((b: unknown) =>
+              typeof b === "object" &&
+              b !== null &&
+              (b as { type?: unknown }).type === "text" &&
+              typeof (b as { text?: unknown }).text === "string"
+                ? [(b as { text: string }).text]
+                : [],
+            )
+            .join(" ")
+        : "";
+  const line = text.replace(/\s+/g, " ").trim();
+  const chars = [...line];
+  return chars.length > 120 ? `${chars.slice(0, 119).join("")}…` : line;
+}
+
 function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
 function toSession(row: Selectable<ShopDatabase["sessions"]>): Session {
-  return { id: row.id, kind: row.kind as SessionKind, createdAt: row.created_at };
+  return {
+    id: row.id,
+    kind: row.kind as SessionKind,
+    createdAt: row.created_at,
+    ...(row.shopper_id ? { shopperId: row.shopper_id } : {}),
+  };
 }
 
 function toProduct(row: Selectable<ProductsTable>): Product {
@@ -421,11 +599,11 @@ async function readProduct(db: Db, productId: string): Promise<Product | undefin
   return row && toProduct(row);
 }
 
-async function readCart(db: Db, sessionId: string): Promise<Cart> {
+async function readCart(db: Db, owner: string): Promise<Cart> {
   const row = await db
     .selectFrom("carts")
     .select("lines")
-    .where("session_id", "=", sessionId)
+    .where("shopper_id", "=", owner)
     .executeTakeFirst();
   if (!row) return EMPTY_CART;
   // Rebuilt field by field: jsonb does not keep key order, and the cart should look the same
@@ -445,12 +623,12 @@ function cartLineFields({ productId, quantity, unitPriceCents, size, color }: Ca
   };
 }
 
-async function writeCart(db: Db, sessionId: string, cart: Cart, now: string): Promise<void> {
+async function writeCart(db: Db, owner: string, cart: Cart, now: string): Promise<void> {
   const lines = JSON.stringify(cart.lines.map(cartLineFields));
   await db
     .insertInto("carts")
-    .values({ session_id: sessionId, lines, updated_at: now })
-    .onConflict((oc) => oc.column("session_id").doUpdateSet({ lines, updated_at: now }))
+    .values({ shopper_id: owner, lines, updated_at: now })
+    .onConflict((oc) => oc.column("shopper_id").doUpdateSet({ lines, updated_at: now }))
     .execute();
 }
 
@@ -460,6 +638,7 @@ async function insertOrder(db: Db, order: Order): Promise<void> {
     .values({
       id: order.id,
       session_id: order.sessionId,
+      shopper_id: order.shopperId,
       call_id: order.callId,
       total_cents: order.totalCents,
       item_count: order.itemCount,
@@ -476,6 +655,8 @@ async function insertOrder(db: Db, order: Order): Promise<void> {
         name: line.name,
         quantity: line.quantity,
         unit_price_cents: line.unitPriceCents,
+        size: line.size ?? null,
+        color: line.color ?? null,
       })),
     )
     .execute();
@@ -483,10 +664,11 @@ async function insertOrder(db: Db, order: Order): Promise<void> {
 
 async function readOrders(
   db: Db,
-  filter: { sessionId?: string; callId?: string; limit?: number },
+  filter: { sessionId?: string; shopperId?: string; callId?: string; limit?: number },
 ): Promise<Order[]> {
   let query = db.selectFrom("orders").selectAll().orderBy("created_at", "desc").orderBy("id");
   if (filter.sessionId !== undefined) query = query.where("session_id", "=", filter.sessionId);
+  if (filter.shopperId !== undefined) query = query.where("shopper_id", "=", filter.shopperId);
   if (filter.callId !== undefined) query = query.where("call_id", "=", filter.callId);
   if (filter.limit !== undefined) query = query.limit(Math.max(0, Math.floor(filter.limit)));
   const rows = await query.execute();
@@ -516,12 +698,15 @@ async function readOrders(
       quantity,
       unitPriceCents,
       lineTotalCents: quantity * unitPriceCents,
+      ...(row.size !== null && row.size !== undefined ? { size: row.size } : {}),
+      ...(row.color !== null && row.color !== undefined ? { color: row.color } : {}),
     });
     linesByOrder.set(row.order_id, lines);
   }
   return rows.map((row) => ({
     id: row.id,
     sessionId: row.session_id,
+    shopperId: row.shopper_id ?? row.session_id,
     callId: row.call_id,
     lines: linesByOrder.get(row.id) ?? [],
     totalCents: Number(row.total_cents),

@@ -126,15 +126,66 @@ const MIGRATIONS: readonly Migration[] = [
         .execute();
     },
   },
+  {
+    version: 3,
+    description:
+      "shoppers: every shopper session (chat) belongs to one; carts and orders belong to the shopper; chat activity; order line variants",
+    async up(trx) {
+      const schema = trx.schema;
+      // A shopper's token is optional: the shoppers made from older sessions have none (any of
+      // their chats' tokens stands for them). UNIQUE allows many NULLs in both databases.
+      await schema
+        .createTable("shoppers")
+        .ifNotExists()
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("token_hash", "text", (c) => c.unique())
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .execute();
+      // Added nullable (SQLite cannot add a NOT NULL column without a default), then filled.
+      await schema.alterTable("sessions").addColumn("shopper_id", "text").execute();
+      await schema.alterTable("sessions").addColumn("last_active_at", "text").execute();
+      await schema
+        .createIndex("sessions_shopper_idx")
+        .ifNotExists()
+        .on("sessions")
+        .columns(["shopper_id", "last_active_at"])
+        .execute();
+      // Each existing shopper session becomes its own shopper, with the session's id as the
+      // shopper's id: its cart and orders, keyed by that id, then stay where they are.
+      await sql`insert into shoppers (id, token_hash, created_at)
+        select id, null, created_at from sessions where kind = 'shopper'`.execute(trx);
+      await sql`update sessions set shopper_id = id where kind = 'shopper'`.execute(trx);
+      await sql`update sessions set last_active_at = created_at`.execute(trx);
+      // The cart is the shopper's: one per shopper (old rows: the session id is the shopper id).
+      await schema.alterTable("carts").renameColumn("session_id", "shopper_id").execute();
+      // Orders keep the chat that placed them (and the call: checkout stays idempotent per call)
+      // and gain the shopper they belong to.
+      await schema.alterTable("orders").addColumn("shopper_id", "text").execute();
+      await sql`update orders set shopper_id = session_id`.execute(trx);
+      await schema
+        .createIndex("orders_shopper_idx")
+        .ifNotExists()
+        .on("orders")
+        .columns(["shopper_id", "created_at"])
+        .execute();
+      // The variant ordered (older orders had none recorded).
+      await schema.alterTable("order_lines").addColumn("size", "text").execute();
+      await schema.alterTable("order_lines").addColumn("color", "text").execute();
+    },
+  },
 ];
 
 /** The schema version this code expects. */
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
 
-/** Applies every pending migration; returns the versions applied (empty when up to date). */
+/**
+ * Applies every pending migration up to `target` (default: the latest); returns the versions
+ * applied (empty when up to date). A lower `target` is for tests that build an older database.
+ */
 export async function migrateToLatest(
   db: Kysely<ShopDatabase>,
   dialect: StoreDialect,
+  target = LATEST_SCHEMA_VERSION,
 ): Promise<number[]> {
   return db.transaction().execute(async (trx) => {
     await dialect.lock(trx, "overlap-shop:migrations");
@@ -151,7 +202,7 @@ export async function migrateToLatest(
     const current = Number(row?.version ?? 0);
     const applied: number[] = [];
     for (const migration of MIGRATIONS) {
-      if (migration.version <= current) continue;
+      if (migration.version <= current || migration.version > target) continue;
       await migration.up(trx, dialect);
       await trx
         .insertInto("schema_version")

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { ShopStore } from "./shop-store.js";
-import { registerStoreSuite } from "./store-suite.js";
+import { registerStoreSuite, registerUpgradeSuite } from "./store-suite.js";
 
 const DATABASE_URL = process.env.DATABASE_URL || "postgres://127.0.0.1:5432/test";
 const CI = process.env.CI === "true";
@@ -93,6 +93,31 @@ if ("error" in driver) {
         },
         async dispose() {
           for (const s of stores) await s.close();
+          await admin.query(`drop schema ${schema} cascade`);
+          await admin.end();
+        },
+      };
+    });
+  }
+
+  if (problem === null) {
+    registerUpgradeSuite("PostgreSQL upgrade", async () => {
+      const { Kysely, PostgresDialect } = await import("kysely");
+      const schema = `shop_test_${randomBytes(6).toString("hex")}`;
+      const admin = new pg.Client({ connectionString });
+      await admin.connect();
+      await admin.query(`create schema ${schema}`);
+      const pool = new pg.Pool({ connectionString, max: 2, options: `-c search_path=${schema}` });
+      return {
+        db: new Kysely({ dialect: new PostgresDialect({ pool }) }),
+        dialect: {
+          name: "postgres",
+          jsonType: "jsonb",
+          exactJsonType: "json",
+          lock: async () => {},
+        },
+        open: () => openPostgresStore({ connectionString: DATABASE_URL, schema, poolSize: 2 }),
+        async dispose() {
           await admin.query(`drop schema ${schema} cascade`);
           await admin.end();
         },

@@ -10,12 +10,28 @@ export interface SchemaVersionTable {
   applied_at: string;
 }
 
-/** Shopper and merchant sessions; only the token's SHA-256 is stored. */
+/**
+ * Shoppers: the owner of a cart, of orders and of any number of chats (shopper sessions). Only the
+ * token's SHA-256 is stored; shoppers made from sessions of older versions have no token.
+ */
+export interface ShoppersTable {
+  id: string;
+  token_hash: string | null;
+  created_at: string;
+}
+
+/**
+ * Shopper sessions (chats) and merchant sessions; only the token's SHA-256 is stored. A shopper
+ * session belongs to a shopper (`shopper_id`); a merchant session to none.
+ */
 export interface SessionsTable {
   id: string;
   kind: string;
   token_hash: string;
   created_at: string;
+  shopper_id: string | null;
+  /** When a message was last stored (ISO 8601); the creation time until then. */
+  last_active_at: string | null;
 }
 
 /** Conversation messages, one row per message, `seq` from 0. */
@@ -46,18 +62,22 @@ export interface ProductsTable {
   description: string;
 }
 
-/** One cart per session. */
+/** One cart per shopper (or per bare key: see `ShopStore.withCart`). */
 export interface CartsTable {
-  session_id: string;
+  shopper_id: string;
   /** JSON array of cart lines. */
   lines: string;
   updated_at: string;
 }
 
-/** Placed orders; (session_id, call_id) is unique, which makes checkout idempotent. */
+/**
+ * Placed orders; (session_id, call_id) is unique, which makes checkout idempotent. `session_id` is
+ * the chat that placed the order, `shopper_id` whose order it is.
+ */
 export interface OrdersTable {
   id: string;
   session_id: string;
+  shopper_id: string | null;
   call_id: string;
   total_cents: number;
   item_count: number;
@@ -72,6 +92,9 @@ export interface OrderLinesTable {
   name: string;
   quantity: number;
   unit_price_cents: number;
+  /** The size and colour ordered; null when none was chosen (and for older orders). */
+  size: string | null;
+  color: string | null;
 }
 
 /** Finished tool calls (B4), keyed by session and call id. */
@@ -107,6 +130,7 @@ export interface RoundJournalTable {
 /** Every table of the shop. */
 export interface ShopDatabase {
   schema_version: SchemaVersionTable;
+  shoppers: ShoppersTable;
   sessions: SessionsTable;
   messages: MessagesTable;
   products: ProductsTable;

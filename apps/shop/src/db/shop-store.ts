@@ -24,17 +24,54 @@ import type { SqlConversationWriteOptions } from "./sql-conversation-store.js";
 /** Who a session belongs to; merchant tools require a merchant session (B12). */
 export type SessionKind = "shopper" | "merchant";
 
-/** A stored session. */
+/** A stored session. A shopper session is one chat of a shopper. */
 export interface Session {
   readonly id: string;
   readonly kind: SessionKind;
   /** ISO 8601 timestamp. */
   readonly createdAt: string;
+  /** The shopper a shopper session (chat) belongs to; absent for merchant sessions. */
+  readonly shopperId?: string;
 }
 
 /** A session just created, with its bearer token. The token is shown once and stored hashed. */
 export interface NewSession extends Session {
   readonly token: string;
+  /**
+   * The token of the shopper, only when this session created the shopper (shown once, stored
+   * hashed). It stands for the shopper: new chats, the list of chats, orders.
+   */
+  readonly shopperToken?: string;
+}
+
+/** A shopper: the owner of one cart, of orders and of any number of chats. */
+export interface Shopper {
+  readonly id: string;
+  /** ISO 8601 timestamp. */
+  readonly createdAt: string;
+}
+
+/** One chat of a shopper, as the list of chats shows it. */
+export interface ChatSummary {
+  /** The chat's session id. */
+  readonly id: string;
+  /** The first message the shopper sent in it (at most 120 characters); "" when none. */
+  readonly title: string;
+  /** ISO 8601: when a message was last stored. */
+  readonly lastActivity: string;
+  /** Messages stored (the shopper's, the assistant's and the tool results' messages). */
+  readonly messageCount: number;
+  /** ISO 8601. */
+  readonly createdAt: string;
+}
+
+/** Options of {@link ShopStore.createSession}. */
+export interface CreateSessionOptions {
+  /**
+   * For a shopper session: the existing shopper it is a new chat of. Without, a new shopper is
+   * created with its own token (`shopperToken`).
+   */
+  shopperId?: string;
 }
 
 /**
@@ -45,7 +82,10 @@ export type CartChange = { readonly ok: true; readonly cart: Cart } | { readonly
 
 /** Read access to products inside a {@link ShopStore.withCart} transaction. */
 export interface CartTransaction {
+  /** The id `withCart` was called with (a chat's session id, usually). */
   readonly sessionId: string;
+  /** The cart's owner: the session's shopper (or the id itself when it names no shopper session). */
+  readonly shopperId: string;
   /** The store's cart limits, to pass to the domain's cart functions. */
   readonly rules: CartRules;
   /** A product with its current price and stock, read in the cart's transaction. */
@@ -99,8 +139,10 @@ export type CheckoutResult =
 
 /** Filters of {@link ShopStore.listOrders}. */
 export interface ListOrdersOptions {
-  /** Only this session's orders. */
+  /** Only the orders placed in this chat (session). */
   sessionId?: string;
+  /** Only this shopper's orders (from any of their chats). */
+  shopperId?: string;
   /** At most this many, newest first (default 50). */
   limit?: number;
 }
@@ -117,12 +159,20 @@ export interface ShopStore {
   /** Closes the database connection(s). */
   close(): Promise<void>;
 
-  /** Creates a session with a fresh random token (only its SHA-256 is stored). */
-  createSession(kind: SessionKind): Promise<NewSession>;
+  /**
+   * Creates a session with a fresh random token (only its SHA-256 is stored). A shopper session
+   * is a chat of `options.shopperId`, or of a new shopper (then `shopperToken` is set).
+   * @throws RangeError when `shopperId` names no shopper.
+   */
+  createSession(kind: SessionKind, options?: CreateSessionOptions): Promise<NewSession>;
   /** The session a bearer token belongs to, if any. */
   findSessionByToken(token: string): Promise<Session | undefined>;
   /** A session by id. */
   getSession(sessionId: string): Promise<Session | undefined>;
+  /** The shopper a shopper token belongs to, if any (session tokens are not shopper tokens). */
+  findShopperByToken(token: string): Promise<Shopper | undefined>;
+  /** A shopper's chats that hold at least one message, most recently active first (default 50). */
+  listChats(shopperId: string, options?: { limit?: number }): Promise<ChatSummary[]>;
 
   /** Conversations keyed by session id; every message is stored, so a restart loses nothing. */
   readonly conversations: ShopConversationStore;
@@ -167,11 +217,13 @@ export interface ShopStore {
   lowStock(threshold?: number): Promise<Product[]>;
 
   /**
-   * Runs read cart → check rules → write cart for one session as one unit (S15): under the
-   * per-session lock (FIFO within the process, a database lock across processes) and in one
-   * transaction. `fn` receives the current cart and returns a {@link CartChange}; the cart is
-   * written only when the change is `ok` (and differs). Calls for one session apply in the order
-   * `withCart` was called. Use `tx` (not the store) for reads inside `fn`: the store's own methods
+   * Runs read cart → check rules → write cart as one unit (S15). The cart is the shopper's:
+   * `sessionId` names a chat, whose shopper owns the cart (an id that names no shopper session,
+   * e.g. a shopper id, is its own cart's key). Runs under the per-cart lock (FIFO within the
+   * process, a database lock across processes), so two chats of one shopper changing the cart at
+   * once are serialised, and in one transaction. `fn` receives the current cart and returns a
+   * {@link CartChange}; the cart is written only when the change is `ok` (and differs). Calls with
+   * one id apply in the order `withCart` was called. Use `tx` (not the store) for reads inside `fn`: the store's own methods
    * may wait for the very transaction `fn` runs in. With `record`, the call's ledger record is
    * written in the same transaction, after the cart.
    */
@@ -180,12 +232,13 @@ export interface ShopStore {
     fn: (cart: Cart, tx: CartTransaction) => R | Promise<R>,
     options?: RecordOption<R>,
   ): Promise<R>;
-  /** The session's cart, read in turn with the cart changes queued before it. */
+  /** The cart of the session's shopper, read in turn with the cart changes queued before it. */
   getCart(sessionId: string): Promise<Cart>;
   /**
-   * Turns the cart into an order at current prices, takes the stock and empties the cart, all in
-   * one transaction under the session lock. Idempotent per `callId`: calling again with the same
-   * id returns the same order (`replayed: true`) and changes nothing. With `record`, the call's
+   * Turns the shopper's cart into an order at current prices, takes the stock and empties the
+   * cart, all in one transaction under the cart's lock; the order belongs to the shopper and
+   * records the chat (`sessionId`) that placed it. Idempotent per chat and `callId`: calling
+   * again with the same ids returns the same order (`replayed: true`) and changes nothing. With `record`, the call's
    * ledger record is written in the same transaction; a checkout refused because another one took
    * the stock meanwhile is rolled back whole and not recorded here (nothing happened).
    */

@@ -72,6 +72,12 @@ export class SqlConversationStore implements ConversationStore {
       if (options?.clearRoundJournal) {
         await trx.deleteFrom("round_journal").where("session_id", "=", conversationId).execute();
       }
+      // The chat's last activity, for the shopper's list of chats (newest first).
+      await trx
+        .updateTable("sessions")
+        .set({ last_active_at: new Date().toISOString() })
+        .where("id", "=", conversationId)
+        .execute();
       if (messages.length === 0) return;
       await trx
         .insertInto("messages")

@@ -2,11 +2,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import { Kysely, SqliteDialect } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { addToCart } from "../domain/cart.js";
+import type { ShopDatabase } from "./shop-database.js";
 import type { ShopStore } from "./shop-store.js";
 import { openSqliteStore } from "./sqlite-store.js";
-import { registerStoreSuite } from "./store-suite.js";
+import { registerStoreSuite, registerUpgradeSuite } from "./store-suite.js";
 
 /** A temporary directory per harness, deleted with it. */
 function tempFile(): { file: string; remove: () => void } {
@@ -34,6 +36,19 @@ registerStoreSuite("ShopStore on SQLite", async () => {
       for (const s of [store, ...peers]) await s.close();
       remove();
     },
+  };
+});
+
+registerUpgradeSuite("SQLite upgrade", async () => {
+  const { file, remove } = tempFile();
+  const db = new Kysely<ShopDatabase>({
+    dialect: new SqliteDialect({ database: new Database(file) }),
+  });
+  return {
+    db,
+    dialect: { name: "sqlite", jsonType: "text", exactJsonType: "text", lock: async () => {} },
+    open: () => openSqliteStore({ file }),
+    dispose: async () => remove(),
   };
 });
 

@@ -4,8 +4,10 @@
  */
 
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { type Kysely, sql } from "kysely";
 import type { CallEntry, Message, ToolOutcome } from "overlap-runtime";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -19,8 +21,11 @@ import {
 } from "../domain/cart.js";
 import type { Product } from "../domain/catalog.js";
 import type { CartAddWorkerArgs, CartAddWorkerResult } from "./cart-add-worker.js";
+import { LATEST_SCHEMA_VERSION, migrateToLatest } from "./migrations.js";
 import type { OpenStoreOptions } from "./open-store.js";
+import type { ShopDatabase } from "./shop-database.js";
 import type { ShopStore } from "./shop-store.js";
+import type { StoreDialect } from "./store-dialect.js";
 
 /** One fresh database for one test. */
 export interface StoreHarness {
@@ -93,12 +98,162 @@ export function registerStoreSuite(name: string, createHarness: StoreHarnessFact
         id: shopper.id,
         kind: "shopper",
         createdAt: shopper.createdAt,
+        shopperId: shopper.shopperId,
       });
       expect(await store.findSessionByToken(merchant.token)).toMatchObject({ kind: "merchant" });
       for (const wrong of ["", "x", shopper.id, `${shopper.token}x`, "a".repeat(10_000)]) {
         expect(await store.findSessionByToken(wrong)).toBeUndefined();
       }
       expect(await store.getSession("s-missing")).toBeUndefined();
+    });
+
+    it("gives every shopper session a shopper: a new one with its own token, or the one asked for", async () => {
+      const first = await store.createSession("shopper");
+      expect(first.shopperId).toMatch(/^u-/);
+      expect(first.shopperToken?.length).toBeGreaterThanOrEqual(40);
+      expect(first.shopperToken).not.toBe(first.token);
+      const second = await store.createSession("shopper", { shopperId: first.shopperId! });
+      expect(second).toMatchObject({ kind: "shopper", shopperId: first.shopperId });
+      expect(second.shopperToken).toBeUndefined();
+      expect(second.id).not.toBe(first.id);
+      expect(await store.getSession(second.id)).toMatchObject({ shopperId: first.shopperId });
+      expect(await store.findShopperByToken(first.shopperToken!)).toMatchObject({
+        id: first.shopperId,
+      });
+      // A session's token is not a shopper token, nor is anything else.
+      for (const wrong of ["", first.token, first.shopperId!, `${first.shopperToken}x`]) {
+        expect(await store.findShopperByToken(wrong)).toBeUndefined();
+      }
+      const other = await store.createSession("shopper");
+      expect(other.shopperId).not.toBe(first.shopperId);
+      const merchant = await store.createSession("merchant");
+      expect(merchant.shopperId).toBeUndefined();
+      expect(merchant.shopperToken).toBeUndefined();
+      await expect(store.createSession("shopper", { shopperId: "u-missing" })).rejects.toThrow(
+        RangeError,
+      );
+    });
+
+    it("keeps one cart and the orders per shopper, shared by the shopper's chats", async () => {
+      const { cheap, limited } = fixtures;
+      const chat1 = await store.createSession("shopper");
+      const chat2 = await store.createSession("shopper", { shopperId: chat1.shopperId! });
+      const stranger = await store.createSession("shopper");
+      expect((await add(chat1.id, cheap.id, 2)).ok).toBe(true);
+      // The second chat sees, and changes, the same cart.
+      expect((await store.getCart(chat2.id)).lines).toMatchObject([
+        { productId: cheap.id, quantity: 2 },
+      ]);
+      expect((await add(chat2.id, limited.id, 1)).ok).toBe(true);
+      expect((await store.getCart(chat1.id)).lines.map((l) => l.productId)).toEqual([
+        cheap.id,
+        limited.id,
+      ]);
+      // The shopper id names the same cart; another shopper's cart is their own.
+      expect(await store.getCart(chat1.shopperId!)).toEqual(await store.getCart(chat1.id));
+      expect(await store.getCart(stranger.id)).toEqual(EMPTY_CART);
+      const seen = await store.withCart(chat2.id, (cart, tx) => {
+        expect(tx).toMatchObject({ sessionId: chat2.id, shopperId: chat1.shopperId });
+        return { ok: true, cart } as const;
+      });
+      expect(seen.cart.lines).toHaveLength(2);
+
+      // Checkout from chat 2 empties the cart for both chats; the order is the shopper's.
+      const placed = await store.checkout(chat2.id, "call_1");
+      if (!placed.ok) throw new Error(placed.message);
+      expect(placed.order).toMatchObject({ sessionId: chat2.id, shopperId: chat1.shopperId });
+      expect(await store.getCart(chat1.id)).toEqual(EMPTY_CART);
+      expect(await store.listOrders({ shopperId: chat1.shopperId! })).toEqual([placed.order]);
+      expect(await store.listOrders({ sessionId: chat2.id })).toEqual([placed.order]);
+      expect(await store.listOrders({ sessionId: chat1.id })).toEqual([]);
+      expect(await store.listOrders({ shopperId: stranger.shopperId! })).toEqual([]);
+      // Idempotent per chat and call: the same call id again places nothing.
+      expect(await store.checkout(chat2.id, "call_1")).toMatchObject({
+        replayed: true,
+        order: { id: placed.order.id },
+      });
+    });
+
+    it("keeps the size and colour of each line in the order", async () => {
+      const products = await store.listProducts();
+      const shoe = products.find((p) => p.sizes.length > 1 && p.colors.length > 1 && p.stock > 2);
+      if (!shoe) throw new Error("The catalog has no product with sizes and colours.");
+      const size = shoe.sizes[1]!;
+      const color = shoe.colors[1]!;
+      const chat = await store.createSession("shopper");
+      await store.withCart(chat.id, async (cart, tx) =>
+        addToCart(cart, await tx.getProduct(shoe.id), 1, tx.rules, { size, color }),
+      );
+      expect((await add(chat.id, fixtures.cheap.id, 1)).ok).toBe(true);
+      const placed = await store.checkout(chat.id, "call_v");
+      if (!placed.ok) throw new Error(placed.message);
+      const [order] = await store.listOrders({ shopperId: chat.shopperId! });
+      expect(order?.lines[0]).toMatchObject({ productId: shoe.id, size, color });
+      expect(order?.lines[1]).not.toHaveProperty("size");
+      expect(order?.lines[1]).not.toHaveProperty("color");
+      expect(order).toEqual(placed.order);
+    });
+
+    it("serialises the cart changes of two chats of one shopper (30 concurrent adds, no lost update)", async () => {
+      const snapshot = new Map((await store.listProducts()).map((p) => [p.id, p]));
+      const chat1 = await store.createSession("shopper");
+      const chat2 = await store.createSession("shopper", { shopperId: chat1.shopperId! });
+      const plan = addPlan(fixtures);
+      const ops = Array.from({ length: 30 }, (_, i) => ({
+        chat: i % 2 === 0 ? chat1.id : chat2.id,
+        ...plan[i % plan.length]!,
+      }));
+      const results = await Promise.all(ops.map((op) => add(op.chat, op.productId, op.quantity)));
+      const cart = await store.getCart(chat1.id);
+      expectWithinRules(store, cart, snapshot);
+      // No lost update: the cart holds exactly what the successful adds added, from both chats.
+      const added = new Map<string, number>();
+      results.forEach((result, i) => {
+        const op = ops[i]!;
+        if (result.ok) added.set(op.productId, (added.get(op.productId) ?? 0) + op.quantity);
+      });
+      expect(new Map(cart.lines.map((l) => [l.productId, l.quantity]))).toEqual(added);
+      // The limits were really exercised (which rule refuses depends on how the chats interleave).
+      expect(results.some((r) => !r.ok)).toBe(true);
+      // Both chats really changed the cart.
+      expect(new Set(ops.filter((_, i) => results[i]!.ok).map((op) => op.chat)).size).toBe(2);
+    });
+
+    it("lists a shopper's chats with a message, most recently active first, and no one else's", async () => {
+      const chat1 = await store.createSession("shopper");
+      const chat2 = await store.createSession("shopper", { shopperId: chat1.shopperId! });
+      const empty = await store.createSession("shopper", { shopperId: chat1.shopperId! });
+      const stranger = await store.createSession("shopper");
+      const text = (role: "user" | "assistant", t: string): Message => ({
+        role,
+        content: [{ type: "text", text: t }],
+      });
+      await store.conversations.write(chat1.id, 0, [
+        text("user", "  show me\n running shoes  "),
+        text("assistant", "Here they are."),
+      ]);
+      await sleep(5);
+      await store.conversations.write(chat2.id, 0, [{ role: "user", content: "两双袜子" }]);
+      await store.conversations.write(stranger.id, 0, [text("user", "not yours")]);
+      let chats = await store.listChats(chat1.shopperId!);
+      expect(chats.map((c) => c.id)).toEqual([chat2.id, chat1.id]);
+      expect(chats[0]).toMatchObject({ title: "两双袜子", messageCount: 1 });
+      expect(chats[1]).toMatchObject({ title: "show me running shoes", messageCount: 2 });
+      expect(chats[1]?.createdAt).toBe(chat1.createdAt);
+      expect(chats[0]!.lastActivity >= chats[1]!.lastActivity).toBe(true);
+      expect(chats.some((c) => c.id === empty.id)).toBe(false);
+      // Talking in the first chat again puts it first.
+      await sleep(5);
+      await store.conversations.write(chat1.id, 2, [text("user", "and socks")]);
+      chats = await store.listChats(chat1.shopperId!);
+      expect(chats.map((c) => c.id)).toEqual([chat1.id, chat2.id]);
+      expect(chats[0]).toMatchObject({ title: "show me running shoes", messageCount: 3 });
+      expect(await store.listChats(chat1.shopperId!, { limit: 1 })).toHaveLength(1);
+      expect(await store.listChats("u-nobody")).toEqual([]);
+      const long = await store.createSession("shopper");
+      await store.conversations.write(long.id, 0, [text("user", "x".repeat(500))]);
+      const [longChat] = await store.listChats(long.shopperId!);
+      expect([...(longChat?.title ?? "")]).toHaveLength(120);
     });
 
     it("stores every message, rewrites from `from`, and survives a restart", async () => {
@@ -464,6 +619,74 @@ export function registerStoreSuite(name: string, createHarness: StoreHarnessFact
       expect(all.some((r) => !r.ok)).toBe(true);
     });
 
+    it("holds one shopper's cart lock across processes for every chat (and not other shoppers')", async (context) => {
+      if (!harness.concurrentPeers) {
+        context.skip();
+        return;
+      }
+      const peer = await harness.openPeer();
+      const chat1 = await store.createSession("shopper");
+      const chat2 = await store.createSession("shopper", { shopperId: chat1.shopperId! });
+      const stranger = await store.createSession("shopper");
+      const { cheap } = fixtures;
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let entered!: () => void;
+      const inside = new Promise<void>((resolve) => {
+        entered = resolve;
+      });
+      const first = store.withCart(chat1.id, async (cart, tx) => {
+        entered();
+        await gate;
+        return addToCart(cart, await tx.getProduct(cheap.id), 1, tx.rules);
+      });
+      await inside;
+      let peerEntered = false;
+      const second = peer.withCart(chat2.id, async (cart, tx) => {
+        peerEntered = true;
+        return addToCart(cart, await tx.getProduct(cheap.id), 1, tx.rules);
+      });
+      try {
+        const other = await add(stranger.id, cheap.id, 1);
+        expect(other.ok).toBe(true);
+        await sleep(150);
+        expect(peerEntered).toBe(false);
+      } finally {
+        release();
+      }
+      expect((await first).ok).toBe(true);
+      const result = await second;
+      expect(result.ok && result.cart.lines[0]?.quantity).toBe(2);
+    });
+
+    it("keeps the rules when two OS processes add through two chats of one shopper", async () => {
+      const snapshot = new Map((await store.listProducts()).map((p) => [p.id, p]));
+      const chat1 = await store.createSession("shopper");
+      const chat2 = await store.createSession("shopper", { shopperId: chat1.shopperId! });
+      const plan = addPlan(fixtures);
+      const adds = (offset: number) =>
+        Array.from({ length: 15 }, (_, i) => plan[(i + offset) % plan.length]!);
+      const workers = [chat1.id, chat2.id].map((sessionId, w) =>
+        startWorker({ target: harness.workerTarget, sessionId, adds: adds(w) }),
+      );
+      await Promise.all(workers.map((w) => w.ready));
+      for (const w of workers) w.go();
+      const outputs = await Promise.all(workers.map((w) => w.results));
+      const cart = await store.getCart(chat2.id);
+      expectWithinRules(store, cart, snapshot);
+      const added = new Map<string, number>();
+      outputs.forEach((results, w) => {
+        results.forEach((result, i) => {
+          const op = adds(w)[i]!;
+          if (result.ok) added.set(op.productId, (added.get(op.productId) ?? 0) + op.quantity);
+        });
+      });
+      expect(new Map(cart.lines.map((l) => [l.productId, l.quantity]))).toEqual(added);
+      expect(outputs.flat().some((r) => !r.ok)).toBe(true);
+    });
+
     it("checks out once per call id: same order on retry, stock taken once, cart emptied", async () => {
       const { cheap, limited } = fixtures;
       await add("s", cheap.id, 3);
@@ -672,4 +895,110 @@ function startWorker(args: CartAddWorkerArgs) {
   // A worker that dies before saying ready must fail the test, not hang it.
   const readyOrFail = Promise.race([ready, results.then(() => undefined)]);
   return { ready: readyOrFail, go: () => child.stdin.end("go\n"), results };
+}
+
+/** A fresh, empty database for an upgrade test, and how to open the store on it afterwards. */
+export interface EmptyDatabase {
+  /** A connection to build the old schema with (closed by the test before `open`). */
+  readonly db: Kysely<ShopDatabase>;
+  readonly dialect: StoreDialect;
+  /** Opens (and so migrates) the store on the same database. */
+  open(): Promise<ShopStore>;
+  /** Deletes the database. */
+  dispose(): Promise<void>;
+}
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/**
+ * Registers the upgrade test: a database made by the migrations of the version before shoppers
+ * (2), holding sessions, a conversation, carts, an order and a ledger record, opened by this code.
+ * Each old shopper session must become its own shopper (the session's id as the shopper's id)
+ * owning its cart and orders, its token must still work, and new chats can join it.
+ */
+export function registerUpgradeSuite(name: string, createEmpty: () => Promise<EmptyDatabase>) {
+  describe(name, () => {
+    it("upgrades a version 2 database: each old session becomes its own shopper with its cart, orders and chat", async () => {
+      const empty = await createEmpty();
+      let store: ShopStore | undefined;
+      try {
+        const { db, dialect } = empty;
+        expect(await migrateToLatest(db, dialect, 2)).toEqual([1, 2]);
+        const at = "2026-01-02T03:04:05.000Z";
+        await sql`insert into sessions (id, kind, token_hash, created_at) values
+          ('s-old-a', 'shopper', ${sha256("token-a")}, ${at}),
+          ('s-old-b', 'shopper', ${sha256("token-b")}, ${at}),
+          ('s-old-m', 'merchant', ${sha256("token-m")}, ${at})`.execute(db);
+        await sql`insert into messages (session_id, seq, role, content) values
+          ('s-old-a', 0, 'user', ${JSON.stringify([{ type: "text", text: "add the socks" }])}),
+          ('s-old-a', 1, 'assistant', ${JSON.stringify([{ type: "text", text: "Done." }])})`.execute(
+          db,
+        );
+        const lines = JSON.stringify([{ productId: "p-0002", quantity: 2, unitPriceCents: 1450 }]);
+        await sql`insert into carts (session_id, lines, updated_at)
+          values ('s-old-a', ${lines}, ${at})`.execute(db);
+        await sql`insert into orders (id, session_id, call_id, total_cents, item_count, created_at)
+          values ('o-old', 's-old-a', 'call_old', 8900, 1, ${at})`.execute(db);
+        await sql`insert into order_lines
+          (order_id, position, product_id, name, quantity, unit_price_cents)
+          values ('o-old', 0, 'p-0001', 'Aero Trail Runner', 1, 8900)`.execute(db);
+        await sql`insert into tool_ledger (session_id, call_id, name, status, outcome, created_at)
+          values ('s-old-a', 'call_old', 'checkout', 'ok', ${JSON.stringify({ status: "ok" })}, ${at})`.execute(
+          db,
+        );
+        await db.destroy();
+
+        store = await empty.open();
+        const a = await store.findSessionByToken("token-a");
+        expect(a).toEqual({ id: "s-old-a", kind: "shopper", createdAt: at, shopperId: "s-old-a" });
+        expect(await store.findSessionByToken("token-m")).toEqual({
+          id: "s-old-m",
+          kind: "merchant",
+          createdAt: at,
+        });
+        expect((await store.getSession("s-old-b"))?.shopperId).toBe("s-old-b");
+        // The cart and the order stayed with their shopper; the other shopper has neither.
+        expect((await store.getCart("s-old-a")).lines).toEqual([
+          { productId: "p-0002", quantity: 2, unitPriceCents: 1450 },
+        ]);
+        expect(await store.getCart("s-old-b")).toEqual(EMPTY_CART);
+        const orders = await store.listOrders({ shopperId: "s-old-a" });
+        expect(orders).toHaveLength(1);
+        expect(orders[0]).toMatchObject({
+          id: "o-old",
+          sessionId: "s-old-a",
+          shopperId: "s-old-a",
+        });
+        expect(orders[0]?.lines).toEqual([
+          {
+            productId: "p-0001",
+            name: "Aero Trail Runner",
+            quantity: 1,
+            unitPriceCents: 8900,
+            lineTotalCents: 8900,
+          },
+        ]);
+        expect(await store.listOrders({ shopperId: "s-old-b" })).toEqual([]);
+        expect(await store.listChats("s-old-a")).toEqual([
+          {
+            id: "s-old-a",
+            title: "add the socks",
+            lastActivity: at,
+            messageCount: 2,
+            createdAt: at,
+          },
+        ]);
+        // The old checkout is still idempotent; a new chat of the old shopper shares the cart.
+        expect(await store.checkout("s-old-a", "call_old")).toMatchObject({ replayed: true });
+        const chat = await store.createSession("shopper", { shopperId: "s-old-a" });
+        expect((await store.getCart(chat.id)).lines).toHaveLength(1);
+        await store.migrate();
+        expect(await store.ledger("s-old-a").lookup("call_old")).toMatchObject({ status: "ok" });
+        expect(LATEST_SCHEMA_VERSION).toBeGreaterThanOrEqual(3);
+      } finally {
+        await store?.close();
+        await empty.dispose();
+      }
+    });
+  });
 }

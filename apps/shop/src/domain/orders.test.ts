@@ -95,3 +95,31 @@ describe("checkout", () => {
     expect(checkout(cartWith([dear, 5]), catalog(dear)).ok).toBe(true);
   });
 });
+
+describe("checkout keeps variants", () => {
+  it("carries each line's size and colour into the order; lines without one have neither", () => {
+    const boot = testProduct({
+      id: "boot",
+      name: "Ridge Boot",
+      priceCents: 12_000,
+      stock: 4,
+      sizes: ["US 9", "US 10"],
+      colors: ["Slate", "Rust"],
+    });
+    let cart = EMPTY_CART;
+    const add = addToCart(cart, boot, 1, undefined, { size: "10", color: "rust" });
+    if (!add.ok) throw new Error(add.message);
+    cart = add.cart;
+    const plain = addToCart(cart, sock, 2);
+    if (!plain.ok) throw new Error(plain.message);
+    const result = checkout(plain.cart, catalog(boot, sock));
+    if (!result.ok) throw new Error(result.message);
+    expect(result.draft.lines[0]).toMatchObject({
+      productId: "boot",
+      size: "US 10",
+      color: "Rust",
+    });
+    expect(result.draft.lines[1]).not.toHaveProperty("size");
+    expect(result.draft.lines[1]).not.toHaveProperty("color");
+  });
+});

@@ -17,13 +17,23 @@ export interface OrderLine {
   readonly quantity: number;
   readonly unitPriceCents: number;
   readonly lineTotalCents: number;
+  /** The size ordered, when the cart line had one. */
+  readonly size?: string;
+  /** The colour ordered, when the cart line had one. */
+  readonly color?: string;
 }
 
 /** A placed order. */
 export interface Order {
   /** `o-` followed by random hex. */
   readonly id: string;
+  /** The chat (shopper session) that placed it. */
   readonly sessionId: string;
+  /**
+   * Whose order it is: the shopper owning the cart it was made from. Stores always set it;
+   * optional for orders made up outside a store (tests of the merchant's reports).
+   */
+  readonly shopperId?: string;
   /** The tool call (or request) id that placed it; checkout is idempotent per call id. */
   readonly callId: string;
   readonly lines: readonly OrderLine[];
@@ -112,6 +122,8 @@ export function checkout(
       quantity: line.quantity,
       unitPriceCents: product.priceCents,
       lineTotalCents: product.priceCents * line.quantity,
+      ...(line.size !== undefined ? { size: line.size } : {}),
+      ...(line.color !== undefined ? { color: line.color } : {}),
     });
   }
   const totalCents = lines.reduce((sum, line) => sum + line.lineTotalCents, 0);

@@ -26,6 +26,7 @@ import { clientAddress, rateLimit } from "./rate-limit.js";
 import { requestLogging } from "./request-logging.js";
 import { requireMerchantToken } from "./require-merchant-token.js";
 import { serveWeb } from "./serve-web.js";
+import { registerShopperRoutes } from "./shopper-routes.js";
 import type { TurnRegistry } from "./turn-registry.js";
 
 /** The largest request body accepted by default: 16 KiB (a 4,000-character message fits). */
@@ -123,9 +124,8 @@ export function createApp(deps: AppDeps): ShopApp {
     key: clientAddress,
     what: "new sessions from this address",
   });
-  app.post("/api/sessions", sessionLimit, async (c) =>
-    c.json(await store.createSession("shopper"), 201),
-  );
+  // New chats (of a new shopper, or of the token's shopper), the shopper's chats and orders.
+  registerShopperRoutes(app, store, sessionLimit);
   app.post("/api/merchant/sessions", requireMerchantToken(deps.merchantToken), async (c) =>
     c.json(await store.createSession("merchant"), 201),
   );

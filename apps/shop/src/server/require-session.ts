@@ -1,37 +1,79 @@
 /**
- * Session authentication (B12): every session route needs `Authorization: Bearer <token>`, and
- * the token must belong to the very session in the path and be of the route's kind. Another
- * session's token answers 404 (the session is not there for that caller: no data, and no hint
- * whether the id exists); a merchant token on a shopper route, or the reverse, answers 403.
+ * Session authentication (B12): every session route needs `Authorization: Bearer <token>` of the
+ * route's kind. A merchant session's routes take that session's own token. A shopper session is
+ * one chat of a shopper, and the shopper owns all of their chats: its routes take the chat's own
+ * token, the token of any other chat of the same shopper, or the shopper's token. Any other
+ * valid token answers 404 (the session is not there for that caller: no data, and no hint whether
+ * the id exists); a merchant token on a shopper route, or the reverse, answers 403.
  */
 
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { SessionKind, ShopStore } from "../db/shop-store.js";
 import type { AppEnv } from "./app-env.js";
 import { bearerToken } from "./bearer-token.js";
 import { HttpError } from "./http-error.js";
 
+/** Who a bearer token stands for. */
+export type TokenOwner =
+  | { readonly kind: "merchant"; readonly sessionId: string }
+  | {
+      readonly kind: "shopper";
+      readonly shopperId: string;
+      /** The chat whose token it is; absent for the shopper's own token. */
+      readonly sessionId?: string;
+    };
+
+/**
+ * The request's bearer token, or a 401 (with `WWW-Authenticate`) when there is none.
+ * @throws HttpError 401.
+ */
+export function requireBearer(c: Context<AppEnv>, what: string): string {
+  const token = bearerToken(c.req.header("authorization"));
+  if (token !== undefined) return token;
+  c.header("www-authenticate", 'Bearer realm="shop"');
+  throw new HttpError(401, "unauthorized", `Send ${what} as Authorization: Bearer <token>.`);
+}
+
+/**
+ * Who `token` stands for: a session's token (a chat's stands for its shopper too) or a shopper's
+ * token. A 401 when it is neither.
+ * @throws HttpError 401.
+ */
+export async function tokenOwner(
+  c: Context<AppEnv>,
+  store: ShopStore,
+  token: string,
+): Promise<TokenOwner> {
+  const session = await store.findSessionByToken(token);
+  if (session?.kind === "merchant") return { kind: "merchant", sessionId: session.id };
+  if (session) {
+    // A shopper session made by this code always has a shopper; the fallback keeps a session
+    // without one (none should exist) its own owner.
+    return { kind: "shopper", shopperId: session.shopperId ?? session.id, sessionId: session.id };
+  }
+  const shopper = await store.findShopperByToken(token);
+  if (shopper) return { kind: "shopper", shopperId: shopper.id };
+  c.header("www-authenticate", 'Bearer realm="shop", error="invalid_token"');
+  throw new HttpError(401, "unauthorized", "The token is not valid.");
+}
+
 /** The middleware for routes under `.../sessions/:id` of one kind. */
 export function requireSession(store: ShopStore, kind: SessionKind): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const token = bearerToken(c.req.header("authorization"));
-    if (token === undefined) {
-      c.header("www-authenticate", 'Bearer realm="shop"');
-      throw new HttpError(
-        401,
-        "unauthorized",
-        "Send the session's token as Authorization: Bearer <token>.",
-      );
-    }
-    const session = await store.findSessionByToken(token);
-    if (!session) {
-      c.header("www-authenticate", 'Bearer realm="shop", error="invalid_token"');
-      throw new HttpError(401, "unauthorized", "The token is not valid.");
-    }
-    if (session.kind !== kind) {
+    const token = requireBearer(c, "the session's token");
+    const owner = await tokenOwner(c, store, token);
+    if (owner.kind !== kind) {
       throw new HttpError(403, "forbidden", `This route needs a ${kind} session's token.`);
     }
-    if (session.id !== c.req.param("id")) {
+    const id = c.req.param("id") ?? "";
+    const session =
+      owner.sessionId === id || owner.kind === "shopper" ? await store.getSession(id) : undefined;
+    const allowed =
+      session !== undefined &&
+      session.kind === kind &&
+      (session.id === owner.sessionId ||
+        (owner.kind === "shopper" && session.shopperId === owner.shopperId));
+    if (!session || !allowed) {
       throw new HttpError(404, "not_found", "There is no such session.");
     }
     c.set("session", session);

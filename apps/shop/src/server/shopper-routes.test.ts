@@ -1,0 +1,214 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addToCart } from "../domain/cart.js";
+import { createTestShop, readEvents, TEST_MERCHANT_TOKEN, type TestShop } from "./test-shop.js";
+
+let t: TestShop;
+beforeAll(async () => {
+  t = await createTestShop({ sessionsPerMinute: 1_000 });
+});
+afterAll(() => t.close());
+
+interface Created {
+  id: string;
+  token: string;
+  kind: string;
+  shopperId: string;
+  shopperToken?: string;
+}
+
+async function start(token?: string): Promise<Created> {
+  const response = await t.call("POST", "/api/sessions", token === undefined ? {} : { token });
+  expect(response.status).toBe(201);
+  return (await response.json()) as Created;
+}
+
+async function errorOf(response: Response) {
+  return ((await response.json()) as { error: { code: string; message: string } }).error;
+}
+
+const cartOf = async (id: string, token: string) =>
+  (
+    (await (await t.call("GET", `/api/sessions/${id}/cart`, { token })).json()) as {
+      cart: { lines: { productId: string; quantity: number }[] };
+    }
+  ).cart.lines;
+
+async function say(id: string, token: string, text: string): Promise<string> {
+  const events = await readEvents(
+    await t.call("POST", `/api/sessions/${id}/messages`, { token, json: { text } }),
+  );
+  return events.flatMap((e) => (e.event.type === "text-delta" ? [e.event.text] : [])).join("");
+}
+
+describe("POST /api/sessions: a new shopper, or a new chat of the token's shopper", () => {
+  it("without a token starts a new shopper (its token shown once); with one, a chat of that shopper", async () => {
+    const first = await start();
+    expect(first).toMatchObject({ kind: "shopper", shopperId: expect.stringMatching(/^u-/) });
+    expect(first.shopperToken?.length).toBeGreaterThanOrEqual(40);
+    const byShopper = await start(first.shopperToken);
+    const byChat = await start(first.token);
+    for (const chat of [byShopper, byChat]) {
+      expect(chat.shopperId).toBe(first.shopperId);
+      expect(chat.shopperToken).toBeUndefined();
+      expect(chat.id).not.toBe(first.id);
+    }
+    expect((await start()).shopperId).not.toBe(first.shopperId);
+  });
+
+  it("refuses wrong tokens clearly: 401 for an unknown or malformed one, 403 for a merchant's", async () => {
+    const unknown = await t.call("POST", "/api/sessions", { token: "x".repeat(43) });
+    expect(unknown.status).toBe(401);
+    expect((await errorOf(unknown)).code).toBe("unauthorized");
+    const malformed = await t.call("POST", "/api/sessions", {
+      headers: { authorization: "Basic abc" },
+    });
+    expect(malformed.status).toBe(401);
+    expect((await errorOf(malformed)).message).toContain("no Authorization header");
+    const merchant = await t.session("merchant");
+    for (const token of [merchant.token, TEST_MERCHANT_TOKEN]) {
+      const response = await t.call("POST", "/api/sessions", { token });
+      expect([401, 403]).toContain(response.status);
+    }
+    expect((await t.call("POST", "/api/sessions", { token: merchant.token })).status).toBe(403);
+  });
+});
+
+describe("the cart belongs to the shopper", () => {
+  it("a new chat keeps the cart: both chats see and change the same one", async () => {
+    const first = await start();
+    const second = await start(first.token);
+    const added = await t.call("POST", `/api/sessions/${first.id}/cart/items`, {
+      token: first.token,
+      json: { productId: "p-0001", quantity: 2 },
+    });
+    expect(added.status).toBe(200);
+    expect(await cartOf(second.id, second.token)).toMatchObject([
+      { productId: "p-0001", quantity: 2 },
+    ]);
+    // Any token of the shopper opens any of their chats' routes.
+    expect(await cartOf(second.id, first.shopperToken!)).toHaveLength(1);
+    expect(await cartOf(first.id, second.token)).toHaveLength(1);
+    const stranger = await start();
+    expect(await cartOf(stranger.id, stranger.token)).toEqual([]);
+  });
+
+  it("two chats adding at once keep the per-line cap: exactly 10 of 14 adds succeed", async () => {
+    const first = await start();
+    const second = await start(first.shopperToken);
+    const adds = Array.from({ length: 14 }, (_, i) =>
+      t.call("POST", `/api/sessions/${(i % 2 === 0 ? first : second).id}/cart/items`, {
+        token: (i % 2 === 0 ? first : second).token,
+        json: { productId: "p-0002", quantity: 1 },
+      }),
+    );
+    const statuses = (await Promise.all(adds)).map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(4);
+    expect(await cartOf(first.id, first.token)).toEqual([
+      expect.objectContaining({ productId: "p-0002", quantity: 10 }),
+    ]);
+  });
+
+  it("the assistant in a new chat finds the cart filled in the first one", async () => {
+    const first = await start();
+    await say(first.id, first.token, "add the Aero trail runner to my cart");
+    expect(await cartOf(first.id, first.token)).toMatchObject([{ productId: "p-0001" }]);
+    const second = await start(first.token);
+    const reply = await say(second.id, second.token, "what's in my cart?");
+    expect(reply).toContain("Aero Trail Runner");
+  });
+});
+
+describe("GET /api/shopper/chats and reopening a chat", () => {
+  it("lists the shopper's chats newest first; any chat of the shopper reopens, another shopper's never", async () => {
+    const first = await start();
+    await say(first.id, first.token, "show me running shoes under 100");
+    const second = await start(first.token);
+    await say(second.id, second.token, "hello");
+    const empty = await start(first.token);
+    const response = await t.call("GET", "/api/shopper/chats", { token: empty.token });
+    expect(response.status).toBe(200);
+    const { chats } = (await response.json()) as {
+      chats: { id: string; title: string; lastActivity: string; messageCount: number }[];
+    };
+    expect(chats.map((c) => c.id)).toEqual([second.id, first.id]);
+    expect(chats[1]).toMatchObject({ title: "show me running shoes under 100" });
+    expect(chats[1]!.messageCount).toBeGreaterThanOrEqual(2);
+    expect(Date.parse(chats[0]!.lastActivity)).toBeGreaterThanOrEqual(
+      Date.parse(chats[1]!.lastActivity),
+    );
+    // Reopen: the first chat's transcript with the newest chat's token, or the shopper's.
+    for (const token of [empty.token, first.shopperToken!]) {
+      const read = await t.call("GET", `/api/sessions/${first.id}`, { token });
+      expect(read.status).toBe(200);
+      const body = (await read.json()) as { session: { id: string }; messages: unknown[] };
+      expect(body.session.id).toBe(first.id);
+      expect(JSON.stringify(body.messages)).toContain("running shoes under 100");
+    }
+    // Another shopper: not their chat (404, nothing shown), not in their list.
+    const stranger = await start();
+    for (const token of [stranger.token, stranger.shopperToken!]) {
+      const read = await t.call("GET", `/api/sessions/${first.id}`, { token });
+      expect(read.status).toBe(404);
+      expect(await read.text()).not.toContain("running shoes");
+      const post = await t.call("POST", `/api/sessions/${first.id}/messages`, {
+        token,
+        json: { text: "hi" },
+      });
+      expect(post.status).toBe(404);
+    }
+    const theirs = await t.call("GET", "/api/shopper/chats", { token: stranger.token });
+    expect(await theirs.json()).toEqual({ chats: [] });
+  });
+
+  it("wants a shopper's token: 401 without or with a wrong one, 403 with a merchant's", async () => {
+    for (const path of ["/api/shopper/chats", "/api/shopper/orders"]) {
+      const none = await t.call("GET", path);
+      expect(none.status).toBe(401);
+      expect(none.headers.get("www-authenticate")).toContain("Bearer");
+      expect((await t.call("GET", path, { token: "nope" })).status).toBe(401);
+      const merchant = await t.session("merchant");
+      expect((await t.call("GET", path, { token: merchant.token })).status).toBe(403);
+      const { token } = await start();
+      const bad = await t.call("GET", `${path}?limit=0`, { token });
+      expect(bad.status).toBe(400);
+      expect((await errorOf(bad)).message).toContain("limit");
+    }
+  });
+});
+
+describe("GET /api/shopper/orders", () => {
+  it("lists the shopper's orders from every chat with lines, variants, totals, status and time", async () => {
+    const first = await start();
+    const second = await start(first.token);
+    const shoe = await t.store.getProduct("p-0001");
+    const size = shoe!.sizes[1]!;
+    const color = shoe!.colors[0]!;
+    await t.store.withCart(second.id, async (cart, tx) =>
+      addToCart(cart, await tx.getProduct("p-0001"), 1, tx.rules, { size, color }),
+    );
+    await t.store.withCart(first.id, async (cart, tx) =>
+      addToCart(cart, await tx.getProduct("p-0002"), 2, tx.rules),
+    );
+    const placed = await t.store.checkout(first.id, "call_orders_1");
+    expect(placed.ok).toBe(true);
+    const response = await t.call("GET", "/api/shopper/orders", { token: second.token });
+    expect(response.status).toBe(200);
+    const { orders } = (await response.json()) as { orders: Record<string, unknown>[] };
+    expect(orders).toHaveLength(1);
+    expect(orders[0]).toMatchObject({
+      chatId: first.id,
+      status: "placed",
+      itemCount: 3,
+      total: expect.stringMatching(/^\$\d/),
+      createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      lines: [
+        { productId: "p-0001", name: shoe!.name, quantity: 1, size, color },
+        { productId: "p-0002", quantity: 2 },
+      ],
+    });
+    const stranger = await start();
+    const theirs = await t.call("GET", "/api/shopper/orders", { token: stranger.token });
+    expect(await theirs.json()).toEqual({ orders: [] });
+  });
+});
