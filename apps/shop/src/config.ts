@@ -5,6 +5,7 @@
  */
 
 import { randomBytes } from "node:crypto";
+import { isIP } from "node:net";
 import { resolveStoreTarget, type StoreTarget } from "./db/open-store.js";
 
 /** Log levels pino knows, quietest last. */
@@ -17,6 +18,22 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export interface ShopConfig {
   /** `PORT`, default 3000 (0 picks a free port). */
   readonly port: number;
+  /**
+   * `HOST`, default `127.0.0.1`: the interface the server listens on. Only this machine can reach
+   * the default; `0.0.0.0` (or `::`) listens on every interface, for a container or a proxy
+   * elsewhere.
+   */
+  readonly host: string;
+  /** `RATE_LIMIT_SESSIONS_PER_MINUTE`, default 30: shopper sessions one address may create. */
+  readonly sessionsPerMinute: number;
+  /** `RATE_LIMIT_TURNS_PER_MINUTE`, default 20: turns one session may start. */
+  readonly turnsPerMinute: number;
+  /**
+   * `REDIS_URL` (`redis://` or `rediss://`), unset by default: then turn events and rate limits
+   * live in this process. Set, several instances share them (a stream started on one resumes on
+   * another; limits count across all). `REDIS_KEY_PREFIX` (default `shop:`) starts every key.
+   */
+  readonly redis: { readonly url: string; readonly keyPrefix: string } | undefined;
   /**
    * `SHUTDOWN_GRACE_MS`, default 10 000: on SIGTERM/SIGINT, how long running turns may go on
    * (new ones are refused) before the rest are cancelled and repaired.
@@ -63,6 +80,18 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
   const merchant = merchantToken ?? randomBytes(24).toString("base64url");
   return {
     port: parsePort(env.PORT),
+    host: parseHost(env.HOST),
+    sessionsPerMinute: parseRateLimit(
+      "RATE_LIMIT_SESSIONS_PER_MINUTE",
+      env.RATE_LIMIT_SESSIONS_PER_MINUTE,
+      DEFAULT_SESSIONS_PER_MINUTE,
+    ),
+    turnsPerMinute: parseRateLimit(
+      "RATE_LIMIT_TURNS_PER_MINUTE",
+      env.RATE_LIMIT_TURNS_PER_MINUTE,
+      DEFAULT_TURNS_PER_MINUTE,
+    ),
+    redis: parseRedis(env.REDIS_URL, env.REDIS_KEY_PREFIX),
     shutdownGraceMs: parseShutdownGrace(env.SHUTDOWN_GRACE_MS),
     database: resolveStoreTarget({ env }),
     merchantToken: merchant,
@@ -93,6 +122,73 @@ function parsePort(value: string | undefined): number {
     throw new ConfigError(`PORT must be a whole number from 0 to 65535 (got "${value}").`);
   }
   return port;
+}
+
+/** The default of {@link ShopConfig.host}: this machine only, as the scripted model listens. */
+export const DEFAULT_HOST = "127.0.0.1";
+
+function parseHost(value: string | undefined): string {
+  if (value === undefined || value.trim() === "") return DEFAULT_HOST;
+  const host = value.trim();
+  // An address, or a host name (letters, digits, hyphens, dots), as listen() accepts.
+  const name =
+    /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+  if (isIP(host) === 0 && !name.test(host)) {
+    throw new ConfigError(
+      `HOST must be an IP address or a host name, e.g. 127.0.0.1 or 0.0.0.0 (got "${value}").`,
+    );
+  }
+  return host;
+}
+
+/** The default of {@link ShopConfig.sessionsPerMinute}. */
+export const DEFAULT_SESSIONS_PER_MINUTE = 30;
+/** The default of {@link ShopConfig.turnsPerMinute}. */
+export const DEFAULT_TURNS_PER_MINUTE = 20;
+
+function parseRateLimit(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value.trim() === "") return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 1_000_000) {
+    throw new ConfigError(`${name} must be a whole number from 1 to 1000000 (got "${value}").`);
+  }
+  return n;
+}
+
+/** The default key prefix in Redis. */
+export const DEFAULT_REDIS_KEY_PREFIX = "shop:";
+
+function parseRedis(value: string | undefined, prefix: string | undefined): ShopConfig["redis"] {
+  const keyPrefix = prefix === undefined || prefix === "" ? DEFAULT_REDIS_KEY_PREFIX : prefix;
+  if (/[\s{}]/.test(keyPrefix) || keyPrefix.length > 100) {
+    throw new ConfigError(
+      `REDIS_KEY_PREFIX must be at most 100 characters without spaces or braces (got "${prefix}").`,
+    );
+  }
+  if (value === undefined || value.trim() === "") return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== "redis:" && url.protocol !== "rediss:") || !url.hostname) {
+    throw new ConfigError(
+      `REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379 (got "${describeRedisUrl(value)}").`,
+    );
+  }
+  return { url: url.toString(), keyPrefix };
+}
+
+/** A Redis URL fit for a log line or a banner: the password is hidden. */
+export function describeRedisUrl(value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.password) url.password = "***";
+    return url.toString();
+  } catch {
+    return value.replace(/\/\/[^@/]*@/, "//***@");
+  }
 }
 
 function parseToolDelay(value: string | undefined): number {

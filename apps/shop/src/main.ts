@@ -8,8 +8,9 @@
  */
 
 import pino from "pino";
-import { ConfigError, describeDatabase, loadConfig } from "./config.js";
+import { ConfigError, describeDatabase, describeRedisUrl, loadConfig } from "./config.js";
 import { shopPolicy } from "./model/shop-policy.js";
+import { RedisUnreachableError } from "./server/redis-connection.js";
 import { startShop } from "./server/start-shop.js";
 import { ensureWebBuild } from "./server/web-build.js";
 
@@ -45,6 +46,9 @@ async function main(): Promise<void> {
     `Model: ${shop.model.label}${shop.model.scripted ? " (embedded scripted model, not a language model; set ANTHROPIC_API_KEY or OPENAI_BASE_URL for a real one)" : ` (${shop.model.provider})`}`,
     `Database: ${describeDatabase(config.database)}`,
   ];
+  if (config.redis) {
+    lines.push(`Shared with other instances through Redis: ${describeRedisUrl(config.redis.url)}`);
+  }
   if (config.merchantTokenGenerated) {
     lines.push(
       `Merchant token (generated for this run; set MERCHANT_TOKEN to choose one): ${config.merchantToken}`,
@@ -82,7 +86,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
+  if (error instanceof RedisUnreachableError) {
+    console.error(`Cannot start: ${error.message}`);
+  } else if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
     console.error(`Cannot start: port ${process.env.PORT || 3000} is in use. Set PORT to another.`);
   } else {
     console.error("The shop could not start:", error);

@@ -14,7 +14,7 @@ import { loadRecoveredConversation } from "../db/recover-conversation.js";
 import type { SessionKind, ShopStore } from "../db/shop-store.js";
 import type { AppEnv } from "./app-env.js";
 import { HttpError } from "./http-error.js";
-import { FixedWindowLimiter } from "./rate-limit.js";
+import { FixedWindowLimiter, type RateCounter } from "./rate-limit.js";
 import { isStorableText, readJson } from "./read-json.js";
 import { requireSession } from "./require-session.js";
 import { shopTurn } from "./run-shop-turn.js";
@@ -51,6 +51,8 @@ export interface ConversationRouteDeps {
   draining: () => boolean;
   /** Turns one session may start per minute. */
   turnsPerMinute: number;
+  /** Where the turn limit counts (shared through Redis with `REDIS_URL`); default this process. */
+  rateCounter?: RateCounter;
   /** The turn runner (`OVERLAP_PATH`); default the streamed one, {@link shopTurn}. */
   turnBody?: typeof shopTurn;
 }
@@ -71,14 +73,16 @@ export function registerConversationRoutes(
     const session = c.get("session");
     // While a turn runs here its round is in flight, not lost: show what is stored. Otherwise
     // show the conversation as the next turn will continue it, with a crashed round restored.
-    const messages = turns.running(session.id)
+    // (The turn may run on another instance: `find` knows with REDIS_URL.)
+    const turn = await turns.find(session.id);
+    const running = turn?.running ?? false;
+    const messages = running
       ? await store.conversations.load(session.id)
       : (await loadRecoveredConversation(store, session.id)).messages;
-    const log = turns.log(session.id);
     return c.json({
       session: { id: session.id, kind: session.kind, createdAt: session.createdAt },
       messages,
-      turn: { running: turns.running(session.id), lastTurnId: log?.turnId ?? null },
+      turn: { running, lastTurnId: turn?.turnId ?? null },
     });
   });
 
@@ -86,6 +90,8 @@ export function registerConversationRoutes(
   const turnLimit = new FixedWindowLimiter({
     limit: deps.turnsPerMinute,
     what: "messages in this conversation",
+    name: "turns",
+    ...(deps.rateCounter ? { counter: deps.rateCounter } : {}),
   });
   app.post(`${base}/:id/messages`, auth, async (c) => {
     const { text } = await readJson(c, MessageBody);
@@ -94,18 +100,22 @@ export function registerConversationRoutes(
       throw new HttpError(503, "shutting_down", "The server is shutting down. Try again shortly.");
     }
     const sessionId = c.get("session").id;
-    if (!turns.running(sessionId)) turnLimit.take(c, sessionId);
-    const log = turns.start(
-      sessionId,
-      (deps.turnBody ?? shopTurn)({
-        store,
-        model: deps.model,
-        agent,
-        sessionId,
-        text,
-        log: deps.logger,
-      }),
-    );
+    // A turn running on another instance (REDIS_URL) is refused here too, as one running here.
+    const running = turns.running(sessionId) || (await turns.find(sessionId))?.running === true;
+    if (!running) await turnLimit.take(c, sessionId);
+    const log = running
+      ? undefined
+      : turns.start(
+          sessionId,
+          (deps.turnBody ?? shopTurn)({
+            store,
+            model: deps.model,
+            agent,
+            sessionId,
+            text,
+            log: deps.logger,
+          }),
+        );
     if (!log) {
       throw new HttpError(
         409,
@@ -117,7 +127,7 @@ export function registerConversationRoutes(
   });
 
   app.get(`${base}/:id/stream`, auth, async (c) => {
-    const log = turns.log(c.get("session").id);
+    const log = await turns.find(c.get("session").id);
     if (!log) return c.body(null, 204);
     const lastEventId = c.req.header("last-event-id") ?? c.req.query("lastEventId");
     return sseResponse(log, lastEventId?.slice(0, 200), sse);

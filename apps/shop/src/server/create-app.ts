@@ -22,12 +22,12 @@ import { homePage } from "./home-page.js";
 import { errorBody } from "./http-error.js";
 import { registerMetricsRoute, ShopMetrics } from "./metrics.js";
 import { observedTurnBody } from "./observe-turns.js";
-import { clientAddress, rateLimit } from "./rate-limit.js";
+import { clientAddress, type RateCounter, rateLimit } from "./rate-limit.js";
 import { requestLogging } from "./request-logging.js";
 import { requireMerchantToken } from "./require-merchant-token.js";
 import { serveWeb } from "./serve-web.js";
 import { registerShopperRoutes } from "./shopper-routes.js";
-import type { TurnRegistry } from "./turn-registry.js";
+import type { SharedTurnLogs, TurnRegistry } from "./turn-registry.js";
 
 /** The largest request body accepted by default: 16 KiB (a 4,000-character message fits). */
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024;
@@ -57,6 +57,10 @@ export interface AppDeps {
   turnBody?: ConversationRouteDeps["turnBody"];
   /** How long a call waits for the user's approval (`APPROVAL_TIMEOUT_MS`; default 5 minutes). */
   approvalTimeoutMs?: number;
+  /** Turns shared with other instances (`REDIS_URL`: `RedisTurnLogs`); default none. */
+  sharedTurns?: SharedTurnLogs;
+  /** Where rate limits count (`REDIS_URL`: `RedisRateCounter`); default this process. */
+  rateCounter?: RateCounter;
 }
 
 /** The app and what its owner needs to stop it. */
@@ -79,6 +83,7 @@ export function createApp(deps: AppDeps): ShopApp {
   const turns = new GracefulTurnRegistry({
     onError: (err, sessionId) => logger.error({ err, sessionId }, "turn failed"),
     ...(deps.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: deps.approvalTimeoutMs }),
+    ...(deps.sharedTurns ? { shared: deps.sharedTurns } : {}),
   });
   let draining = false;
   const maxBodyBytes = deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -123,6 +128,8 @@ export function createApp(deps: AppDeps): ShopApp {
     limit: deps.sessionsPerMinute ?? 30,
     key: clientAddress,
     what: "new sessions from this address",
+    name: "sessions",
+    ...(deps.rateCounter ? { counter: deps.rateCounter } : {}),
   });
   // New chats (of a new shopper, or of the token's shopper), the shopper's chats and orders.
   registerShopperRoutes(app, store, sessionLimit);
@@ -137,6 +144,7 @@ export function createApp(deps: AppDeps): ShopApp {
     logger,
     draining: () => draining,
     turnsPerMinute: deps.turnsPerMinute ?? 20,
+    ...(deps.rateCounter ? { rateCounter: deps.rateCounter } : {}),
     ...(deps.heartbeatMs === undefined ? {} : { heartbeatMs: deps.heartbeatMs }),
     // Every turn's events feed the metrics and the per-round log line.
     turnBody: observedTurnBody(metrics, deps.turnBody),

@@ -4,7 +4,8 @@
  * Closing the response (the browser left) stops this reader only; the turn goes on.
  */
 
-import { sseResponseBody, type TurnEventLog } from "overlap-runtime";
+import { sseResponseBody } from "overlap-runtime";
+import type { TurnView } from "./turn-registry.js";
 
 /** Options of {@link sseResponse}. */
 export interface SseResponseOptions {
@@ -17,7 +18,7 @@ const RETRY_MS = 1_000;
 
 /** The response streaming `log` from after `lastEventId` (from its start when absent). */
 export function sseResponse(
-  log: TurnEventLog,
+  log: Pick<TurnView, "turnId" | "read">,
   lastEventId: string | undefined,
   options: SseResponseOptions = {},
 ): Response {

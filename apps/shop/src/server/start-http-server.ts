@@ -12,7 +12,10 @@ import { errorBody } from "./http-error.js";
 
 /** A listening server. */
 export interface HttpServer {
-  /** `http://localhost:<port>`. */
+  /**
+   * Where it listens: `http://<address>:<port>` (IPv6 in brackets); `http://localhost:<port>`
+   * when it listens on every interface.
+   */
   readonly url: string;
   readonly port: number;
   /**
@@ -26,7 +29,7 @@ export interface HttpServer {
 export interface StartHttpServerOptions {
   /** 0 picks a free port. */
   port: number;
-  /** The interface; default all of them. */
+  /** The interface (an address or a host name); default all of them. */
   hostname?: string;
 }
 
@@ -48,10 +51,10 @@ export async function startHttpServer(
       resolve();
     });
   });
-  const port = (server.address() as AddressInfo).port;
+  const { port, address } = server.address() as AddressInfo;
   let closing: Promise<void> | undefined;
   return {
-    url: `http://localhost:${port}`,
+    url: urlOf(address, port),
     port,
     close(closeOptions = {}) {
       closing ??= new Promise<void>((resolve) => {
@@ -70,6 +73,12 @@ export async function startHttpServer(
       return closing;
     },
   };
+}
+
+/** The URL of a listening address; the unspecified one (every interface) as `localhost`. */
+function urlOf(address: string, port: number): string {
+  if (address === "0.0.0.0" || address === "::") return `http://localhost:${port}`;
+  return address.includes(":") ? `http://[${address}]:${port}` : `http://${address}:${port}`;
 }
 
 /**

@@ -16,6 +16,9 @@ import { modelFromEnv, type ShopModel } from "../model/model-from-env.js";
 import { overlapPathFromEnv } from "../whole/overlap-path.js";
 import { turnBodyFor } from "../whole/whole-shop-turn.js";
 import { createApp } from "./create-app.js";
+import { connectRedis } from "./redis-connection.js";
+import { RedisRateCounter } from "./redis-rate-counter.js";
+import { RedisTurnLogs } from "./redis-turn-logs.js";
 import { startHttpServer } from "./start-http-server.js";
 
 /** Options of {@link startShop}. */
@@ -55,6 +58,17 @@ export async function startShop(options: StartShopOptions): Promise<RunningShop>
     ...(config.toolDelayMs > 0 ? { recordDelayMs: config.toolDelayMs } : {}),
   });
   let model: ShopModel | undefined;
+  // REDIS_URL: turns and rate limits shared by every instance; unreachable at start is an error.
+  const redis = config.redis
+    ? await connectRedis({ url: config.redis.url, logger }).catch(async (error: unknown) => {
+        await store.close().catch(() => {});
+        throw error;
+      })
+    : undefined;
+  const sharedTurns =
+    redis && config.redis
+      ? new RedisTurnLogs(redis, { keyPrefix: config.redis.keyPrefix, logger })
+      : undefined;
   try {
     model = await modelFromEnv({
       env: options.env,
@@ -73,14 +87,25 @@ export async function startShop(options: StartShopOptions): Promise<RunningShop>
       logger,
       ...(turnBody ? { turnBody } : {}),
       approvalTimeoutMs: config.approvalTimeoutMs,
+      sessionsPerMinute: config.sessionsPerMinute,
+      turnsPerMinute: config.turnsPerMinute,
+      ...(sharedTurns ? { sharedTurns } : {}),
+      ...(redis && config.redis
+        ? { rateCounter: new RedisRateCounter(redis, { keyPrefix: config.redis.keyPrefix }) }
+        : {}),
     });
-    const http = await startHttpServer(shop.app.fetch, { port: config.port });
+    const http = await startHttpServer(shop.app.fetch, {
+      port: config.port,
+      hostname: config.host,
+    });
     const opened = model;
     let closing: Promise<void> | undefined;
     const close = async (graceMs: number) => {
       // Still listening meanwhile: a new turn is answered 503, a reload can resume its stream.
       await shop.drain({ graceMs });
       await http.close();
+      await sharedTurns?.close(); // the ended turns' last events reach Redis first
+      await redis?.quit().catch(() => redis.disconnect());
       await opened.close();
       await store.close();
     };
@@ -96,6 +121,7 @@ export async function startShop(options: StartShopOptions): Promise<RunningShop>
     };
   } catch (error) {
     await model?.close().catch(() => {});
+    redis?.disconnect();
     await store.close().catch(() => {});
     throw error;
   }

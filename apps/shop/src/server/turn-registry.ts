@@ -5,6 +5,11 @@
  * turn's log is kept per session so a reload after the end still replays it. A turn's calls that
  * wait for the user's approval (issue 12) wait here too: each turn has its own approval source,
  * answered by {@link TurnRegistry.decide} (the approval route).
+ *
+ * The registry keeps the logs of the turns that run in this process. With `REDIS_URL` it is also
+ * given {@link SharedTurnLogs} (`redis-turn-logs.ts`): each turn started here is published there
+ * and its events copied as they are logged, and {@link TurnRegistry.find} looks there first, so
+ * any instance serves a turn that runs on another. Without it, a process sees its own turns only.
  */
 
 import { randomUUID } from "node:crypto";
@@ -14,8 +19,36 @@ import {
   type ApprovalSource,
   type DecideResult,
   InMemoryApprovals,
+  type LoggedEvent,
   TurnEventLog,
 } from "overlap-runtime";
+
+/** A turn as its readers see it, wherever it runs. */
+export interface TurnView {
+  readonly turnId: string;
+  /** True while the turn runs (on this instance or a live other one). */
+  readonly running: boolean;
+  /**
+   * The events after `lastEventId` (all of them when it names another turn or nothing), then the
+   * live rest until the turn ends or `signal` aborts; ids `<turnId>:<seq>` as {@link TurnEventLog}.
+   */
+  read(lastEventId?: string | null, signal?: AbortSignal): AsyncIterable<LoggedEvent>;
+}
+
+/**
+ * The turns of every instance, shared (in Redis): where this process publishes the turns it runs
+ * and finds those of the others. Failures are the implementation's to log and absorb: a turn
+ * never fails because sharing it did.
+ */
+export interface SharedTurnLogs {
+  /**
+   * A turn starts here: resolves once other instances can find it (its body waits for that), then
+   * copies its events as they are logged, until the log is closed.
+   */
+  publish(sessionId: string, log: TurnEventLog): Promise<void>;
+  /** The session's running or last turn as the instances published it; rejects when unreachable. */
+  find(sessionId: string): Promise<TurnView | undefined>;
+}
 
 /** What a turn's body receives. */
 export interface TurnContext {
@@ -43,6 +76,7 @@ export class TurnRegistry {
   readonly #onError: (error: unknown, sessionId: string) => void;
   readonly #retainMs: number;
   readonly #approvalTimeoutMs: number | undefined;
+  readonly #shared: SharedTurnLogs | undefined;
 
   constructor(
     options: {
@@ -54,11 +88,14 @@ export class TurnRegistry {
       retainMs?: number;
       /** How long a call waits for the user's approval (`APPROVAL_TIMEOUT_MS`). */
       approvalTimeoutMs?: number;
+      /** Where turns are shared with other instances (`REDIS_URL`); default none. */
+      shared?: SharedTurnLogs;
     } = {},
   ) {
     this.#onError = options.onError ?? (() => {});
     this.#retainMs = options.retainMs ?? 15 * 60_000;
     this.#approvalTimeoutMs = options.approvalTimeoutMs;
+    this.#shared = options.shared;
   }
 
   /**
@@ -71,8 +108,11 @@ export class TurnRegistry {
     const log = new TurnEventLog(turnId);
     const controller = new AbortController();
     const approvals = new InMemoryApprovals();
+    const shared = this.#shared;
     const done = (async () => {
       try {
+        // Findable by the other instances before its first event can reach a browser.
+        if (shared) await shared.publish(sessionId, log);
         await body({
           turnId,
           emit: (event) => log.append(event),
@@ -112,7 +152,20 @@ export class TurnRegistry {
     return turn !== undefined && !turn.log.closed;
   }
 
-  /** The running turn's log, or the last one's. */
+  /**
+   * The session's running or last turn, wherever it runs: this process's own when it is the one
+   * the instances know of (or none is shared, or the shared turns cannot be reached).
+   */
+  async find(sessionId: string): Promise<TurnView | undefined> {
+    const local = this.#turns.get(sessionId)?.log;
+    if (this.#shared) {
+      const shared = await this.#shared.find(sessionId).catch(() => undefined);
+      if (shared && shared.turnId !== local?.turnId) return shared;
+    }
+    return local && viewOf(local);
+  }
+
+  /** The running turn's log (of this process), or the last one's. */
   log(sessionId: string): TurnEventLog | undefined {
     return this.#turns.get(sessionId)?.log;
   }
@@ -142,4 +195,15 @@ export class TurnRegistry {
     for (const turn of this.#turns.values()) turn.controller.abort();
     await Promise.all([...this.#turns.values()].map((t) => t.done));
   }
+}
+
+/** A log of this process as a {@link TurnView}. */
+function viewOf(log: TurnEventLog): TurnView {
+  return {
+    turnId: log.turnId,
+    get running() {
+      return !log.closed;
+    },
+    read: (lastEventId, signal) => log.read(lastEventId, signal),
+  };
 }
