@@ -17,6 +17,7 @@ import {
 } from "overlap-runtime";
 import { z } from "zod";
 import type { CartTransaction, CheckoutResult } from "../db/shop-store.js";
+import { withSimulatedLatency } from "../demo/simulated-latency.js";
 import {
   addToCart,
   type Cart,
@@ -52,7 +53,8 @@ export function shopperTools(deps: {
   model: ModelClient;
   merchant: ShopAgent;
 }): AnyTool<ShopToolContext>[] {
-  return [
+  // The demo drawer's simulated service latency (a no-op outside a demo scope).
+  return withSimulatedLatency([
     defineTool({
       name: "search_products",
       description:
@@ -338,7 +340,7 @@ export function shopperTools(deps: {
         maxRounds: 4,
       }),
     }),
-  ];
+  ]);
 }
 
 /**

@@ -22,6 +22,7 @@ import { anthropicModel } from "overlap-runtime/anthropic";
 import { geminiModel } from "overlap-runtime/google";
 import { openaiChatModel, openaiResponsesModel } from "overlap-runtime/openai";
 import { type Pacing, type SimPolicy, startSim } from "overlap-sim";
+import { demoSimFetch } from "../demo/demo-scope.js";
 
 /** The wire formats the shop can talk. */
 export type ShopModelApi = "anthropic" | "chat" | "responses" | "gemini" | "bedrock" | "ai-sdk";
@@ -36,6 +37,11 @@ export interface ShopModel {
   api: ShopModelApi;
   /** True for the embedded scripted model: the UI shows a badge saying so. */
   scripted: boolean;
+  /**
+   * The model obeys the demo drawer's speed and "break the next reply": the embedded scripted
+   * model, whose clients send the turn's demo headers (`demoSimFetch`). Never a real provider.
+   */
+  demoControls?: boolean;
   /**
    * Where a Messages API client reaches the same model (`ANTHROPIC_API_KEY`, or the embedded
    * model, which answers `/v1/messages` whatever `SCRIPTED_API` says): what the whole-response
@@ -138,7 +144,14 @@ async function scriptedModel(options: ModelFromEnvOptions, api: ShopModelApi): P
     ...(options.pacing ? { pacing: options.pacing } : {}),
   });
   const label = "scripted-shop";
-  const openai = () => new OpenAI({ apiKey: "scripted", baseURL: `${sim.url}/v1`, maxRetries: 0 });
+  // The demo drawer's headers (speed, a fault) go to the embedded model only: `demoSimFetch`.
+  const openai = () =>
+    new OpenAI({
+      apiKey: "scripted",
+      baseURL: `${sim.url}/v1`,
+      maxRetries: 0,
+      fetch: demoSimFetch,
+    });
   let model: ModelClient;
   switch (api) {
     case "chat":
@@ -148,7 +161,13 @@ async function scriptedModel(options: ModelFromEnvOptions, api: ShopModelApi): P
       model = openaiResponsesModel({ client: openai(), model: label });
       break;
     case "gemini":
-      model = geminiModel({ model: label, apiKey: "scripted", baseUrl: sim.url, maxRetries: 0 });
+      model = geminiModel({
+        model: label,
+        apiKey: "scripted",
+        baseUrl: sim.url,
+        maxRetries: 0,
+        fetch: demoSimFetch,
+      });
       break;
     case "bedrock":
       model = await scriptedBedrock(sim.url, label);
@@ -158,13 +177,22 @@ async function scriptedModel(options: ModelFromEnvOptions, api: ShopModelApi): P
         import("@ai-sdk/anthropic"),
         import("overlap-runtime/ai-sdk"),
       ]);
-      const provider = createAnthropic({ apiKey: "scripted", baseURL: `${sim.url}/v1` });
+      const provider = createAnthropic({
+        apiKey: "scripted",
+        baseURL: `${sim.url}/v1`,
+        fetch: demoSimFetch,
+      });
       model = aiSdkModel(provider(label), { maxRetries: 0 });
       break;
     }
     default:
       model = anthropicModel({
-        client: new Anthropic({ apiKey: "scripted", baseURL: sim.url, maxRetries: 0 }),
+        client: new Anthropic({
+          apiKey: "scripted",
+          baseURL: sim.url,
+          maxRetries: 0,
+          fetch: demoSimFetch,
+        }),
         model: label,
       });
   }
@@ -174,6 +202,8 @@ async function scriptedModel(options: ModelFromEnvOptions, api: ShopModelApi): P
     provider: "scripted",
     api,
     scripted: true,
+    // Bedrock's AWS client takes no fetch: no demo headers there.
+    demoControls: api !== "bedrock",
     messagesApi: { baseUrl: sim.url, apiKey: "scripted", model: label },
     close: () => sim.close(),
   };

@@ -12,10 +12,13 @@ import type { ModelClient } from "overlap-runtime";
 import type { Logger } from "pino";
 import type { ShopAgents } from "../agents/shop-agents.js";
 import type { ShopStore } from "../db/shop-store.js";
+import { DemoBook } from "../demo/demo-book.js";
+import { demoTurnBody } from "../demo/demo-turn-body.js";
 import type { AppEnv } from "./app-env.js";
 import { registerApprovalRoutes } from "./approval-routes.js";
 import { registerCartRoutes } from "./cart-routes.js";
 import { type ConversationRouteDeps, registerConversationRoutes } from "./conversation-routes.js";
+import { registerDemoRoutes } from "./demo-routes.js";
 import { GracefulTurnRegistry } from "./graceful-turns.js";
 import { handleError, handleNotFound } from "./handle-error.js";
 import { homePage } from "./home-page.js";
@@ -25,6 +28,7 @@ import { observedTurnBody } from "./observe-turns.js";
 import { clientAddress, type RateCounter, rateLimit } from "./rate-limit.js";
 import { requestLogging } from "./request-logging.js";
 import { requireMerchantToken } from "./require-merchant-token.js";
+import { shopTurn } from "./run-shop-turn.js";
 import { serveWeb } from "./serve-web.js";
 import { registerShopperRoutes } from "./shopper-routes.js";
 import type { SharedTurnLogs, TurnRegistry } from "./turn-registry.js";
@@ -37,7 +41,13 @@ export interface AppDeps {
   store: ShopStore;
   agents: ShopAgents;
   /** The model and how to describe it (see `modelFromEnv`). */
-  model: { model: ModelClient; label: string; scripted: boolean };
+  model: {
+    model: ModelClient;
+    label: string;
+    scripted: boolean;
+    /** The model obeys the demo drawer's speed and faults (see `ShopModel.demoControls`). */
+    demoControls?: boolean;
+  };
   /** Required to create merchant sessions. */
   merchantToken: string;
   /** The bearer token of `GET /metrics` (`METRICS_TOKEN`); default {@link merchantToken}. */
@@ -137,6 +147,12 @@ export function createApp(deps: AppDeps): ShopApp {
     c.json(await store.createSession("merchant"), 201),
   );
 
+  // The demo drawer (issue 12): per shopper session, in memory. Speed and faults need the
+  // embedded model on the streamed path; the simulated service latency works everywhere.
+  const demo = new DemoBook();
+  const modelControls = deps.model.demoControls === true && deps.turnBody === undefined;
+  registerDemoRoutes(app, { store, book: demo, modelControls });
+
   const routeDeps = {
     store,
     model: deps.model.model,
@@ -147,7 +163,11 @@ export function createApp(deps: AppDeps): ShopApp {
     ...(deps.rateCounter ? { rateCounter: deps.rateCounter } : {}),
     ...(deps.heartbeatMs === undefined ? {} : { heartbeatMs: deps.heartbeatMs }),
     // Every turn's events feed the metrics and the per-round log line.
-    turnBody: observedTurnBody(metrics, deps.turnBody),
+    // Shopper turns run in their session's demo scope.
+    turnBody: observedTurnBody(
+      metrics,
+      demoTurnBody(demo, modelControls, deps.turnBody ?? shopTurn),
+    ),
   };
   registerCartRoutes(app, store);
   // Answers to calls waiting for the user's approval (checkout), in the running turn.
