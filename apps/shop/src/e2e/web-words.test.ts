@@ -144,6 +144,41 @@ describe("a call in words", () => {
     expect(callSentence(call({ name: "checkout", input: {} }), zh)).toBe("正在下单");
   });
 
+  it("a call waiting for the shopper's confirmation says so, not what the tool does; then how the wait ended", () => {
+    const approval = {
+      status: "pending" as const,
+      summary: "Place an order for 1 item, total $89.00: 1 × Aero Trail Runner ($89.00).",
+      details: undefined,
+      timeoutMs: 300_000,
+      reason: undefined,
+    };
+    for (const phase of ["deferred", "queued", "running"] as const) {
+      const waiting = call({ name: "checkout", phase, input: {}, approval });
+      expect(callSentence(waiting, en), phase).toBe("Waiting for your confirmation");
+      expect(callSentence(waiting, zh), phase).toBe("等待你确认");
+    }
+    const ended = (status: "approved" | "declined" | "timeout") =>
+      call({
+        name: "checkout",
+        phase: "done",
+        input: {},
+        approval: { ...approval, status },
+        result: {
+          isError: status !== "approved",
+          status:
+            status === "approved" ? "ok" : status === "declined" ? "declined" : "not_executed",
+          text:
+            status === "approved"
+              ? "Order o-1 placed: 1 item, $89.00."
+              : "The user declined this action.",
+        },
+      });
+    expect(callSentence(ended("declined"), en)).toBe("Order not placed: you cancelled it");
+    expect(callSentence(ended("declined"), zh)).toBe("未下单：你取消了");
+    expect(callSentence(ended("timeout"), en)).toBe("Order not placed: not confirmed in time");
+    expect(callSentence(ended("approved"), en)).toBe("Placed your order");
+  });
+
   it("a failure is a sentence: zod's issues, rules, stops", () => {
     const invalid = call({
       name: "add_to_cart",

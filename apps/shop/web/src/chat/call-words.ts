@@ -372,6 +372,9 @@ export function callFailed(entry: CallEntry): boolean {
 export function callSentence(entry: CallEntry, ctx: WordsContext): string {
   const p = phrase(entry, ctx);
   const z = ctx.lang === "zh";
+  // A call that needs the shopper's yes (checkout) waits for them, not for the shop: say so.
+  const approval = approvalSentence(entry, ctx.lang);
+  if (approval) return approval;
   if (entry.phase === "cancelled") {
     return z ? `已停止：${p.base}` : `Stopped before it could ${p.base}`;
   }
@@ -383,6 +386,28 @@ export function callSentence(entry: CallEntry, ctx: WordsContext): string {
       return outcome(entry, ctx) ?? p.past;
     default:
       return p.ing;
+  }
+}
+
+/**
+ * While a call waits for the shopper's confirmation, and when they said no or did not answer in
+ * time: what the chip says then (the approval card next to it holds the details and the buttons).
+ */
+function approvalSentence(entry: CallEntry, lang: Lang): string | undefined {
+  const checkout = entry.name === "checkout";
+  switch (entry.approval?.status) {
+    case "pending":
+      return pick(lang, "Waiting for your confirmation", "等待你确认");
+    case "declined":
+      return checkout
+        ? pick(lang, "Order not placed: you cancelled it", "未下单：你取消了")
+        : pick(lang, "Not done: you cancelled it", "未执行：你取消了");
+    case "timeout":
+      return checkout
+        ? pick(lang, "Order not placed: not confirmed in time", "未下单：没有及时确认")
+        : pick(lang, "Not done: not confirmed in time", "未执行：没有及时确认");
+    default:
+      return undefined;
   }
 }
 
