@@ -166,3 +166,20 @@ describe("the shop agents on the embedded scripted model", () => {
     expect(finalText).toMatch(/scripted shopping assistant/);
   });
 });
+
+describe("tools are built once per process, not per turn", () => {
+  it("every session's executor holds the same tool objects (their JSON Schemas made once)", () => {
+    for (const agent of [agents.shopper, agents.merchant]) {
+      const a = agent.executor("session-a");
+      const b = agent.executor("session-b");
+      const specs = a.specs();
+      expect(specs.length).toBeGreaterThan(0);
+      for (const spec of specs) expect(b.tool(spec.name)).toBe(a.tool(spec.name));
+    }
+    const readOnly = agents.merchant.executor("session-a", { readOnly: true });
+    expect(readOnly.specs().length).toBeLessThan(agents.merchant.executor("x").specs().length);
+    expect(readOnly.tool("low_stock_report")).toBe(
+      agents.merchant.executor("session-b", { readOnly: true }).tool("low_stock_report"),
+    );
+  });
+});

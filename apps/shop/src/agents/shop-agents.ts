@@ -35,19 +35,24 @@ const MERCHANT_SYSTEM = `You are the merchant's assistant of an outdoor and runn
 
 /** Builds both agents over one store and one model. */
 export function createShopAgents(deps: { store: ShopStore; model: ModelClient }): ShopAgents {
+  // The tools (and the JSON Schemas generated from their zod input) are built once, not per
+  // turn: they hold no session state; the executor's context carries the session.
+  const merchantFull = merchantTools();
+  const merchantReadOnly = merchantTools({ readOnly: true });
   const merchant: ShopAgent = {
     name: "merchant",
     system: MERCHANT_SYSTEM,
     executor: (sessionId, options) =>
-      new ToolExecutor(merchantTools(options), { context: { sessionId, store: deps.store } }),
+      new ToolExecutor(options?.readOnly ? merchantReadOnly : merchantFull, {
+        context: { sessionId, store: deps.store },
+      }),
   };
+  const shopperToolList = shopperTools({ model: deps.model, merchant });
   const shopper: ShopAgent = {
     name: "shopper",
     system: SHOPPER_SYSTEM,
     executor: (sessionId) =>
-      new ToolExecutor(shopperTools({ model: deps.model, merchant }), {
-        context: { sessionId, store: deps.store },
-      }),
+      new ToolExecutor(shopperToolList, { context: { sessionId, store: deps.store } }),
   };
   return { shopper, merchant };
 }
