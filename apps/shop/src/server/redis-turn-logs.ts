@@ -19,6 +19,7 @@
  * A reader of another instance's turn holds a connection of its own (XREAD BLOCK) while it reads.
  */
 
+import { setMaxListeners } from "node:events";
 import type { Redis } from "ioredis";
 import type { LoggedEvent, TurnEventLog } from "overlap-runtime";
 import type { Logger } from "pino";
@@ -77,7 +78,7 @@ export class RedisTurnLogs implements SharedTurnLogs {
   readonly #leaseMs: number;
   readonly #blockMs: number;
   readonly #copies = new Set<Promise<void>>();
-  readonly #stop = new AbortController();
+  readonly #stop = stopController();
 
   constructor(redis: Redis, options: RedisTurnLogsOptions) {
     this.#redis = redis;
@@ -197,7 +198,8 @@ export class RedisTurnLogs implements SharedTurnLogs {
 
   /** XADDs `events` with their own sequence numbers as ids; an id already there is no error. */
   async #append(key: string, events: readonly LoggedEvent[]): Promise<void> {
-    const batch = this.#redis.multi();
+    // A pipeline, not MULTI: one connection keeps the order, and no QUEUED answer per event.
+    const batch = this.#redis.pipeline();
     for (const { id, event } of events) {
       batch.xadd(
         key,
@@ -211,7 +213,7 @@ export class RedisTurnLogs implements SharedTurnLogs {
     }
     batch.pexpire(key, this.#retainMs);
     const results = await batch.exec();
-    if (!results) throw new Error("Redis discarded the transaction");
+    if (!results) throw new Error("Redis discarded the batch");
     for (const [err] of results) {
       // Written by an earlier try whose answer was lost: once is enough.
       if (err && !/equal or smaller/i.test(err.message)) throw err;
@@ -328,6 +330,13 @@ export class RedisTurnLogs implements SharedTurnLogs {
     this.#stop.abort();
     await Promise.allSettled([...this.#copies]);
   }
+}
+
+/** The controller that stops every copy: one listener per running copy, none leaked. */
+function stopController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
 }
 
 /** Throws the first error of a transaction's answers. */
