@@ -8,6 +8,7 @@ import { z } from "zod";
 import type { Product } from "../domain/catalog.js";
 import type { ProductChangeResult } from "../domain/merchant.js";
 import { formatCents } from "../domain/money.js";
+import { countOf } from "../views/count-words.js";
 import { recordCall } from "./call-record.js";
 import type { ShopToolContext } from "./shop-agents.js";
 import { productLine, productView } from "./shop-views.js";
@@ -36,7 +37,7 @@ function readOnlyTools(): AnyTool<ShopToolContext>[] {
         const low = await context.store.lowStock(threshold);
         if (low.length === 0) return `No product has ${threshold} or fewer units in stock.`;
         return {
-          text: `${low.length} product(s) at or below ${threshold}:\n${low.map(productLine).join("\n")}`,
+          text: `${countOf(low.length, "product")} at or below ${threshold}:\n${low.map(productLine).join("\n")}`,
           events: [{ type: "low-stock", threshold, products: low.map(productView) }],
         };
       },
@@ -50,9 +51,9 @@ function readOnlyTools(): AnyTool<ShopToolContext>[] {
         if (!product) return { text: `There is no product ${id}.`, isError: true };
         const days = restockDays(product);
         if (days === 0)
-          return `${product.name} is in stock (${product.stock} units); no restock is pending.`;
+          return `${product.name} is in stock (${countOf(product.stock, "unit")}); no restock is pending.`;
         const date = new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-        return `${product.name}: ${product.stock} in stock; the next restock arrives in ${days} days (${date}).`;
+        return `${product.name}: ${product.stock} in stock; the next restock arrives in ${countOf(days, "day")} (${date}).`;
       },
     }),
     defineTool({
@@ -85,7 +86,7 @@ function readOnlyTools(): AnyTool<ShopToolContext>[] {
         }
         const products = [...new Map(found.map((p) => [p.id, p])).values()];
         return {
-          text: `Showed inventory for ${products.length} product(s)${products.length ? `:\n${products.map(productLine).join("\n")}` : "."}`,
+          text: `Showed inventory for ${countOf(products.length, "product")}${products.length ? `:\n${products.map(productLine).join("\n")}` : "."}`,
           events: [{ type: "inventory", products: products.map(productView) }],
         };
       },
@@ -107,7 +108,7 @@ export function merchantTools(options: { readOnly?: boolean } = {}): AnyTool<Sho
         const recorded = recordCall(ctx, (result: ProductChangeResult): ToolResultSpec => {
           if (!result.ok) return { text: result.message, isError: true };
           return {
-            text: `Restocked ${result.product.name}: now ${result.product.stock} units.`,
+            text: `Restocked ${result.product.name}: now ${countOf(result.product.stock, "unit")}.`,
             events: [{ type: "inventory-updated", product: productView(result.product) }],
           };
         });
@@ -141,7 +142,7 @@ export function merchantTools(options: { readOnly?: boolean } = {}): AnyTool<Sho
         if (orders.length === 0) return "No orders yet.";
         const lines = orders.map(
           (o) =>
-            `${o.id} ${o.createdAt.slice(0, 16)}: ${o.itemCount} items, ${formatCents(o.totalCents)}`,
+            `${o.id} ${o.createdAt.slice(0, 16)}: ${countOf(o.itemCount, "item")}, ${formatCents(o.totalCents)}`,
         );
         return { text: lines.join("\n"), events: [{ type: "orders", orders }] };
       },
@@ -156,7 +157,7 @@ export function merchantTools(options: { readOnly?: boolean } = {}): AnyTool<Sho
           .map((p) => `${p.name} (${p.quantity}, ${formatCents(p.revenueCents)})`)
           .join("; ");
         return {
-          text: `${s.orderCount} orders, ${s.itemCount} items, revenue ${formatCents(s.revenueCents)}, average ${formatCents(s.averageOrderCents)}.${best ? ` Best sellers: ${best}.` : ""}`,
+          text: `${countOf(s.orderCount, "order")}, ${countOf(s.itemCount, "item")}, revenue ${formatCents(s.revenueCents)}, average ${formatCents(s.averageOrderCents)}.${best ? ` Best sellers: ${best}.` : ""}`,
           events: [{ type: "sales-summary", summary: s }],
         };
       },

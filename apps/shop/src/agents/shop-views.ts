@@ -6,6 +6,7 @@
 import type { Product } from "../domain/catalog.js";
 import { formatCents } from "../domain/money.js";
 import type { CartView } from "../views/cart-view.js";
+import { countOf } from "../views/count-words.js";
 
 /** A product as shown on a card (live price and stock). */
 export interface ProductView {
@@ -54,7 +55,7 @@ export function cartSummary(view: CartView): string {
     (l) =>
       `${l.quantity} × ${l.name} (${l.productId}${variantText(l)}) at ${l.unitPrice} = ${l.lineTotal}`,
   );
-  return `Cart: ${lines.join("; ")}. ${view.itemCount} items, total ${view.total} (limit ${view.limit}).`;
+  return `Cart: ${lines.join("; ")}. ${countOf(view.itemCount, "item")}, total ${view.total} (limit ${view.limit}).`;
 }
 
 /** ", size US 10, Volt" for a line with a variant, "" without. */

@@ -30,6 +30,7 @@ import {
 import type { Product } from "../domain/catalog.js";
 import { formatCents } from "../domain/money.js";
 import { type CartView, cartView } from "../views/cart-view.js";
+import { countOf } from "../views/count-words.js";
 import { recordCall } from "./call-record.js";
 import type { ShopAgent, ShopToolContext } from "./shop-agents.js";
 import { cartSummary, productLine, productView, variantText } from "./shop-views.js";
@@ -166,7 +167,7 @@ export function shopperTools(deps: {
               text:
                 removed === 0
                   ? "The cart was already empty."
-                  : `Emptied the cart (${removed} line(s) removed). ${cartSummary(view)}`,
+                  : `Emptied the cart (${countOf(removed, "line")} removed). ${cartSummary(view)}`,
               events: [{ type: "cart-updated", cart: view }],
             };
           },
@@ -208,9 +209,9 @@ export function shopperTools(deps: {
               .map((l) => `${l.quantity} × ${l.name}${lineVariant(l)}`)
               .join(
                 ", ",
-              )}; ${o.itemCount} items, ${formatCents(o.totalCents)}. Status: placed and paid (shipping is not tracked by this shop).`,
+              )}; ${countOf(o.itemCount, "item")}, ${formatCents(o.totalCents)}. Status: placed and paid (shipping is not tracked by this shop).`,
         );
-        return `${chosen.length} order(s), newest first:\n${lines.join("\n")}`;
+        return `${countOf(chosen.length, "order")}, newest first:\n${lines.join("\n")}`;
       },
     }),
     defineTool({
@@ -229,7 +230,7 @@ export function shopperTools(deps: {
       input: z.object({}),
       run: async (_input, { context }) => {
         const view = await currentCart(context);
-        return `Cart total: ${view.total} for ${view.itemCount} items (limit ${view.limit}).`;
+        return `Cart total: ${view.total} for ${countOf(view.itemCount, "item")} (limit ${view.limit}).`;
       },
     }),
     defineTool({
@@ -262,7 +263,7 @@ export function shopperTools(deps: {
               { type: "cart-updated", cart: await viewIn(tx, await tx.getCart()) },
             ];
             return {
-              text: `Order ${order.id} placed: ${order.itemCount} items, ${formatCents(order.totalCents)}.${changes.length ? ` Price changes: ${changes.join("; ")}.` : ""}`,
+              text: `Order ${order.id} placed: ${countOf(order.itemCount, "item")}, ${formatCents(order.totalCents)}.${changes.length ? ` Price changes: ${changes.join("; ")}.` : ""}`,
               events,
             };
           },
@@ -290,7 +291,7 @@ export function shopperTools(deps: {
         const events: UiEvent[] = [
           { type: "product-cards", title, products: found.map(productView), missing },
         ];
-        const text = `Showed ${found.length} product card(s): ${found.map((p) => p.name).join(", ")}.`;
+        const text = `Showed ${countOf(found.length, "product card")}: ${found.map((p) => p.name).join(", ")}.`;
         return {
           text: missing.length ? `${text} Unknown ids: ${missing.join(", ")}.` : text,
           events,
@@ -392,8 +393,7 @@ function orderSummaryText(view: CartView): string {
   const lines = view.lines.map(
     (l) => `${l.quantity} × ${l.name}${lineVariant(l)} (${l.lineTotal})`,
   );
-  const items = `${view.itemCount} item${view.itemCount === 1 ? "" : "s"}`;
-  return `Place an order for ${items}, total ${view.total}: ${lines.join(", ")}.`;
+  return `Place an order for ${countOf(view.itemCount, "item")}, total ${view.total}: ${lines.join(", ")}.`;
 }
 
 async function currentCart(context: ShopToolContext): Promise<CartView> {

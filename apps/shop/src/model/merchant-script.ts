@@ -9,6 +9,7 @@
 import type { SimBlock, SimScript } from "overlap-sim";
 import type { Product } from "../domain/catalog.js";
 import { formatCents } from "../domain/money.js";
+import { countOf } from "../views/count-words.js";
 import { type ConversationState, type ToolExchange, turnExchanges } from "./conversation-state.js";
 import { catalogIndex } from "./product-resolver.js";
 import {
@@ -111,7 +112,7 @@ function act(
               text(
                 pick(
                   zh,
-                  `Restocking ${restocks.length} product(s)${intent.target !== undefined ? ` up to ${intent.target} units each` : ` with ${intent.quantity ?? 20} units each`}.`,
+                  `Restocking ${countOf(restocks.length, "product")}${intent.target !== undefined ? ` up to ${countOf(intent.target, "unit")} each` : ` with ${countOf(intent.quantity ?? 20, "unit")} each`}.`,
                   `为 ${restocks.length} 款商品${intent.target !== undefined ? `各补到 ${intent.target} 件` : `各补货 ${intent.quantity ?? 20} 件`}。`,
                 ),
               ),
@@ -140,7 +141,11 @@ function act(
         return {
           blocks: [
             text(
-              pick(zh, `Restocking up to ${intent.target} units.`, `补货到 ${intent.target} 件。`),
+              pick(
+                zh,
+                `Restocking up to ${countOf(intent.target, "unit")}.`,
+                `补货到 ${intent.target} 件。`,
+              ),
             ),
             ...restocks,
           ],
@@ -154,7 +159,7 @@ function act(
               `Restocking ${listOf(
                 found.products.slice(0, 3).map((p) => p.name),
                 false,
-              )}${found.products.length > 3 ? ` and ${found.products.length - 3} more` : ""} with ${intent.quantity} units each.`,
+              )}${found.products.length > 3 ? ` and ${found.products.length - 3} more` : ""} with ${countOf(intent.quantity, "unit")} each.`,
               `为 ${listOf(
                 found.products.slice(0, 3).map((p) => p.name),
                 true,
@@ -325,7 +330,7 @@ function finalAnswer(
   const restocked = xs.filter((x) => x.name === "restock" && !x.isError);
   if (restocked.length > 0) {
     const items = restocked.flatMap((x) => {
-      const m = x.content.match(/^Restocked (.+): now (\d+) units/);
+      const m = x.content.match(/^Restocked (.+): now (\d+) units?/);
       return m ? [pick(zh, `${m[1]} (now ${m[2]})`, `${m[1]}（现有 ${m[2]} 件）`)] : [];
     });
     const shown = items.slice(0, 12);
@@ -333,7 +338,7 @@ function finalAnswer(
     parts.push(
       pick(
         zh,
-        `Restocked ${restocked.length} product(s): ${shown.join(", ")}${more > 0 ? ` and ${more} more` : ""}.`,
+        `Restocked ${countOf(restocked.length, "product")}: ${shown.join(", ")}${more > 0 ? ` and ${more} more` : ""}.`,
         `已为 ${restocked.length} 款商品补货：${shown.join("、")}${more > 0 ? `等（另有 ${more} 款）` : ""}。`,
       ),
     );
@@ -410,7 +415,7 @@ function lowStockSentence(x: ToolExchange, zh: boolean): string {
   const more = listed.length - shown.length;
   return pick(
     zh,
-    `${listed.length} product(s) have ${threshold} or fewer units: ${shown.map((p) => stockWords(p, false)).join(", ")}${more > 0 ? ` and ${more} more (see the card)` : ""}. Say "restock them" to add 20 units each.`,
+    `${countOf(listed.length, "product")} ${listed.length === 1 ? "has" : "have"} ${threshold} or fewer units: ${shown.map((p) => stockWords(p, false)).join(", ")}${more > 0 ? ` and ${more} more (see the card)` : ""}. Say "restock them" to add 20 units each.`,
     `有 ${listed.length} 款商品库存不多于 ${threshold} 件：${shown.map((p) => stockWords(p, true)).join("、")}${more > 0 ? `等（其余 ${more} 款见卡片）` : ""}。说「补货」即可各补 20 件。`,
   );
 }
@@ -423,7 +428,7 @@ function inventorySentence(x: ToolExchange, zh: boolean): string {
     return pick(
       zh,
       p.stock > 0
-        ? `The ${p.name} has ${p.stock} units in stock, at ${p.price}.`
+        ? `The ${p.name} has ${countOf(p.stock, "unit")} in stock, at ${p.price}.`
         : `The ${p.name} is sold out (price ${p.price}).`,
       p.stock > 0
         ? `${p.name} 库存 ${p.stock} 件，售价 ${p.price}。`
@@ -434,14 +439,14 @@ function inventorySentence(x: ToolExchange, zh: boolean): string {
   const units = listed.reduce((n, p) => n + p.stock, 0);
   return pick(
     zh,
-    `${listed.length} products, ${units} units in all. Lowest stock: ${lowest.map((p) => stockWords(p, false)).join(", ")}.`,
+    `${countOf(listed.length, "product")}, ${countOf(units, "unit")} in all. Lowest stock: ${lowest.map((p) => stockWords(p, false)).join(", ")}.`,
     `共 ${listed.length} 款商品，总库存 ${units} 件。库存最少的：${lowest.map((p) => stockWords(p, true)).join("、")}。`,
   );
 }
 
 function ordersListSentence(content: string, zh: boolean): string {
   if (/^No orders yet/.test(content)) return pick(zh, "No orders yet.", "还没有订单。");
-  const orders = [...content.matchAll(/^(o-\S+) (\S+): (\d+) items, (\$[\d,]+\.\d{2})/gm)];
+  const orders = [...content.matchAll(/^(o-\S+) (\S+): (\d+) items?, (\$[\d,]+\.\d{2})/gm)];
   if (!zh || orders.length === 0)
     return pick(zh, `Recent orders, newest first:\n${content}`, content);
   return `最近的订单（最新的在前）：\n${orders.map((o) => `${o[1]}（${o[2]!.replace("T", " ")}）：${o[3]} 件，${o[4]}`).join("\n")}`;
@@ -449,25 +454,25 @@ function ordersListSentence(content: string, zh: boolean): string {
 
 function salesSentence(content: string, zh: boolean): string {
   const m = content.match(
-    /^(\d+) orders, (\d+) items, revenue (\S+), average (\S+)\.(?: Best sellers: (.+)\.)?/,
+    /^(\d+) orders?, (\d+) items?, revenue (\S+), average (\S+)\.(?: Best sellers: (.+)\.)?/,
   );
   if (!m || !zh) return content;
   return `共 ${m[1]} 个订单、${m[2]} 件商品，营业额 ${m[3]}，平均每单 ${m[4]}。${m[5] ? `畅销商品：${m[5].replace(/; /g, "；")}。` : ""}`;
 }
 
 function etaSentence(content: string, zh: boolean): string {
-  let m = content.match(/^(.+) is in stock \((\d+) units\); no restock is pending/);
+  let m = content.match(/^(.+) is in stock \((\d+) units?\); no restock is pending/);
   if (m)
     return pick(
       zh,
-      `The ${m[1]} is in stock (${m[2]} units), so no restock is pending.`,
+      `The ${m[1]} is in stock (${countOf(m[2]!, "unit")}), so no restock is pending.`,
       `${m[1]} 有货（${m[2]} 件），目前没有待补货。`,
     );
-  m = content.match(/^(.+): (\d+) in stock; the next restock arrives in (\d+) days \((.+)\)/);
+  m = content.match(/^(.+): (\d+) in stock; the next restock arrives in (\d+) days? \((.+)\)/);
   if (m)
     return pick(
       zh,
-      `The ${m[1]} has ${m[2]} in stock; the next restock arrives in ${m[3]} days (${m[4]}).`,
+      `The ${m[1]} has ${m[2]} in stock; the next restock arrives in ${countOf(m[3]!, "day")} (${m[4]}).`,
       `${m[1]} 目前库存 ${m[2]} 件，下一批补货预计 ${m[3]} 天后（${m[4]}）到货。`,
     );
   return content;

@@ -181,6 +181,67 @@ const SHOPPER: Phrasing[] = [
     reply: /o-[0-9a-f]+ .*1 × Merino Wool Socks.*\$14\.50/,
   },
   { say: "thanks!", calls: [], reply: /welcome/ },
+  // One of a thing is one item, not "1 items"; Chinese counts with 件 (no plural).
+  {
+    before: ["add the wool socks"],
+    say: "what's in my cart?",
+    reply: /^Your cart: 1 × Merino Wool Socks\. 1 item, total \$14\.50\.$/,
+  },
+  {
+    before: ["add the wool socks"],
+    say: "how much is my total?",
+    reply: /^Your cart total is \$14\.50 for 1 item\.$/,
+  },
+  {
+    before: ["add the wool socks"],
+    say: "check out",
+    calls: [["checkout", {}]],
+    reply: /^Done! Order o-[0-9a-f]+ is placed: 1 item, \$14\.50\. Thank you!$/,
+  },
+  {
+    before: ["add the wool socks", "check out"],
+    say: "what did I order?",
+    reply: /1 × Merino Wool Socks — 1 item, \$14\.50; status/,
+  },
+  {
+    before: ["add the wool socks"],
+    say: "购物车里有什么",
+    reply: /^购物车：Merino Wool Socks × 1。共 1 件，合计 \$14\.50。$/,
+    lang: "zh",
+  },
+  // A quantity the tool refuses reads as the rule in plain words, in the shopper's language
+  // (the model still reads zod's precise text in the tool_result).
+  {
+    say: "add 11 wool socks",
+    calls: [add(MERINO, { quantity: 11 })],
+    reply: /^You can have at most 10 of one item in your cart\.$/,
+    lang: "en",
+  },
+  {
+    say: "来11双羊毛袜",
+    calls: [add(MERINO, { quantity: 11 })],
+    reply: /^同一件商品在购物车里最多只能放 10 件。$/,
+    lang: "zh",
+  },
+  {
+    before: ["add the wool socks"],
+    say: "make it 12",
+    calls: [["update_cart_item", { productId: MERINO, quantity: 12 }]],
+    reply: /^You can have at most 10 of one item in your cart\.$/,
+    check: async (_t, store, id) => expect(await cartOf(store, id)).toEqual([{ id: MERINO, q: 1 }]),
+  },
+  {
+    say: "add 0 wool socks",
+    calls: [add(MERINO, { quantity: 0 })],
+    reply: /^The quantity must be at least 1\.$/,
+  },
+  {
+    before: ["add 9 wool socks"],
+    say: "add 3 more wool socks",
+    calls: [add(MERINO, { quantity: 3 })],
+    reply:
+      /^I couldn't do that: the cart already holds 9 × Merino Wool Socks; adding 3 would make 12, and a line holds at most 10\.$/,
+  },
   {
     say: "compare the Aero trail runner and the Swift Road Racer",
     calls: [["compare_products", { productIds: [AERO, SWIFT] }]],
@@ -578,7 +639,7 @@ const MERCHANT: Phrasing[] = [
       ["low_stock_report", { threshold: 4 }],
       ...(await store.lowStock(4)).map((p): Call => ["restock", { productId: p.id, quantity: 20 }]),
     ],
-    reply: /^Restocked \d+ product\(s\)/,
+    reply: /^Restocked \d+ products?: /,
     check: async (_t, store) => expect(await store.lowStock(4)).toEqual([]),
   },
   {
@@ -661,6 +722,18 @@ const MERCHANT: Phrasing[] = [
     reply: /"socks" fits \d+ products .*Which one\? Or say "all socks"/,
   },
   { say: "list recent orders", calls: [["list_orders", { limit: 10 }]] },
+  {
+    say: "restock the aero trail runner with 1",
+    calls: [["restock", { productId: AERO, quantity: 1 }]],
+    reply: /^Restocked 1 product: Aero Trail Runner \(now \d+\)\.$/,
+  },
+  {
+    say: "when will the storm waterproof trail runner be restocked",
+    calls: [["restock_eta", { productId: STORM }]],
+    reply: /the next restock arrives in \d+ days? \(|is in stock \(\d+ units?\), so no restock/,
+    check: (t) => expect(t.final).not.toMatch(/\b1 days\b|\(1 units\)/),
+  },
+
   { say: "销售汇总", calls: [["sales_summary", { top: 5 }]], reply: /^共 \d+ 个订单/, lang: "zh" },
   {
     say: "什么时候补货Storm防水越野跑鞋",

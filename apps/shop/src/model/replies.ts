@@ -5,6 +5,7 @@
  */
 
 import type { SimBlock, SimScript } from "overlap-sim";
+import { countOf } from "../views/count-words.js";
 import { cartLines, type ToolExchange } from "./conversation-state.js";
 
 /** English or Chinese, by the request's language. */
@@ -26,9 +27,9 @@ export function listOf(items: readonly string[], zh: boolean): string {
     : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 }
 
-/** The total line of a cart summary: "2 items, total $103.50". */
+/** The total line of a cart summary: "2 items, total $103.50" ("1 item, …"). */
 function cartTotals(summary: string): { items: string; total: string } | undefined {
-  const m = summary.match(/(\d+) items, total (\$[\d,]+\.\d{2})/);
+  const m = summary.match(/(\d+) items?, total (\$[\d,]+\.\d{2})/);
   return m ? { items: m[1]!, total: m[2]! } : undefined;
 }
 
@@ -51,26 +52,30 @@ export function cartSentence(summary: string, zh: boolean): string {
   });
   return pick(
     zh,
-    `Your cart: ${items.join("; ")}. ${totals.items} items, total ${totals.total}.`,
+    `Your cart: ${items.join("; ")}. ${countOf(totals.items, "item")}, total ${totals.total}.`,
     `购物车：${items.join("；")}。共 ${totals.items} 件，合计 ${totals.total}。`,
   );
 }
 
 /** "Cart total: $207.00 for 4 items (limit $5,000.00)." as a sentence. */
 export function totalSentence(content: string, zh: boolean): string {
-  const m = content.match(/Cart total: (\S+) for (\d+) items \(limit (\S+)\)/);
+  const m = content.match(/Cart total: (\S+) for (\d+) items? \(limit (\S+)\)/);
   if (!m) return content;
   return pick(
     zh,
-    `Your cart total is ${m[1]} for ${m[2]} item${m[2] === "1" ? "" : "s"}.`,
+    `Your cart total is ${m[1]} for ${countOf(m[2]!, "item")}.`,
     `购物车总价 ${m[1]}，共 ${m[2]} 件（上限 ${m[3]}）。`,
   );
 }
 
 /** A rule's refusal (the domain's English sentence) in the request's language. */
 export function errorSentence(x: ToolExchange, zh: boolean): string {
+  const invalid = invalidInputSentence(x.content, zh);
+  if (invalid) return invalid;
   const m = x.content;
-  if (!zh) return `I couldn't do that: ${m}`;
+  // "The cart already holds…" reads on after the colon in lower case; a product's name keeps its own.
+  if (!zh)
+    return `I couldn't do that: ${m.replace(/^(The|There|Only|Quantity|Adding|Setting) /, (w) => w.toLowerCase())}`;
   const rules: Array<[RegExp, (g: RegExpMatchArray) => string]> = [
     [/^(.+) is (now )?out of stock/, (g) => `${g[1]} 已售罄。`],
     [
@@ -113,6 +118,95 @@ export function errorSentence(x: ToolExchange, zh: boolean): string {
   return `未能完成（${x.name}）：${m}`;
 }
 
+/** Field names of the tools' arguments in words: [English, Chinese]. */
+const FIELD_WORDS: Record<string, [string, string]> = {
+  quantity: ["quantity", "数量"],
+  productId: ["product", "商品"],
+  productIds: ["products", "商品"],
+  price: ["price", "价格"],
+  maxPrice: ["highest price", "最高价格"],
+  minPrice: ["lowest price", "最低价格"],
+  size: ["size", "尺码"],
+  color: ["colour", "颜色"],
+  threshold: ["stock threshold", "库存阈值"],
+  limit: ["number of results", "结果数量"],
+  units: ["number of units", "件数"],
+  query: ["search words", "搜索词"],
+  top: ["number of best sellers", "畅销商品数量"],
+};
+
+/**
+ * The sentence for a call whose arguments failed its tool's schema, or undefined for another
+ * result. The model reads the runtime's precise text ("Invalid arguments for add_to_cart: ✖ Too
+ * big: expected number to be <=10 → at quantity. Fix them…"); the shopper reads what it means in
+ * plain words ("You can have at most 10 of one item in your cart."), never the validation dump.
+ */
+export function invalidInputSentence(content: string, zh: boolean): string | undefined {
+  if (!/^Invalid arguments for \S+: /.test(content)) return undefined;
+  const sentences = new Set<string>();
+  for (const issue of content.matchAll(/✖ ([^\n]+)(?:\n\s*→ at (\S+))?/g)) {
+    // "items[0].quantity." (the last one ends the runtime's sentence): the field is "quantity".
+    const path = (issue[2] ?? "").replace(/\.$/, "").replace(/\[\d+\]/g, "");
+    sentences.add(issueSentence(issue[1]!, path.split(".").at(-1) ?? "", zh));
+  }
+  if (sentences.size === 0) {
+    sentences.add(pick(zh, "Something in that request wasn't valid.", "请求里有无效的内容。"));
+  }
+  return [...sentences].join(zh ? "" : " ");
+}
+
+/** One schema issue ("Too big: expected number to be <=10", at `field`) as a sentence. */
+function issueSentence(issue: string, field: string, zh: boolean): string {
+  const big = issue.match(/^Too big: expected (\w+) to (?:be|have) <(=?)(\d+)/);
+  const small = issue.match(/^Too small: expected (\w+) to (?:be|have) >(=?)(\d+)/);
+  if (field === "quantity" && big) {
+    return pick(
+      zh,
+      `You can have at most ${big[3]} of one item in your cart.`,
+      `同一件商品在购物车里最多只能放 ${big[3]} 件。`,
+    );
+  }
+  if (field === "quantity" && small) {
+    return small[2] === "=" && small[3] === "0"
+      ? pick(zh, "A quantity can't be negative.", "数量不能是负数。")
+      : pick(zh, "The quantity must be at least 1.", "数量至少是 1 件。");
+  }
+  if (field === "productIds" && small) {
+    return pick(
+      zh,
+      `Pick at least ${small[3]} products to compare.`,
+      `请至少选 ${small[3]} 款商品来比较。`,
+    );
+  }
+  const [en, cn] = FIELD_WORDS[field] ?? [
+    field.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase() || "request",
+    field || "请求",
+  ];
+  if (big) {
+    const unit = big[1] === "string" ? " characters" : big[1] === "array" ? " items" : "";
+    return pick(
+      zh,
+      `The ${en} can be at most ${big[3]}${unit}.`,
+      `${cn}最多为 ${big[3]}${big[1] === "string" ? " 个字符" : ""}。`,
+    );
+  }
+  if (small) {
+    if (small[1] === "number" && small[2] === "" && small[3] === "0") {
+      return pick(zh, `The ${en} must be more than 0.`, `${cn}必须大于 0。`);
+    }
+    const unit = small[1] === "string" ? " characters" : small[1] === "array" ? " items" : "";
+    return pick(
+      zh,
+      `The ${en} must be at least ${small[3]}${unit}.`,
+      `${cn}至少为 ${small[3]}${small[1] === "string" ? " 个字符" : ""}。`,
+    );
+  }
+  if (/expected int\b/.test(issue)) {
+    return pick(zh, `The ${en} must be a whole number.`, `${cn}必须是整数。`);
+  }
+  return pick(zh, `The ${en} isn't valid.`, `${cn}无效。`);
+}
+
 /** What a cart change did, from its result ("Added 2 × X (size US 10). Cart: …"). */
 export function cartChangeSentence(x: ToolExchange, zh: boolean): string {
   const head = x.content.split(" Cart:")[0]!.split(" The cart is empty")[0]!.trim();
@@ -144,13 +238,13 @@ function variantZh(variant: string): string {
 /** An order placed, from checkout's result. */
 export function orderSentence(content: string, zh: boolean): string {
   const m = content.match(
-    /^Order (\S+) placed: (\d+) items, (\$[\d,]+\.\d{2})\.(?: Price changes: (.+)\.)?/,
+    /^Order (\S+) placed: (\d+) items?, (\$[\d,]+\.\d{2})\.(?: Price changes: (.+)\.)?/,
   );
   if (!m) return content;
   const changes = m[4];
   return pick(
     zh,
-    `Done! Order ${m[1]} is placed: ${m[2]} items, ${m[3]}.${changes ? ` Note the price changes since you added them: ${changes}.` : ""} Thank you!`,
+    `Done! Order ${m[1]} is placed: ${countOf(m[2]!, "item")}, ${m[3]}.${changes ? ` Note the price changes since you added them: ${changes}.` : ""} Thank you!`,
     `下单成功！订单 ${m[1]}：共 ${m[2]} 件，合计 ${m[3]}。${changes ? `注意有商品价格变化：${changes}。` : ""}谢谢惠顾！`,
   );
 }
@@ -165,14 +259,14 @@ export function ordersSentence(content: string, zh: boolean): string {
     );
   const orders = [
     ...content.matchAll(
-      /(o-\S+) placed (\S+ \S+) UTC: (.+?); (\d+) items, (\$[\d,]+\.\d{2})\. Status: (.+?)\./g,
+      /(o-\S+) placed (\S+ \S+) UTC: (.+?); (\d+) items?, (\$[\d,]+\.\d{2})\. Status: (.+?)\./g,
     ),
   ];
   if (orders.length === 0) return content;
   const lines = orders.map((o) =>
     pick(
       zh,
-      `${o[1]} (${o[2]} UTC): ${o[3]} — ${o[4]} items, ${o[5]}; status: ${o[6]}.`,
+      `${o[1]} (${o[2]} UTC): ${o[3]} — ${countOf(o[4]!, "item")}, ${o[5]}; status: ${o[6]}.`,
       `${o[1]}（${o[2]} UTC）：${o[3]}，共 ${o[4]} 件，${o[5]}；状态：已下单并付款（本店不跟踪物流）。`,
     ),
   );

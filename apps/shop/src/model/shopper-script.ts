@@ -892,7 +892,7 @@ function finalAnswer(state: ConversationState, intent: ShopperIntent): string {
     .filter((x) => !x.isError && /^(add_to_cart|update_cart_item|remove_from_cart)$/.test(x.name))
     .at(-1);
   if (lastChange && !xs.some((x) => x.name === "cart_total")) {
-    const totals = lastChange.content.match(/(\d+) items, total (\$[\d,]+\.\d{2})/);
+    const totals = lastChange.content.match(/(\d+) items?, total (\$[\d,]+\.\d{2})/);
     if (totals)
       parts.push(
         pick(
