@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { generateCatalog } from "./catalog.js";
-import { normalizeWords, searchProducts } from "./search-products.js";
+import { normalizeWords, ProductSearchIndex, searchProducts } from "./search-products.js";
 
 const catalog = generateCatalog();
 const names = (text: string, extra: object = {}) =>
@@ -80,5 +80,77 @@ describe("searchProducts", () => {
       "show",
     ]);
     expect(normalizeWords("batteries glass")).toEqual(["battery", "glass"]);
+  });
+});
+
+describe("ProductSearchIndex", () => {
+  // A description word counts only whole (its prefix weight is 0); the other fields by prefix too.
+  const matches = (p: (typeof catalog)[number], w: string) =>
+    normalizeWords(p.description).includes(w) ||
+    [p.name, p.brand, p.category, ...p.tags]
+      .flatMap(normalizeWords)
+      .some((f) => f === w || (w.length >= 3 && f.startsWith(w)));
+
+  it("finds exactly the products holding a query word, whole or as a prefix of 3+ characters", () => {
+    const index = new ProductSearchIndex();
+    index.sync(catalog);
+    const queries = [
+      "trail",
+      "tra",
+      "sock",
+      "merino socks",
+      "waterproof jacket",
+      "kinetica",
+      "run",
+      "ru",
+      "headlamp batteries",
+      "zzzz trail",
+      "café",
+      "x",
+    ];
+    for (const text of queries) {
+      const words = normalizeWords(text);
+      const expected = catalog
+        .filter((p) => words.some((w) => matches(p, w)))
+        .map((p) => p.id)
+        .sort();
+      const found = index
+        .search({ text, limit: 1_000 })
+        .map((p) => p.id)
+        .sort();
+      expect(found, text).toEqual(expected);
+    }
+  });
+
+  it("stays true to the catalog it is given: edited, removed and added products, new prices", () => {
+    const index = new ProductSearchIndex();
+    index.sync(catalog);
+    const aero = catalog.find((p) => p.name === "Aero Trail Runner")!;
+    const ids = (text: string, extra: object = {}) =>
+      index.search({ text, limit: 1_000, ...extra }).map((p) => p.id);
+    expect(ids("aero")).toContain(aero.id);
+
+    // The merchant renames it and changes its price; another product is removed, one added.
+    const removed = catalog.find((p) => p.id !== aero.id && p.name.includes("Socks"))!;
+    const added = { ...aero, id: "p-9999", name: "Wombatrix Road Flat", priceCents: 4_200 };
+    const edited = catalog
+      .filter((p) => p.id !== removed.id)
+      .map((p) =>
+        p.id === aero.id ? { ...p, name: "Quokkafly Trail Runner", priceCents: 1_000 } : p,
+      )
+      .concat(added);
+    index.sync(edited);
+    expect(index.size).toBe(edited.length);
+    expect(ids("quokkafly")).toEqual([aero.id]);
+    expect(ids("aero")).not.toContain(aero.id);
+    expect(ids("quokkafly", { maxPriceCents: 1_000 })).toEqual([aero.id]);
+    expect(ids(removed.name)).not.toContain(removed.id);
+    expect(ids("wombatrix")).toEqual(["p-9999"]);
+    // Unchanged text, new stock: the filter reads the products passed, not the indexed ones.
+    index.sync(edited.map((p) => (p.id === "p-9999" ? { ...p, stock: 0 } : p)));
+    expect(ids("wombatrix", { inStockOnly: true })).toEqual([]);
+    // searchProducts follows whatever catalog it is handed.
+    expect(searchProducts(edited, { text: "quokkafly" }).map((p) => p.id)).toEqual([aero.id]);
+    expect(searchProducts(catalog, { text: "quokkafly" })).toEqual([]);
   });
 });
