@@ -4,7 +4,13 @@
  * buffer does that. Here the goal is a cheap, never-throwing, best-effort picture of the value.
  *
  * How it works:
- * - {@link PartialJsonParser.push} runs a character-level state machine over the new chunk only.
+ * - {@link PartialJsonParser.push} only keeps the chunk; the text pushed since the last look is
+ *   scanned in one go when something is asked ({@link PartialJsonParser.snapshot}, `done`,
+ *   `invalid`). A stream of thousands of small deltas with a preview every 50 ms is then scanned
+ *   in a few dozen long runs instead of thousands of short ones, and text after the last preview
+ *   is scanned only when it reaches 16 Ki characters (the complete arguments are parsed strictly
+ *   anyway, and unasked text is not held in small pieces without bound). The scan is a
+ *   character-level state machine over the new text only.
  *   Open containers live on an explicit stack (no recursion, so absurd nesting cannot overflow the
  *   call stack), and scanner state (inside a string, an escape, a `\u` sequence, a number, a
  *   literal) survives between chunks, so a token may be split anywhere, even between the two
@@ -65,6 +71,9 @@ const N_FRAC = 5; // fraction digits (terminal)
 const N_EXP = 6; // after `e`/`E`: sign or digit
 const N_EXP_SIGN = 7; // after the exponent sign: a digit
 const N_EXP_INT = 8; // exponent digits (terminal)
+
+/** Characters of unscanned text that trigger a scan without being asked. */
+const SCAN_AT = 16 * 1024;
 
 const K_ARRAY = 0;
 const K_OBJECT = 1;
@@ -208,6 +217,8 @@ export class PartialJsonParser {
   #litPos = 0;
 
   #length = 0;
+  /** Text pushed but not scanned yet (see the module comment). */
+  #unscanned = "";
   #invalid = false;
   /** Something visible changed since the last snapshot was built. */
   #dirty = false;
@@ -223,6 +234,7 @@ export class PartialJsonParser {
    * character after it (whitespace) shows that no more digits follow.
    */
   get done(): boolean {
+    this.#scan();
     return this.#mode === M_DONE;
   }
 
@@ -231,20 +243,39 @@ export class PartialJsonParser {
    * returning the last good value (the same object).
    */
   get invalid(): boolean {
+    this.#scan();
     return this.#invalid;
   }
 
   /**
-   * Appends a chunk of the document. Work is proportional to the chunk: the text pushed before is
-   * never scanned again. Never throws: a chunk that makes the document invalid stops the parser
-   * (see {@link invalid}); a non-string chunk from an untyped caller is ignored.
+   * Appends a chunk of the document; it is scanned at the next question asked of the parser.
+   * Work is proportional to the chunk: the text pushed before is never scanned again. Never
+   * throws: a chunk that makes the document invalid stops the parser (see {@link invalid}); a
+   * non-string chunk from an untyped caller is ignored.
    */
   push(chunk: string): void {
     if (typeof chunk !== "string") return;
     this.#length += chunk.length;
     if (this.#invalid || chunk.length === 0) return;
     try {
-      this.#consume(chunk);
+      this.#unscanned += chunk;
+      // Scanned by the way past a bound, so unasked text is not held in thousands of pieces.
+      if (this.#unscanned.length >= SCAN_AT) this.#scan();
+    } catch {
+      // The text outgrew V8's maximum string length: stop, as the scan itself would.
+      this.#scan();
+      this.#invalid = true;
+    }
+  }
+
+  /** Scans the text pushed since the last scan. */
+  #scan(): void {
+    const text = this.#unscanned;
+    if (text === "") return;
+    this.#unscanned = "";
+    if (this.#invalid) return;
+    try {
+      this.#consume(text);
     } catch {
       // Defense in depth: the state machine has no known throwing path, but the engine can still
       // throw (e.g. a string beyond V8's maximum length). A preview must never break the stream
@@ -267,6 +298,7 @@ export class PartialJsonParser {
    * changed (in particular when nothing was pushed); otherwise only the open containers are new.
    */
   snapshot(): JsonPreview | undefined {
+    this.#scan();
     if (!this.#dirty) return this.#snapshot;
     try {
       this.#snapshot = this.#build();

@@ -95,6 +95,13 @@ interface Final {
   stopReason: StopReason;
 }
 
+type ToolInputDelta = Extract<AssemblerReport, { type: "tool-input-delta" }>;
+
+interface PreviewDue {
+  report: ToolInputDelta;
+  readonly send: () => void;
+}
+
 const ABORTED = Symbol("aborted");
 const IDLE = Symbol("idle");
 
@@ -105,6 +112,8 @@ export class StreamedRound {
   readonly #assembler: BlockAssembler;
   readonly #clock: RoundClock;
   readonly #previews: PreviewCoalescer;
+  /** Per call whose arguments stream: its latest delta and the one function sending its preview. */
+  readonly #previewsDue = new Map<string, PreviewDue>();
   readonly #dispatcher: EagerDispatcher;
   #final: Final | undefined;
   #streamError: OverlapError | undefined;
@@ -184,28 +193,42 @@ export class StreamedRound {
     let iterator: AsyncIterator<StreamEvent> | undefined;
     let lastEventAt = Date.now();
     let timer: ReturnType<typeof setTimeout> | undefined;
-    let onAbort: (() => void) | undefined;
-    const interrupted = new Promise<typeof ABORTED | typeof IDLE>((resolve) => {
-      onAbort = () => resolve(ABORTED);
-      if (signal?.aborted) resolve(ABORTED);
-      signal?.addEventListener("abort", onAbort, { once: true });
-      // One timer re-armed from the last event's time, instead of one timer per event.
-      const watch = (ms: number) => {
-        timer = setTimeout(() => {
-          const quiet = Date.now() - lastEventAt;
-          if (quiet >= idleMs) resolve(IDLE);
-          else watch(idleMs - quiet);
-        }, ms);
-      };
-      watch(idleMs);
-    });
+    // Why the stream was left early (abort, idle), and the wait it must end at once. Each event's
+    // wait is a fresh promise: racing every `next()` against one long-lived promise instead
+    // (Promise.race) would hang a reaction on that promise per event, kept until the round ends.
+    let interruption: typeof ABORTED | typeof IDLE | undefined;
+    let wake: ((why: typeof ABORTED | typeof IDLE) => void) | undefined;
+    const interrupt = (why: typeof ABORTED | typeof IDLE) => {
+      interruption ??= why;
+      wake?.(interruption);
+    };
+    const onAbort = () => interrupt(ABORTED);
+    if (signal?.aborted) interruption = ABORTED;
+    signal?.addEventListener("abort", onAbort, { once: true });
+    // One timer re-armed from the last event's time, instead of one timer per event.
+    const watch = (ms: number) => {
+      timer = setTimeout(() => {
+        const quiet = Date.now() - lastEventAt;
+        if (quiet >= idleMs) interrupt(IDLE);
+        else watch(idleMs - quiet);
+      }, ms);
+    };
+    watch(idleMs);
     try {
       iterator = events[Symbol.asyncIterator]();
       while (!this.#assembler.ended) {
         if (signal?.aborted) return abortedError();
-        const pending = iterator.next();
-        pending.catch(() => {}); // it may lose the race to a cancel and reject later
-        const next = await Promise.race([pending, interrupted]);
+        const source = iterator;
+        const next =
+          interruption ??
+          (await new Promise<IteratorResult<StreamEvent> | typeof ABORTED | typeof IDLE>(
+            (resolve, reject) => {
+              wake = resolve;
+              // It may lose to an interruption and settle later: then nobody listens.
+              source.next().then(resolve, reject);
+            },
+          ));
+        wake = undefined;
         if (next === ABORTED) return abortedError();
         if (next === IDLE) {
           return new OverlapError(
@@ -230,7 +253,7 @@ export class StreamedRound {
       });
     } finally {
       clearTimeout(timer);
-      if (onAbort) signal?.removeEventListener("abort", onAbort);
+      signal?.removeEventListener("abort", onAbort);
       // Leave the provider's stream (closes the HTTP response) without waiting on it.
       iterator?.return?.()?.catch?.(() => {});
     }
@@ -280,20 +303,19 @@ export class StreamedRound {
           thinking: report.thinking,
         });
         return;
-      case "tool-input-delta":
+      case "tool-input-delta": {
         if (report.server) return;
-        this.#previews.update(report.callId, () =>
-          this.#emit({
-            type: "tool-input-preview",
-            round,
-            index: report.index,
-            callId: report.callId,
-            name: report.name,
-            preview: report.preview(),
-            bytes: report.bytes,
-          }),
-        );
+        // One sender per call, made at its first delta: deltas only update what it will send.
+        let pending = this.#previewsDue.get(report.callId);
+        if (pending) pending.report = report;
+        else {
+          const due: PreviewDue = { report, send: () => this.#sendPreview(due.report) };
+          pending = due;
+          this.#previewsDue.set(report.callId, due);
+        }
+        this.#previews.update(report.callId, pending.send);
         return;
+      }
       case "block-stop":
         this.#clock.blockStop(report.index);
         return;
@@ -320,11 +342,24 @@ export class StreamedRound {
     }
   }
 
+  #sendPreview(report: ToolInputDelta): void {
+    this.#emit({
+      type: "tool-input-preview",
+      round: this.#round,
+      index: report.index,
+      callId: report.callId,
+      name: report.name,
+      preview: report.preview(),
+      bytes: report.bytes,
+    });
+  }
+
   /** Moment 2: the call's arguments are complete. Dispatch it now (S6). */
   #toolCall(report: Extract<AssemblerReport, { type: "tool-call" }>): void {
     const { callId, name, index, input } = report;
     const round = this.#round;
     this.#previews.finish(callId);
+    this.#previewsDue.delete(callId);
     const value = input.ok ? input.value : {};
     if (report.server) {
       this.#emit({ type: "server-tool", round, index, callId, name, phase: "call", input: value });

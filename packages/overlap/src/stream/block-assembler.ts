@@ -105,6 +105,8 @@ type BlockState =
        */
       startInput: Readonly<Record<string, unknown>> | undefined;
       parser: PartialJsonParser;
+      /** The parser's snapshot as a function, made once per block (not once per delta). */
+      preview: () => JsonPreview | undefined;
       input: ParseToolInputResult | null;
       stopped: boolean;
       size: number;
@@ -195,7 +197,7 @@ export class BlockAssembler {
       case "content_block_start":
         return this.#blockStart(blockIndex(event.index), event.content_block, false);
       case "content_block_delta":
-        return this.#blockDelta({ ...event, index: blockIndex(event.index) });
+        return this.#blockDelta(blockIndex(event.index), event.delta);
       case "content_block_stop": {
         const index = blockIndex(event.index);
         return this.#blockStop(this.#block(index, "content_block_stop"), index);
@@ -316,6 +318,7 @@ export class BlockAssembler {
       if (typeof start.name !== "string" || start.name === "") {
         throw protocol(`tool block ${index} has no name`);
       }
+      const parser = new PartialJsonParser();
       state = {
         kind: "tool",
         server: start.type !== "tool_use",
@@ -324,7 +327,8 @@ export class BlockAssembler {
         name: start.name,
         raw: "",
         startInput: complete ? objectOrEmpty(start.input) : nonEmptyObject(start.input),
-        parser: new PartialJsonParser(),
+        parser,
+        preview: () => parser.snapshot(),
         input: null,
         stopped: false,
         size: 0,
@@ -346,9 +350,9 @@ export class BlockAssembler {
   }
 
   #blockDelta(
-    event: Extract<StreamEvent, { type: "content_block_delta" }>,
+    index: number,
+    delta: Extract<StreamEvent, { type: "content_block_delta" }>["delta"],
   ): readonly AssemblerReport[] {
-    const { index, delta } = event;
     const state = this.#block(index, "content_block_delta");
     if (state.stopped) throw protocol(`delta for block ${index} after its stop`);
     switch (delta?.type) {
@@ -396,7 +400,6 @@ export class BlockAssembler {
         this.#grow(state, index, chunk.length);
         state.raw += chunk;
         state.parser.push(chunk);
-        const parser = state.parser;
         return [
           {
             type: "tool-input-delta",
@@ -406,7 +409,7 @@ export class BlockAssembler {
             server: state.server,
             delta: chunk,
             bytes: state.raw.length,
-            preview: () => parser.snapshot(),
+            preview: state.preview,
           },
         ];
       }
