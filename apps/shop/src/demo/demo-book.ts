@@ -15,7 +15,9 @@ import {
 
 /** A call a simulated latency delayed. */
 export interface SimulatedCall {
-  service: DemoService;
+  /** The services whose simulated latency the call waited (in the tool's order). */
+  services: DemoService[];
+  /** Their sum. */
   ms: number;
 }
 

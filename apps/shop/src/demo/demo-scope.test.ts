@@ -5,7 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { DemoBook } from "./demo-book.js";
 import { bookScope, currentDemoScope, demoSimFetch, runInDemoScope } from "./demo-scope.js";
-import { applyDemoUpdate, defaultDemoSettings, simRequestHeaders } from "./demo-settings.js";
+import {
+  applyDemoUpdate,
+  callLatencyMs,
+  defaultDemoSettings,
+  simRequestHeaders,
+} from "./demo-settings.js";
 import { withSimulatedLatency } from "./simulated-latency.js";
 
 /** A server that answers each request with its headers. */
@@ -90,6 +95,19 @@ describe("demoSimFetch", () => {
   });
 });
 
+describe("callLatencyMs", () => {
+  it("sums the latencies of the services a tool calls", () => {
+    const latency = { search: 400, inventory: 300, cart: 100, orders: 0 };
+    expect(callLatencyMs("add_to_cart", latency)).toEqual({
+      services: ["inventory", "cart"],
+      ms: 400,
+    });
+    expect(callLatencyMs("cart_total", latency)).toEqual({ services: ["cart"], ms: 100 });
+    expect(callLatencyMs("my_orders", latency)).toEqual({ services: [], ms: 0 });
+    expect(callLatencyMs("ask_merchant", latency)).toEqual({ services: [], ms: 0 });
+  });
+});
+
 describe("withSimulatedLatency", () => {
   const ran: string[] = [];
   const askMerchant = defineTool({
@@ -119,7 +137,7 @@ describe("withSimulatedLatency", () => {
     const started = performance.now();
     await runInDemoScope(bookScope(book, "s1", true), () => search!.run({}, ctx("c1")));
     expect(performance.now() - started).toBeGreaterThanOrEqual(55);
-    expect(book.state("s1").simulated).toEqual({ c1: { service: "search", ms: 60 } });
+    expect(book.state("s1").simulated).toEqual({ c1: { services: ["search"], ms: 60 } });
     expect(await search!.run({}, ctx("c2"))).toBe("found");
     expect(ran).toEqual(["c1", "c2"]);
     expect(book.state("s1").simulated.c2).toBeUndefined();

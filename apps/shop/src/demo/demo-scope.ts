@@ -7,17 +7,22 @@
  */
 
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { DemoBook } from "./demo-book.js";
+import type { DemoBook, SimulatedCall } from "./demo-book.js";
 import { type DemoService, simRequestHeaders } from "./demo-settings.js";
 
 /** What a turn's work may ask of its session's demo settings. */
 export interface DemoScope {
   /** Headers for the embedded model's next request; takes (disarms) the armed fault. */
   takeSimHeaders(): Record<string, string>;
-  /** The simulated latency of a service, in ms (0: none). */
-  serviceLatencyMs(service: DemoService): number;
+  /** The simulated latency of each service, in ms (0: none). */
+  serviceLatencyMs(): Readonly<Record<DemoService, number>>;
   /** Notes that a call was delayed, for the page. */
-  noteSimulated(callId: string, service: DemoService, ms: number): void;
+  noteSimulated(callId: string, call: SimulatedCall): void;
+  /**
+   * The end of the simulated waits of the turn's cart calls so far: a cart call waits for it
+   * too, so the cart lock still sees the calls in call order.
+   */
+  cartQueue: Promise<void>;
 }
 
 const storage = new AsyncLocalStorage<DemoScope>();
@@ -44,8 +49,9 @@ export function bookScope(book: DemoBook, sessionId: string, modelControls: bool
       const fault = book.takeBreak(sessionId);
       return simRequestHeaders(book.settings(sessionId).tokensPerSecond, fault);
     },
-    serviceLatencyMs: (service) => book.settings(sessionId).serviceLatencyMs[service],
-    noteSimulated: (callId, service, ms) => book.noteSimulated(sessionId, callId, { service, ms }),
+    serviceLatencyMs: () => book.settings(sessionId).serviceLatencyMs,
+    noteSimulated: (callId, call) => book.noteSimulated(sessionId, callId, call),
+    cartQueue: Promise.resolve(),
   };
 }
 

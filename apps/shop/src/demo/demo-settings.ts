@@ -7,30 +7,53 @@
 
 import { z } from "zod";
 
-/** The shop's services whose latency can be simulated, and the tools that call each. */
-export const SERVICE_TOOLS = {
-  search: ["search_products"],
-  inventory: ["get_product", "show_products", "compare_products"],
-  cart: [
-    "add_to_cart",
-    "update_cart_item",
-    "remove_from_cart",
-    "clear_cart",
-    "view_cart",
-    "cart_total",
-  ],
-  orders: ["my_orders", "checkout"],
-} as const satisfies Record<string, readonly string[]>;
-
 /** A simulated service: `search`, `inventory`, `cart`, `orders`. */
-export type DemoService = keyof typeof SERVICE_TOOLS;
+export type DemoService = "search" | "inventory" | "cart" | "orders";
 
 /** Every service, in the order the drawer lists them. */
-export const DEMO_SERVICES = Object.keys(SERVICE_TOOLS) as DemoService[];
+export const DEMO_SERVICES: readonly DemoService[] = ["search", "inventory", "cart", "orders"];
 
-/** The service a tool calls, if it is one of them. */
-export function serviceOfTool(tool: string): DemoService | undefined {
-  return DEMO_SERVICES.find((s) => (SERVICE_TOOLS[s] as readonly string[]).includes(tool));
+/**
+ * The services each shopper tool calls. Changing the cart checks stock first (inventory, then
+ * cart), so a slow inventory delays adds but not the total: calls of unequal length, the shape in
+ * which starting early saves time.
+ */
+export const TOOL_SERVICES: Readonly<Record<string, readonly DemoService[]>> = {
+  search_products: ["search"],
+  get_product: ["inventory"],
+  show_products: ["inventory"],
+  compare_products: ["inventory"],
+  add_to_cart: ["inventory", "cart"],
+  update_cart_item: ["inventory", "cart"],
+  remove_from_cart: ["cart"],
+  clear_cart: ["cart"],
+  view_cart: ["cart"],
+  cart_total: ["cart"],
+  my_orders: ["orders"],
+  checkout: ["orders"],
+};
+
+/**
+ * Tools that go through the session's cart lock, which serves them in call order (S15): a
+ * simulated wait must not let a later one overtake an earlier one.
+ */
+export const CART_LOCK_TOOLS: ReadonlySet<string> = new Set([
+  "add_to_cart",
+  "update_cart_item",
+  "remove_from_cart",
+  "clear_cart",
+  "view_cart",
+  "cart_total",
+  "checkout",
+]);
+
+/** A call's simulated latency: the sum over the services its tool calls. */
+export function callLatencyMs(
+  tool: string,
+  latency: Readonly<Record<DemoService, number>>,
+): { services: DemoService[]; ms: number } {
+  const services = (TOOL_SERVICES[tool] ?? []).filter((s) => latency[s] > 0);
+  return { services, ms: services.reduce((sum, s) => sum + latency[s], 0) };
 }
 
 /**

@@ -126,7 +126,27 @@ describe("the demo settings in a turn", () => {
     for (const tool of tools) expect(tool.endMs! - tool.startMs!).toBeGreaterThanOrEqual(290);
     const { simulated } = (await demo(id, token)).body;
     expect(Object.keys(simulated).sort()).toEqual(tools.map((tool) => tool.callId).sort());
-    expect(Object.values(simulated)).toContainEqual({ service: "cart", ms: 300 });
+    expect(Object.values(simulated)).toContainEqual({ services: ["cart"], ms: 300 });
+  });
+
+  it("a slow inventory delays the adds, not the total, which still counts both adds (call order kept)", async () => {
+    const { id, token } = await t.session();
+    await demo(id, token, { serviceLatencyMs: { inventory: 300 } });
+    const events = await send(id, token, THREE_CALLS);
+    const results = of(events, "tool-result").filter((r) => r.round === 1);
+    expect(results.map((r) => r.name)).toEqual(["add_to_cart", "add_to_cart", "cart_total"]);
+    // The total ran after both adds although it waited no latency of its own.
+    expect(results[2]!.resultText).toContain("for 2 items");
+    const tools = of(events, "round-end")[0]!.timings!.tools;
+    const total = tools.find((tool) => tool.name === "cart_total")!;
+    for (const add of tools.filter((tool) => tool.name === "add_to_cart")) {
+      expect(total.endMs!).toBeGreaterThanOrEqual(add.endMs!);
+    }
+    const { simulated } = (await demo(id, token)).body;
+    expect(Object.values(simulated)).toEqual([
+      { services: ["inventory"], ms: 300 },
+      { services: ["inventory"], ms: 300 },
+    ]);
   });
 
   it("'drop' cuts the next reply once: finished calls keep their result, the rest are answered not run, and the next turn works", async () => {
