@@ -56,7 +56,7 @@ export function registerApprovalRoutes(
     const result =
       callId.length > MAX_CALL_ID_CHARS
         ? ({ status: "unknown" } as const)
-        : deps.turns.decide(c.get("session").id, callId, {
+        : await deps.turns.decide(c.get("session").id, callId, {
             approve: body.approve,
             ...(reason ? { reason } : {}),
           });

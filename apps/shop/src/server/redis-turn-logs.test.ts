@@ -243,6 +243,45 @@ describe.skipIf(skip)("RedisTurnLogs: turns shared by several instances", () => 
     }
   });
 
+  it("an approval and a cancel sent to B reach the turn running on A", async () => {
+    const a = await instance();
+    const b = await instance();
+    const request = { callId: "call-1", name: "checkout", input: {}, summary: "Place the order" };
+    const log = a.turns.start("s-control", async (t) => {
+      t.emit(text(1));
+      const decision = await t.approvals.wait("call-1", t.signal, request);
+      t.emit(text(decision.approve ? 2 : 3));
+      // Then waits until cancelled.
+      await new Promise<void>((resolve) => t.signal.addEventListener("abort", () => resolve()));
+      t.emit(done);
+    })!;
+    await findWhen(b.turns, "s-control", (v) => v?.turnId === log.turnId);
+    expect(await b.turns.decide("s-control", "nope", { approve: true })).toEqual({
+      status: "unknown",
+    });
+    await until(() => log.size === 1); // the call waits
+    expect(await b.turns.decide("s-control", "call-1", { approve: true })).toEqual({
+      status: "resolved",
+    });
+    expect(await b.turns.decide("s-control", "call-1", { approve: false })).toEqual({
+      status: "ended",
+      decision: "approved",
+    });
+    expect(await b.turns.cancel("s-control")).toBe(true); // resolves once A's turn ended
+    expect(log.closed).toBe(true);
+    expect((await ended(log)).map((e) => e.event.type)).toEqual([
+      "text-delta",
+      "text-delta",
+      "done",
+    ]);
+    expect((await ended(log))[1]?.event).toEqual(text(2));
+    // Nothing runs any more: nothing to pass on.
+    expect(await b.turns.cancel("s-control")).toBe(false);
+    expect(await b.turns.decide("s-control", "call-1", { approve: true })).toEqual({
+      status: "unknown",
+    });
+  });
+
   it("a finished turn's keys expire after the retention time", async () => {
     const a = await instance({ retainMs: 60_000 });
     const log = a.turns.start("s-retain", async (t) => t.emit(done))!;

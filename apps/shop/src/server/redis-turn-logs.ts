@@ -17,14 +17,19 @@
  * instance's own readers read: while Redis is down the turn goes on and is served here, and the
  * copy is retried from the first event Redis has not acknowledged until it has them all.
  * A reader of another instance's turn holds a connection of its own (XREAD BLOCK) while it reads.
+ *
+ * The session's hash also names the `instance` that runs the turn: an approval or a cancel that
+ * reaches another instance is published on `instance:<id>`, where the running one subscribes, and
+ * its answer is pushed to `reply:<request id>`, which the asker awaits with BLPOP (15 s at most).
  */
 
+import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import type { Redis } from "ioredis";
-import type { LoggedEvent, TurnEventLog } from "overlap-runtime";
+import type { ApprovalDecision, DecideResult, LoggedEvent, TurnEventLog } from "overlap-runtime";
 import type { Logger } from "pino";
 import { blockingConnection } from "./redis-connection.js";
-import type { SharedTurnLogs, TurnView } from "./turn-registry.js";
+import type { SharedTurnLogs, TurnControl, TurnView } from "./turn-registry.js";
 
 /** Approximate cap of a turn's stream (a bound against a runaway turn, far above a real one). */
 export const MAX_STREAM_EVENTS = 100_000;
@@ -39,12 +44,17 @@ const RETRY_MS = 500;
 /** How long {@link RedisTurnLogs.close} waits for the copies to finish. */
 const CLOSE_WAIT_MS = 3_000;
 
-/** The current turn of a session, its lease alive or not: `[turnId, running, alive]`. */
+/** How long an approval or a cancel waits for the instance that runs the turn to answer. */
+const ASK_TIMEOUT_S = 15;
+
+/**
+ * The current turn of a session, its lease alive or not, and the instance that runs it:
+ * `[turnId, running, alive, instance]`.
+ */
 const FIND = `
-local turnId = redis.call('HGET', KEYS[1], 'turnId')
-if not turnId then return nil end
-local running = redis.call('HGET', KEYS[1], 'running')
-return {turnId, running or '0', redis.call('EXISTS', ARGV[1] .. turnId .. ':alive')}
+local turn = redis.call('HMGET', KEYS[1], 'turnId', 'running', 'instance')
+if not turn[1] then return nil end
+return {turn[1], turn[2] or '0', redis.call('EXISTS', ARGV[1] .. turn[1] .. ':alive'), turn[3] or ''}
 `;
 
 /** Marks the session's turn ended, unless a newer turn replaced it meanwhile. */
@@ -79,6 +89,9 @@ export class RedisTurnLogs implements SharedTurnLogs {
   readonly #blockMs: number;
   readonly #copies = new Set<Promise<void>>();
   readonly #stop = stopController();
+  /** This process, as other instances address it (approvals, cancels). */
+  readonly #instance = randomUUID();
+  #subscriber: Redis | undefined;
 
   constructor(redis: Redis, options: RedisTurnLogsOptions) {
     this.#redis = redis;
@@ -132,7 +145,7 @@ export class RedisTurnLogs implements SharedTurnLogs {
     checked(
       await this.#redis
         .multi()
-        .hset(key, "turnId", turnId, "running", "1")
+        .hset(key, "turnId", turnId, "running", "1", "instance", this.#instance)
         .pexpire(key, this.#retainMs)
         .set(this.#aliveKey(turnId), "1", "PX", this.#leaseMs)
         .exec(),
@@ -244,18 +257,25 @@ export class RedisTurnLogs implements SharedTurnLogs {
     }
   }
 
-  async find(sessionId: string): Promise<TurnView | undefined> {
+  async #current(sessionId: string) {
     const found = (await this.#redis.eval(
       FIND,
       1,
       this.#sessionKey(sessionId),
       `${this.#prefix}turn:`,
-    )) as [string, string, number] | null;
+    )) as [string, string, number, string] | null;
     if (!found) return undefined;
-    const [turnId, running, alive] = found;
+    const [turnId, running, alive, instance] = found;
+    return { turnId, running: running === "1" && alive === 1, instance };
+  }
+
+  async find(sessionId: string): Promise<TurnView | undefined> {
+    const found = await this.#current(sessionId);
+    if (!found) return undefined;
+    const { turnId, running } = found;
     return {
       turnId,
-      running: running === "1" && alive === 1,
+      running,
       read: (lastEventId, signal) => this.#read(turnId, lastEventId, signal),
     };
   }
@@ -314,6 +334,80 @@ export class RedisTurnLogs implements SharedTurnLogs {
     }
   }
 
+  serve(control: TurnControl): void {
+    const subscriber = this.#redis.duplicate({ enableAutoPipelining: false });
+    this.#subscriber = subscriber;
+    subscriber.on("error", () => {}); // outages are logged by the shared connection
+    subscriber.on("message", (_channel: string, message: string) => {
+      void this.#answer(control, message);
+    });
+    // Resubscribed by the client after a reconnection.
+    subscriber
+      .connect()
+      .then(() => subscriber.subscribe(this.#channel(this.#instance)))
+      .catch((err: unknown) =>
+        this.#logger.error({ err }, "cannot take approvals and cancels from other instances"),
+      );
+  }
+
+  #channel(instance: string): string {
+    return `${this.#prefix}instance:${instance}`;
+  }
+
+  /** Runs another instance's request and pushes the answer where it waits for it. */
+  async #answer(control: TurnControl, message: string): Promise<void> {
+    try {
+      const request = JSON.parse(message) as AskRequest;
+      const answer =
+        request.op === "decide"
+          ? control.decide(request.sessionId, request.callId, request.decision)
+          : await control.cancel(request.sessionId);
+      const key = `${this.#prefix}reply:${request.id}`;
+      await this.#redis
+        .pipeline()
+        .lpush(key, JSON.stringify(answer))
+        .pexpire(key, ASK_TIMEOUT_S * 2_000)
+        .exec();
+    } catch (err) {
+      this.#logger.error({ err }, "could not answer another instance's request");
+    }
+  }
+
+  /**
+   * Asks the instance that runs the session's turn, when that is another live one, and waits for
+   * its answer; `undefined` when no other instance runs it, or it did not answer in time.
+   */
+  async #ask(sessionId: string, request: AskBody): Promise<unknown> {
+    const current = await this.#current(sessionId);
+    if (!current?.running || !current.instance || current.instance === this.#instance) {
+      return undefined;
+    }
+    const id = randomUUID();
+    const conn = await blockingConnection(this.#redis, (ASK_TIMEOUT_S + 5) * 1_000);
+    try {
+      const message = JSON.stringify({ id, ...request });
+      if ((await conn.publish(this.#channel(current.instance), message)) === 0) return undefined;
+      const reply = await conn.blpop(`${this.#prefix}reply:${id}`, ASK_TIMEOUT_S);
+      return reply ? JSON.parse(reply[1]) : undefined;
+    } finally {
+      conn.disconnect();
+    }
+  }
+
+  async decide(
+    sessionId: string,
+    callId: string,
+    decision: ApprovalDecision,
+  ): Promise<DecideResult | undefined> {
+    return (await this.#ask(sessionId, { op: "decide", sessionId, callId, decision })) as
+      | DecideResult
+      | undefined;
+  }
+
+  async cancel(sessionId: string): Promise<boolean | undefined> {
+    return (await this.#ask(sessionId, { op: "cancel", sessionId })) as boolean | undefined;
+  }
+
   /**
    * Waits (up to a few seconds) for the copies of the turns that ended to reach Redis, then stops
    * copying. Call it after the turns ended (the server's drain), before closing the connection.
@@ -329,8 +423,17 @@ export class RedisTurnLogs implements SharedTurnLogs {
     clearTimeout(timer);
     this.#stop.abort();
     await Promise.allSettled([...this.#copies]);
+    this.#subscriber?.disconnect();
   }
 }
+
+/** What one instance asks of another. */
+type AskBody =
+  | { op: "decide"; sessionId: string; callId: string; decision: ApprovalDecision }
+  | { op: "cancel"; sessionId: string };
+
+/** A request on an instance's channel: its reply goes to the list `reply:<id>`. */
+type AskRequest = AskBody & { id: string };
 
 /** The controller that stops every copy: one listener per running copy, none leaked. */
 function stopController(): AbortController {

@@ -48,6 +48,25 @@ export interface SharedTurnLogs {
   publish(sessionId: string, log: TurnEventLog): Promise<void>;
   /** The session's running or last turn as the instances published it; rejects when unreachable. */
   find(sessionId: string): Promise<TurnView | undefined>;
+  /** Answers the other instances' approvals and cancels for the turns that run here. */
+  serve(control: TurnControl): void;
+  /**
+   * Passes an approval to the instance that runs the session's turn, when that is another one;
+   * `undefined` when no other instance runs it (or none answered).
+   */
+  decide(
+    sessionId: string,
+    callId: string,
+    decision: ApprovalDecision,
+  ): Promise<DecideResult | undefined>;
+  /** Cancels the session's turn on the instance that runs it, as {@link decide} finds it. */
+  cancel(sessionId: string): Promise<boolean | undefined>;
+}
+
+/** What another instance may ask of the one that runs a turn. */
+export interface TurnControl {
+  decide(sessionId: string, callId: string, decision: ApprovalDecision): DecideResult;
+  cancel(sessionId: string): Promise<boolean>;
 }
 
 /** What a turn's body receives. */
@@ -96,6 +115,10 @@ export class TurnRegistry {
     this.#retainMs = options.retainMs ?? 15 * 60_000;
     this.#approvalTimeoutMs = options.approvalTimeoutMs;
     this.#shared = options.shared;
+    this.#shared?.serve({
+      decide: (sessionId, callId, decision) => this.#decideHere(sessionId, callId, decision),
+      cancel: (sessionId) => this.#cancelHere(sessionId),
+    });
   }
 
   /**
@@ -173,16 +196,37 @@ export class TurnRegistry {
   /**
    * Answers a call of the session's running turn that waits for the user's approval: `resolved`,
    * `unknown` (no such call waits or waited in the running turn; the turn ended), or `ended` (it
-   * was decided already, timed out, or was cancelled).
+   * was decided already, timed out, or was cancelled). With shared turns, a turn running on
+   * another instance is answered there.
    */
-  decide(sessionId: string, callId: string, decision: ApprovalDecision): DecideResult {
+  async decide(
+    sessionId: string,
+    callId: string,
+    decision: ApprovalDecision,
+  ): Promise<DecideResult> {
+    if (this.running(sessionId) || !this.#shared) {
+      return this.#decideHere(sessionId, callId, decision);
+    }
+    const remote = await this.#shared.decide(sessionId, callId, decision).catch(() => undefined);
+    return remote ?? { status: "unknown" };
+  }
+
+  #decideHere(sessionId: string, callId: string, decision: ApprovalDecision): DecideResult {
     const turn = this.#turns.get(sessionId);
     if (!turn || turn.log.closed) return { status: "unknown" };
     return turn.approvals.decide(callId, decision);
   }
 
-  /** Cancels the running turn; resolves when it has ended. False when none was running. */
+  /**
+   * Cancels the running turn (here, or on the instance that runs it); resolves when it has
+   * ended. False when none was running.
+   */
   async cancel(sessionId: string): Promise<boolean> {
+    if (this.running(sessionId) || !this.#shared) return this.#cancelHere(sessionId);
+    return (await this.#shared.cancel(sessionId).catch(() => undefined)) ?? false;
+  }
+
+  async #cancelHere(sessionId: string): Promise<boolean> {
     const turn = this.#turns.get(sessionId);
     if (!turn || turn.log.closed) return false;
     turn.controller.abort();
