@@ -10,6 +10,8 @@ import { useApprovalAnswers } from "../chat/approval-answers";
 import { ChatPanel } from "../chat/ChatPanel";
 import { productBook } from "../chat/product-book";
 import { useChat } from "../chat/use-chat";
+import { HowItWorksButton, HowItWorksDrawer } from "../demo/HowItWorks";
+import { latestLang } from "../i18n/lang";
 import { SHOPPER } from "../session/endpoints";
 import { shopperSession } from "../session/storage";
 import { type SessionLoad, useSessionLoader } from "../session/use-session-loader";
@@ -41,15 +43,18 @@ export function ShopperApp({ health }: { health: HealthState }) {
       view="shop"
       health={health}
       actions={
-        <button
-          type="button"
-          className="btn btn-ghost"
-          onClick={restart}
-          aria-label="Start a new conversation"
-        >
-          <Icon name="new" size={15} />
-          <span className="hide-narrow">New chat</span>
-        </button>
+        <>
+          <HowItWorksButton lang="en" />
+          <button
+            type="button"
+            className="btn btn-ghost"
+            onClick={restart}
+            aria-label="Start a new conversation"
+          >
+            <Icon name="new" size={15} />
+            <span className="hide-narrow">New chat</span>
+          </button>
+        </>
       }
     >
       {load.status === "loading" && <LoadingView label="Opening your conversation…" />}
@@ -113,48 +118,56 @@ function ShopperWorkspace({
   }, [send]);
 
   return (
-    <Workspace
-      tab={tab}
-      onTab={setTab}
-      chat={
-        <ChatPanel
-          chat={chat}
-          actions={actions}
-          agentName="Shopping assistant"
-          placeholder="Ask about products or your cart…"
-          notice={load.notice}
-          onShowTimeline={showTimeline}
-          onRestart={onRestart}
-          book={book}
-          empty={<Welcome onPick={chat.send} />}
-        />
-      }
-      panels={[
-        {
-          id: "cart",
-          label: "Cart",
-          icon: "cart",
-          badge: cart.cart?.itemCount,
-          pulse: cartPulse,
-          node: (
-            <CartPanel
-              model={cart}
-              onCheckout={checkout}
-              running={chat.state.running}
-              book={book}
-            />
-          ),
-        },
-        {
-          id: "timeline",
-          label: "Timeline",
-          icon: "timeline",
-          node: (
-            <TimelinePanel turns={chat.state.turns} selected={selected} onSelect={setSelected} />
-          ),
-        },
-      ]}
-    />
+    <>
+      {/* The "How it works" demonstration drawer (its button is in the top bar). */}
+      <HowItWorksDrawer
+        credentials={load.credentials}
+        turns={chat.state.turns}
+        lang={latestLang(chat.state.turns)}
+      />
+      <Workspace
+        tab={tab}
+        onTab={setTab}
+        chat={
+          <ChatPanel
+            chat={chat}
+            actions={actions}
+            agentName="Shopping assistant"
+            placeholder="Ask about products or your cart…"
+            notice={load.notice}
+            onShowTimeline={showTimeline}
+            onRestart={onRestart}
+            book={book}
+            empty={<Welcome onPick={chat.send} />}
+          />
+        }
+        panels={[
+          {
+            id: "cart",
+            label: "Cart",
+            icon: "cart",
+            badge: cart.cart?.itemCount,
+            pulse: cartPulse,
+            node: (
+              <CartPanel
+                model={cart}
+                onCheckout={checkout}
+                running={chat.state.running}
+                book={book}
+              />
+            ),
+          },
+          {
+            id: "timeline",
+            label: "Timeline",
+            icon: "timeline",
+            node: (
+              <TimelinePanel turns={chat.state.turns} selected={selected} onSelect={setSelected} />
+            ),
+          },
+        ]}
+      />
+    </>
   );
 }
 

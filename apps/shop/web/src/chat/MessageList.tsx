@@ -7,6 +7,7 @@ import type { AgentState, AssistantTurn } from "overlap-runtime/client";
 import { type ReactNode, useLayoutEffect, useMemo, useRef } from "react";
 import { formatMs, langOf } from "../api/format";
 import type { CardActions } from "../cards/ProductCards";
+import { RepairNote } from "../demo/RepairNote";
 import { type Lang, pick, turnLang } from "../i18n/lang";
 import { NOTICEABLE_MS, turnChart } from "../timeline/timeline-model";
 import { Icon } from "../ui/Icon";
@@ -194,6 +195,8 @@ function AssistantTurnView({
                 )}
               </div>
             ))}
+          {/* A broken reply: which calls kept their result, which were answered as not run. */}
+          {!open && <RepairNote turn={turn} state={state} />}
           {!open && (chart.rounds.length > 0 || roundCount > 0) && (
             <div className="turn-footer">
               <button

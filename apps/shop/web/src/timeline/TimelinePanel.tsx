@@ -6,12 +6,16 @@
  * it would have gone had the tools waited for the end of the response, with the time saved, and
  * what those figures mean in a sentence ("The tools finished 0.9 s before the reply ended;
  * waiting for the reply would have taken 0.9 s longer"). Rows are named in words ("Add to
- * cart"), or by the tool's name in the developer view.
+ * cart"), or by the tool's name in the developer view. A call the demo drawer's simulated service
+ * latency delayed says so on its row ("400 ms simulated", the wait hatched inside its run bar) and
+ * in the reply's summary: the time saved then includes simulated waits.
  */
 
 import type { ConversationTurn } from "overlap-runtime/client";
 import { formatMs, formatTick } from "../api/format";
 import { toolLabel } from "../chat/tool-meta";
+import { type SimulatedCall, useDemoShared } from "../demo/demo-settings";
+import { SERVICE_NAMES, simulatedMs } from "../demo/demo-words";
 import { type Lang, pick, turnLang } from "../i18n/lang";
 import { DeveloperToggle } from "../ui/DeveloperToggle";
 import { useDeveloperView } from "../ui/developer-view";
@@ -52,7 +56,20 @@ function rowDuration(bars: readonly Bar[]): number {
   return bar ? bar.endMs - bar.startMs : 0;
 }
 
-function BarView({ bar, scale, label }: { bar: Bar; scale: number; label: string }) {
+function BarView({
+  bar,
+  scale,
+  label,
+  simulated,
+}: {
+  bar: Bar;
+  scale: number;
+  label: string;
+  /** The simulated service wait at the start of a run bar. */
+  simulated?: SimulatedCall | undefined;
+}) {
+  const runMs = bar.endMs - bar.startMs;
+  const wait = bar.kind === "run" && simulated && runMs > 0 ? Math.min(simulated.ms, runMs) : 0;
   return (
     <span
       className={`tl-bar bar-${bar.kind}${bar.status === "failed" ? " is-failed" : ""}`}
@@ -61,8 +78,16 @@ function BarView({ bar, scale, label }: { bar: Bar; scale: number; label: string
       data-start-ms={bar.startMs.toFixed(1)}
       data-end-ms={bar.endMs.toFixed(1)}
       style={{ left: pct(bar.startMs, scale), width: pct(bar.endMs - bar.startMs, scale) }}
-      title={`${label} · ${BAR_NAMES[bar.kind]} ${formatMs(bar.startMs)} → ${formatMs(bar.endMs)} (${formatMs(bar.endMs - bar.startMs)})`}
-    />
+      title={`${label} · ${BAR_NAMES[bar.kind]} ${formatMs(bar.startMs)} → ${formatMs(bar.endMs)} (${formatMs(bar.endMs - bar.startMs)})${wait > 0 ? `, of which ${formatMs(wait)} simulated service latency` : ""}`}
+    >
+      {wait > 0 && (
+        <span
+          className="tl-bar-sim"
+          data-testid="simulated-wait"
+          style={{ width: `${(wait / runMs) * 100}%` }}
+        />
+      )}
+    </span>
   );
 }
 
@@ -72,12 +97,15 @@ function RoundView({
   ticks,
   lang,
   developer,
+  simulated,
 }: {
   chart: RoundChart;
   scale: number;
   ticks: number[];
   lang: Lang;
   developer: boolean;
+  /** Calls delayed by a simulated latency, by call id. */
+  simulated: Readonly<Record<string, SimulatedCall>>;
 }) {
   const saved = chart.savedMs ?? 0;
   const withoutOverlap = chart.endWithoutOverlapMs;
@@ -115,13 +143,13 @@ function RoundView({
         <div className="tl-labels">
           <div className="tl-axis-spacer" />
           {rows.map((row) => (
-            <div
+            <RowLabel
               key={row.key}
-              className={`tl-label${row.tool ? " is-tool" : ""}`}
-              title={row.label}
-            >
-              {row.label}
-            </div>
+              label={row.label}
+              tool={row.tool}
+              simulated={row.callId ? simulated[row.callId] : undefined}
+              lang={lang}
+            />
           ))}
         </div>
         <div className="tl-tracks">
@@ -143,14 +171,20 @@ function RoundView({
           {rows.map((row) => (
             <div
               key={row.key}
-              className="tl-track"
+              className={`tl-track${row.callId && simulated[row.callId] ? " has-sim" : ""}`}
               role="img"
               aria-label={describeRow(row.label, row.bars)}
               data-label={row.label}
             >
               {row.bars.map((bar, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: a row's bars have a fixed order
-                <BarView key={i} bar={bar} scale={scale} label={row.label} />
+                <BarView
+                  // biome-ignore lint/suspicious/noArrayIndexKey: a row's bars have a fixed order
+                  key={i}
+                  bar={bar}
+                  scale={scale}
+                  label={row.label}
+                  simulated={row.callId ? simulated[row.callId] : undefined}
+                />
               ))}
             </div>
           ))}
@@ -169,7 +203,12 @@ function RoundView({
         <div className="tl-values" aria-hidden="true">
           <div className="tl-axis-spacer" />
           {rows.map((row) => (
-            <div key={row.key}>{formatMs(rowDuration(row.bars))}</div>
+            <div
+              key={row.key}
+              className={row.callId && simulated[row.callId] ? "has-sim" : undefined}
+            >
+              {formatMs(rowDuration(row.bars))}
+            </div>
           ))}
         </div>
       </div>
@@ -224,6 +263,53 @@ function RoundView({
   );
 }
 
+/** A row's name; a call delayed by a simulated latency says so: "Search · 400 ms simulated". */
+function RowLabel({
+  label,
+  tool,
+  simulated,
+  lang,
+}: {
+  label: string;
+  tool: boolean;
+  simulated: SimulatedCall | undefined;
+  lang: Lang;
+}) {
+  const tag = simulated ? simulatedMs(lang, simulated.ms) : undefined;
+  return (
+    <div
+      className={`tl-label${tool ? " is-tool" : ""}${tag ? " has-sim" : ""}`}
+      title={tag ? `${label} · ${tag}` : label}
+    >
+      <span className="tl-label-name">{label}</span>
+      {tag && (
+        <span className="tl-sim-chip" data-testid="simulated-chip">
+          {tag}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** The reply's calls delayed by a simulated latency, in a sentence (`undefined` for none). */
+function simulatedSentence(
+  chart: TurnChart,
+  simulated: Readonly<Record<string, SimulatedCall>>,
+  lang: Lang,
+): string | undefined {
+  const delayed = chart.rounds.flatMap((r) =>
+    r.rows.flatMap((row) => (row.callId && simulated[row.callId] ? [simulated[row.callId]!] : [])),
+  );
+  if (delayed.length === 0) return undefined;
+  const services = [...new Set(delayed.flatMap((call) => call.services))];
+  const names = services.map((service) => SERVICE_NAMES[service][lang]);
+  return pick(
+    lang,
+    `Demonstration: ${delayed.length} call${delayed.length === 1 ? "" : "s"} waited a simulated latency (${names.join(", ")}); the times above include those waits.`,
+    `演示：${delayed.length} 个调用等待了模拟的服务延迟（${names.join("、")}）；上面的时间包含这些等待。`,
+  );
+}
+
 function Legend() {
   return (
     <ul className="tl-legend" aria-label="Legend">
@@ -250,26 +336,38 @@ function TurnSummary({
   chart,
   lang,
   developer,
+  simulated,
 }: {
   chart: TurnChart;
   lang: Lang;
   developer: boolean;
+  simulated: Readonly<Record<string, SimulatedCall>>;
 }) {
   const sentence = explainTurn(chart, lang);
   const hasTools = chart.rounds.some((r) => r.endWithoutOverlapMs !== undefined);
+  const demo = simulatedSentence(chart, simulated, lang);
+  const savedSome = chart.totalSavedMs >= NOTICEABLE_MS;
   return (
     <div className="tl-summary-box" data-testid="timeline-summary">
       <p className="tl-summary-plain">
         {hasTools && chart.totalSavedMs >= NOTICEABLE_MS && <Icon name="bolt" size={14} />}
         {sentence}
       </p>
+      {demo && (
+        <p className="tl-summary-sim" data-testid="timeline-simulated">
+          {demo}
+        </p>
+      )}
       {developer && hasTools && (
         <dl className="tl-summary">
-          <div className="tl-stat">
-            <dt>Head start</dt>
-            <dd>{formatMs(chart.totalHeadStartMs)}</dd>
-            <dd className="tl-stat-note">first tool start → reply end</dd>
-          </div>
+          {/* A head start beside "0 ms saved" reads as a contradiction: shown only with a saving. */}
+          {savedSome && (
+            <div className="tl-stat">
+              <dt>Head start</dt>
+              <dd>{formatMs(chart.totalHeadStartMs)}</dd>
+              <dd className="tl-stat-note">first tool start → reply end</dd>
+            </div>
+          )}
           <div className="tl-stat">
             <dt>Saved</dt>
             <dd>{formatMs(chart.totalSavedMs)}</dd>
@@ -287,6 +385,8 @@ function TurnSummary({
     </div>
   );
 }
+
+const NONE_SIMULATED: Readonly<Record<string, SimulatedCall>> = {};
 
 export function TimelinePanel({
   turns,
@@ -311,6 +411,7 @@ export function TimelinePanel({
   const chart = current ? turnChart(current.turn.rounds) : undefined;
   const lang = current ? turnLang(turns, current.index) : "en";
   const [developer] = useDeveloperView();
+  const simulated = useDemoShared().state?.simulated ?? NONE_SIMULATED;
   // Rounds without timings are streaming only while their turn runs; in a restored turn they
   // were simply not recorded.
   const openRounds = current?.turn.done === undefined ? (chart?.openRounds ?? []) : [];
@@ -354,7 +455,7 @@ export function TimelinePanel({
       ) : (
         <div className="tl-rounds">
           {chart.rounds.length > 0 && (
-            <TurnSummary chart={chart} lang={lang} developer={developer} />
+            <TurnSummary chart={chart} lang={lang} developer={developer} simulated={simulated} />
           )}
           {chart.rounds.map((round) => (
             <RoundView
@@ -364,6 +465,7 @@ export function TimelinePanel({
               ticks={chart.ticks}
               lang={lang}
               developer={developer}
+              simulated={simulated}
             />
           ))}
           {openRounds.map((round) => (

@@ -41,6 +41,8 @@ export interface Row {
   label: string;
   /** True for a tool_use block (or a tool seen without its block). */
   tool: boolean;
+  /** The call's id, for a tool row. */
+  callId: string | undefined;
   bars: Bar[];
   /** How long before the end of the model's response this row's tool started (> 0 = overlap). */
   startedBeforeStreamEndMs: number | undefined;
@@ -134,6 +136,7 @@ export function roundChart(info: RoundInfo & { timings: RoundTimings }): RoundCh
         key,
         label: block.kind === "text" ? "Text" : "Thinking",
         tool: false,
+        callId: undefined,
         bars: [{ kind: block.kind, startMs: block.startMs, endMs, status: undefined }],
         startedBeforeStreamEndMs: undefined,
       });
@@ -143,6 +146,7 @@ export function roundChart(info: RoundInfo & { timings: RoundTimings }): RoundCh
         key,
         label: block.name ?? "tool",
         tool: true,
+        callId: block.callId,
         bars: [{ kind: "args", startMs: block.startMs, endMs, status: undefined }, ...run.bars],
         startedBeforeStreamEndMs: early(run.startMs),
       });
@@ -151,6 +155,7 @@ export function roundChart(info: RoundInfo & { timings: RoundTimings }): RoundCh
         key,
         label: block.name ?? "server tool",
         tool: true,
+        callId: undefined,
         bars: [{ kind: "server", startMs: block.startMs, endMs, status: undefined }],
         startedBeforeStreamEndMs: undefined,
       });
@@ -165,6 +170,7 @@ export function roundChart(info: RoundInfo & { timings: RoundTimings }): RoundCh
       key: `t${tool.callId}`,
       label: tool.name,
       tool: true,
+      callId: tool.callId,
       bars: run.bars,
       startedBeforeStreamEndMs: early(run.startMs),
     });
