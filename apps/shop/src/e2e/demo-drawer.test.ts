@@ -207,6 +207,7 @@ describe.skipIf(noBrowser)("the How it works drawer", { timeout: 120_000 }, () =
     expect(box).not.toBeNull();
     expect(box!.x).toBeGreaterThanOrEqual(0);
     expect(box!.x + box!.width).toBeLessThanOrEqual(390.5);
+    await page.screenshot({ path: await screenshotPath("demo-05-drawer-390x844") });
     const close = drawer(page).getByRole("button", { name: "Close" });
     const closeBox = await close.boundingBox();
     expect(closeBox!.x + closeBox!.width).toBeLessThanOrEqual(390);
@@ -217,8 +218,6 @@ describe.skipIf(noBrowser)("the How it works drawer", { timeout: 120_000 }, () =
       expect(b!.x).toBeGreaterThanOrEqual(0);
       expect(b!.x + b!.width, id).toBeLessThanOrEqual(390);
     }
-    await drawer(page).getByTestId("demo-latency-search").scrollIntoViewIfNeeded();
-    await page.screenshot({ path: await screenshotPath("demo-05-drawer-390x844") });
     await page.getByTestId("demo-fault-drop").scrollIntoViewIfNeeded();
     await page.screenshot({ path: await screenshotPath("demo-06-drawer-390x844-faults") });
     await close.click();
