@@ -1,6 +1,8 @@
 import type { AgentEvent, LoggedEvent } from "overlap-runtime";
 import { validateConversation } from "overlap-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { modelFromEnv } from "../model/model-from-env.js";
+import { shopPolicy } from "../model/shop-policy.js";
 import type { DemoAnswer } from "./demo-routes.js";
 import { createTestShop, readEvents, type TestShop } from "./test-shop.js";
 
@@ -210,6 +212,43 @@ describe("the demo settings in a turn", () => {
     const next = await send(id, token, "what is in my cart?");
     expect(next.at(-1)!.event).toMatchObject({ type: "done", stopReason: "end_turn" });
   });
+});
+
+describe("the scripted model in its other wire formats", () => {
+  for (const api of ["chat", "responses", "gemini", "ai-sdk"]) {
+    it(`SCRIPTED_API=${api}: the fault reaches the embedded model once, and the turn after works`, async () => {
+      const model = await modelFromEnv({
+        env: { SCRIPTED_API: api },
+        policy: shopPolicy,
+        pacing: { fast: true },
+      });
+      const shop = await createTestShop({ model });
+      try {
+        const { id, token } = await shop.session();
+        const put = await shop.call("PUT", `/api/sessions/${id}/demo`, {
+          token,
+          json: { breakNextReply: "drop", tokensPerSecond: 500 },
+        });
+        expect(put.status).toBe(200);
+        const turn = async (text: string) =>
+          readEvents(
+            await shop.call("POST", `/api/sessions/${id}/messages`, { token, json: { text } }),
+          );
+        const broken = await turn(THREE_CALLS);
+        expect(of(broken, "error")).toHaveLength(1);
+        // The last call (the total) never ran: answered as not run, or, in Gemini's format, where
+        // a call arrives whole, never received.
+        const results = of(broken, "tool-result");
+        expect(results.filter((r) => r.name === "cart_total" && r.status === "ok")).toEqual([]);
+        expect(results.length).toBeGreaterThanOrEqual(2);
+        const next = await turn("what is in my cart?");
+        expect(of(next, "error")).toEqual([]);
+        expect(next.at(-1)!.event).toMatchObject({ type: "done", stopReason: "end_turn" });
+      } finally {
+        await shop.close();
+      }
+    });
+  }
 });
 
 describe("with a real model", () => {

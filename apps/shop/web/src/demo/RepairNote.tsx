@@ -80,8 +80,10 @@ export function RepairNote({ turn, state }: { turn: AssistantTurn; state: AgentS
   const name = (c: CallEntry) => (developer ? `${c.name} ${c.callId}` : toolLabel(c.name));
   const kept = calls.filter((c) => c.result?.status === "ok");
   const notRun = calls.filter(
-    (c) => NOT_RUN.has(c.result?.status ?? "") || c.dispatch === "invalid",
+    (c) => c.result?.status === "not_executed" || c.dispatch === "invalid",
   );
+  // Running when the reply broke: aborted, and answered so.
+  const stopped = calls.filter((c) => c.result?.status === "interrupted");
   const goesOn =
     turn.error === undefined
       ? pick(lang, "The model was told, and the reply went on.", "模型已得知情况，回复继续进行。")
@@ -112,7 +114,17 @@ export function RepairNote({ turn, state }: { turn: AssistantTurn; state: AgentS
             {list(lang, notRun.map(name))}
           </li>
         )}
-        {kept.length === 0 && notRun.length === 0 && (
+        {stopped.length > 0 && (
+          <li data-testid="repair-stopped">
+            {pick(
+              lang,
+              "Stopped while running, answered as such: ",
+              "运行中被中止，并如实告知模型：",
+            )}
+            {list(lang, stopped.map(name))}
+          </li>
+        )}
+        {kept.length === 0 && notRun.length === 0 && stopped.length === 0 && (
           <li>{pick(lang, "No tool call was under way.", "当时没有进行中的工具调用。")}</li>
         )}
       </ul>
