@@ -77,7 +77,8 @@ async function open(
 
 /** The developer view's switch (in the top bar; on a phone, in the timeline's header). */
 const devToggle = (page: Page) => page.locator('[data-testid="developer-toggle"]:visible');
-const composer = (page: Page) => page.getByRole("textbox", { name: "Message" });
+/** The message box, named in the page's language. */
+const composer = (page: Page) => page.getByRole("textbox", { name: /^(Message|消息)$/ });
 const replies = (page: Page) => page.getByTestId("assistant-turn");
 const lastTurn = (page: Page) => replies(page).last();
 
@@ -752,6 +753,152 @@ describe.skipIf(noBrowser)("the shop in a browser", () => {
       ...(await boxProblems(page.locator(".tile .pill"), DESKTOP, "tile badge")),
     );
     expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  for (const [label, viewport] of [
+    ["1280x800", DESKTOP],
+    ["phone 390x844", PHONE],
+  ] as const) {
+    it(`${label}: the cart is the shopper's: New chat keeps it, a past chat reopens from the list, the order shows in Orders with its size`, {
+      timeout: 120_000,
+    }, async () => {
+      const prefix = viewport === PHONE ? "phone-20" : "desktop-30";
+      const phone = viewport === PHONE;
+      const { context, page } = await open(viewport);
+      const cart = page.getByTestId("cart-panel");
+      const showCart = async () => {
+        if (phone) await page.getByRole("tab", { name: /Cart/ }).click();
+      };
+      const showChat = async () => {
+        if (phone) await page.getByRole("tab", { name: /Chat/ }).click();
+      };
+      // The bar above the conversation (on a phone, in the Chat tab).
+      const barButton = (name: string) =>
+        page.locator(".account-bar").getByRole("button", { name, exact: true });
+      const problems: string[] = [];
+
+      // Add to the cart in a size, in the first chat.
+      const first = "add the Aero trail runner in size 10 to my cart";
+      await waitForReply(page, await send(page, first));
+      await showCart();
+      await expect.poll(() => cart.getByTestId("cart-line").count()).toBe(1);
+      expect(await text(cart.getByTestId("cart-variant"))).toBe("Size US 10");
+      const firstChat = (await sessionOf(page)).id;
+      await shot(page, `${prefix}-1-cart-in-first-chat`, 300);
+      await showChat();
+      for (const name of ["Chats", "Orders", "New chat"]) {
+        problems.push(...(await boxProblems(barButton(name), viewport, name, { scroll: false })));
+      }
+      problems.push(
+        ...(await boxProblems(page.locator("header.topbar button"), viewport, "top bar", {
+          scroll: false,
+        })),
+        ...(await boxProblems(page.getByTestId("model-badge"), viewport, "badge", {
+          scroll: false,
+        })),
+        ...(await boxProblems(composer(page), viewport, "message box", { scroll: false })),
+      );
+
+      // New chat: the chat clears, the cart stays (the same shopper).
+      await barButton("New chat").click();
+      await expect.poll(async () => (await sessionOf(page)).id).not.toBe(firstChat);
+      await showChat();
+      await expect.poll(() => page.getByTestId("user-message").count()).toBe(0);
+      await expect.poll(() => replies(page).count()).toBe(0);
+      await showCart();
+      await expect.poll(() => cart.getByTestId("cart-line").count()).toBe(1);
+      expect(await text(cart.getByTestId("cart-variant"))).toBe("Size US 10");
+      await shot(page, `${prefix}-2-new-chat-cart-kept`, 300);
+      await showChat();
+      await waitForReply(page, await send(page, "what's in my cart?"));
+      expect(await text(lastTurn(page))).toContain("Aero Trail Runner");
+
+      // The list of chats: newest first, this one marked; the first one reopens with its words.
+      await barButton("Chats").click();
+      const drawer = page.getByTestId("chats-drawer");
+      const items = drawer.getByTestId("chat-item");
+      await expect.poll(() => items.count()).toBe(2);
+      expect(await items.first().getAttribute("aria-current")).toBe("true");
+      expect(await text(items.nth(1))).toContain(first);
+      problems.push(
+        ...(await boxProblems(items, viewport, "chat item")),
+        ...(await boxProblems(drawer.getByRole("button", { name: "Close" }), viewport, "close")),
+        ...(await boxProblems(drawer.getByRole("button", { name: "New chat" }), viewport, "new")),
+      );
+      await shot(page, `${prefix}-3-chats`, 300);
+      await items.nth(1).click();
+      await expect.poll(async () => (await sessionOf(page)).id).toBe(firstChat);
+      await expect.poll(() => drawer.count()).toBe(0);
+      await expect.poll(() => text(page.getByTestId("user-message").first())).toContain(first);
+      // Its reply too (the last turn is replayed from the server's log).
+      await expect.poll(() => replies(page).count()).toBe(1);
+      await showCart();
+      await expect.poll(() => cart.getByTestId("cart-line").count()).toBe(1);
+      await showChat();
+      await shot(page, `${prefix}-4-first-chat-reopened`, 300);
+
+      // Place the order (Confirm on the summary card), from the reopened chat.
+      const reply = await send(page, "check out");
+      const approval = page
+        .getByTestId("approval-card")
+        .and(page.locator('[data-status="pending"]'));
+      await approval.waitFor({ timeout: 20_000 });
+      expect(await text(approval)).toContain("1 × Aero Trail Runner (US 10)");
+      await approval.getByRole("button", { name: "Confirm order" }).click();
+      await waitForReply(page, reply);
+      await showCart();
+      await expect.poll(() => cart.getByTestId("cart-line").count()).toBe(0);
+
+      // Orders: the order with its size.
+      await showChat();
+      await barButton("Orders").click();
+      const orders = page.getByTestId("orders-drawer");
+      const card = orders.getByTestId("order-card");
+      await expect.poll(() => card.count()).toBe(1);
+      expect(await text(card)).toContain("1 × Aero Trail Runner");
+      expect(await text(card.getByTestId("order-variant"))).toBe("Size US 10");
+      expect(await text(card)).toContain("Placed · paid");
+      problems.push(
+        ...(await boxProblems(card, viewport, "order")),
+        ...(await boxProblems(orders.getByRole("button", { name: "Close" }), viewport, "close")),
+      );
+      await shot(page, `${prefix}-5-orders`, 300);
+      await page.keyboard.press("Escape");
+      await expect.poll(() => orders.count()).toBe(0);
+      const [order] = await shop.store.listOrders({ sessionId: firstChat });
+      expect(order?.lines[0]).toMatchObject({ productId: "p-0001", size: "US 10" });
+      expect(problems).toEqual([]);
+      await context.close();
+    });
+  }
+
+  it("the cart panel and the message box speak the shopper's language, also in a new chat", {
+    timeout: 60_000,
+  }, async () => {
+    const { context, page } = await open(DESKTOP);
+    const cart = page.getByTestId("cart-panel");
+    await waitForReply(page, await send(page, "把 Aero trail runner 加入购物车"));
+    await expect.poll(() => text(cart.locator(".panel-title"))).toContain("购物车");
+    expect(await text(cart.getByTestId("cart-count"))).toBe("1 件");
+    expect(await text(cart)).toContain("让助手结账");
+    expect(await text(cart)).toContain("合计");
+    expect(await page.getByRole("button", { name: "发送消息" }).count()).toBe(1);
+    expect(await page.getByRole("textbox", { name: "消息" }).getAttribute("placeholder")).toBe(
+      "问问商品或您的购物车…",
+    );
+    await page.locator(".account-bar").getByRole("button", { name: "新对话", exact: true }).click();
+    await expect.poll(() => page.getByTestId("user-message").count()).toBe(0);
+    // No message yet in the new chat: the page goes on in the shopper's language.
+    await expect.poll(() => text(cart.locator(".panel-title"))).toContain("购物车");
+    expect(await text(page.locator(".welcome h1"))).toBe("您想买点什么？");
+    await shot(page, "desktop-31-chinese-cart-new-chat", 300);
+    await page.locator(".account-bar").getByRole("button", { name: "订单", exact: true }).click();
+    await expect.poll(() => text(page.getByTestId("orders-drawer"))).toContain("还没有订单");
+    await page.keyboard.press("Escape");
+    // Back to English with an English message.
+    await waitForReply(page, await send(page, "show me socks"));
+    await expect.poll(() => text(cart.locator(".panel-title"))).toContain("Your cart");
     await context.close();
   });
 

@@ -338,3 +338,42 @@ describe("language and plurals", () => {
     expect(count("zh", 2, "product")).toBe("2 件商品");
   });
 });
+
+const { variantOf } = (await load("../../web/src/cart/variant-words.ts")) as {
+  variantOf(line: { size?: string; color?: string }, lang?: Lang): string | undefined;
+};
+const { readNewShopperSession } = (await load("../../web/src/session/shopper-credentials.ts")) as {
+  readNewShopperSession(value: unknown): { id: string; token: string } | undefined;
+};
+const { when } = (await load("../../web/src/shopper/when.ts")) as {
+  when(iso: string, lang: Lang): string;
+};
+
+describe("the shopper's cart, chats and orders in words", () => {
+  it("says a line's size and colour in the shopper's language", () => {
+    expect(variantOf({ size: "US 10", color: "Volt" })).toBe("Size US 10 · Volt");
+    expect(variantOf({ size: "US 10" }, "zh")).toBe("尺码 US 10");
+    expect(variantOf({ color: "Volt" }, "zh")).toBe("Volt");
+    expect(variantOf({})).toBeUndefined();
+  });
+
+  it("keeps the shopper's token from a new shopper's first chat, else the chat's", () => {
+    expect(readNewShopperSession({ id: "s-1", token: "chat", shopperToken: "shopper" })).toEqual({
+      id: "s-1",
+      token: "shopper",
+    });
+    expect(readNewShopperSession({ id: "s-2", token: "chat" })).toEqual({
+      id: "s-2",
+      token: "chat",
+    });
+    expect(readNewShopperSession({ id: "s-3" })).toBeUndefined();
+    expect(readNewShopperSession("nope")).toBeUndefined();
+  });
+
+  it("shows a time in the shopper's language, and nothing for a broken one", () => {
+    const at = "2026-12-03T10:32:00.000Z";
+    expect(when(at, "en")).toMatch(/^Dec 3, \d{2}:32 (AM|PM)$/);
+    expect(when(at, "zh")).toMatch(/12月3日/);
+    expect(when("not a time", "en")).toBe("");
+  });
+});

@@ -1,8 +1,13 @@
-/** The shopper's page: chat with the shopping assistant, the cart and the timeline. */
+/**
+ * The shopper's page: chat with the shopping assistant, the cart and the timeline. The cart and
+ * the orders belong to the shopper, not to one chat: the bar above the conversation has "New
+ * chat" (a new chat of the same shopper: the cart stays), "Chats" (the shopper's chats, to reopen
+ * one) and "Orders" (what was ordered). The page speaks the shopper's language (that of their latest message, kept across
+ * chats).
+ */
 
-import { useCallback, useEffect, useMemo, useState } from "react";
-import { requestJson } from "../api/http";
-import { readCredentials } from "../api/types";
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { Cart } from "../api/types";
 import type { CardActions } from "../cards/ProductCards";
 import { CartPanel } from "../cart/CartPanel";
 import { useCart } from "../cart/use-cart";
@@ -11,10 +16,15 @@ import { ChatPanel } from "../chat/ChatPanel";
 import { productBook } from "../chat/product-book";
 import { useChat } from "../chat/use-chat";
 import { HowItWorksButton, HowItWorksDrawer } from "../demo/HowItWorks";
-import { latestLang } from "../i18n/lang";
+import { type Lang, latestLang, pick } from "../i18n/lang";
+import { LangContext, setShopperLang, useShopperLang } from "../i18n/shopper-lang";
 import { SHOPPER } from "../session/endpoints";
+import { createShopper, newShopperChat } from "../session/shopper-credentials";
 import { shopperSession } from "../session/storage";
 import { type SessionLoad, useSessionLoader } from "../session/use-session-loader";
+import { AccountBar } from "../shopper/AccountBar";
+import { ChatsDrawer } from "../shopper/ChatsDrawer";
+import { OrdersDrawer } from "../shopper/OrdersDrawer";
 import { TimelinePanel } from "../timeline/TimelinePanel";
 import { Icon } from "../ui/Icon";
 import { ErrorView, LoadingView, Shell } from "./Shell";
@@ -28,61 +38,110 @@ const SUGGESTIONS = [
   "把两件商品加入购物车，然后算一下总价",
 ];
 
-const createShopperSession = (signal: AbortSignal) =>
-  requestJson(SHOPPER.base, readCredentials, { method: "POST", signal });
+/** Which drawer is open over the page. */
+type Drawer = "chats" | "orders" | undefined;
 
 export function ShopperApp({ health }: { health: HealthState }) {
-  const { load, retry, restart } = useSessionLoader({
+  const { load, switching, retry, restart, open } = useSessionLoader({
     endpoints: SHOPPER,
     slot: shopperSession,
-    create: createShopperSession,
+    create: createShopper,
+    newChat: newShopperChat,
   });
   useRetryWhenBack(load.status === "error" && load.error.status === 0, retry);
+  const lang = useShopperLang();
+  const [drawer, setDrawer] = useState<Drawer>();
+  const closeDrawer = useCallback(() => setDrawer(undefined), []);
+  // The cart shown last, for the next chat's panel to start from (the cart is the shopper's).
+  const lastCart = useRef<Cart | undefined>(undefined);
+  const newChat = useCallback(() => {
+    setDrawer(undefined);
+    restart();
+  }, [restart]);
+  const openChat = useCallback(
+    (id: string) => {
+      setDrawer(undefined);
+      open(id);
+    },
+    [open],
+  );
+  const ready = load.status === "ready" ? load : undefined;
+
   return (
-    <Shell
-      view="shop"
-      health={health}
-      actions={
-        <>
-          <HowItWorksButton lang="en" />
-          <button
-            type="button"
-            className="btn btn-ghost"
-            onClick={restart}
-            aria-label="Start a new conversation"
-          >
-            <Icon name="new" size={15} />
-            <span className="hide-narrow">New chat</span>
-          </button>
-        </>
-      }
-    >
-      {load.status === "loading" && <LoadingView label="Opening your conversation…" />}
-      {load.status === "error" && <ErrorView message={load.error.message} onRetry={retry} />}
-      {load.status === "ready" && (
-        <ShopperWorkspace key={load.credentials.id} load={load} onRestart={restart} />
-      )}
-    </Shell>
+    <LangContext.Provider value={lang}>
+      <Shell view="shop" health={health} actions={<HowItWorksButton lang={lang} />}>
+        {load.status === "loading" && (
+          <LoadingView label={pick(lang, "Opening your conversation…", "正在打开对话…")} />
+        )}
+        {load.status === "error" && <ErrorView message={load.error.message} onRetry={retry} />}
+        {ready && (
+          <ShopperWorkspace
+            key={ready.credentials.id}
+            load={ready}
+            lang={lang}
+            onRestart={newChat}
+            lastCart={lastCart}
+            bar={
+              <AccountBar
+                onChats={() => setDrawer("chats")}
+                onOrders={() => setDrawer("orders")}
+                onNewChat={newChat}
+                switching={switching}
+              />
+            }
+          />
+        )}
+        {ready && drawer === "chats" && (
+          <ChatsDrawer
+            token={ready.credentials.token}
+            currentId={ready.credentials.id}
+            onOpen={openChat}
+            onNewChat={newChat}
+            onClose={closeDrawer}
+          />
+        )}
+        {ready && drawer === "orders" && (
+          <OrdersDrawer token={ready.credentials.token} onClose={closeDrawer} />
+        )}
+      </Shell>
+    </LangContext.Provider>
   );
 }
 
 function ShopperWorkspace({
   load,
+  lang,
   onRestart,
+  lastCart,
+  bar,
 }: {
   load: Extract<SessionLoad, { status: "ready" }>;
+  lang: Lang;
   onRestart: () => void;
+  lastCart: { current: Cart | undefined };
+  /** The chats / orders / new chat bar above the conversation. */
+  bar: ReactNode;
 }) {
   const chat = useChat(SHOPPER, load.credentials, load.initialState, load.follow);
   // Approval cards (checkout's Confirm / Cancel) answer for this session.
   useApprovalAnswers(SHOPPER, load.credentials);
-  const cart = useCart(load.credentials, chat.state, chat.replaying);
+  const cart = useCart(load.credentials, chat.state, chat.replaying, lastCart.current);
   const [tab, setTab] = useState("chat");
   const [selected, setSelected] = useState<number | undefined>();
   const [cartPulse, setCartPulse] = useState(false);
 
-  // A new message shows the latest reply on the timeline again.
+  useEffect(() => {
+    lastCart.current = cart.cart;
+  }, [cart.cart, lastCart]);
+
+  // The page follows the language of the shopper's latest message (kept for the next chat).
   const userTurns = chat.state.turns.filter((t) => t.role === "user").length;
+  const spoken = userTurns > 0 ? latestLang(chat.state.turns) : undefined;
+  useEffect(() => {
+    if (spoken) setShopperLang(spoken);
+  }, [spoken]);
+
+  // A new message shows the latest reply on the timeline again.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when a message is added
   useEffect(() => setSelected(undefined), [userTurns]);
 
@@ -113,38 +172,37 @@ function ShopperWorkspace({
   }, []);
   const { send } = chat;
   const checkout = useCallback(() => {
-    send("Check out, please.");
+    send(pick(lang, "Check out, please.", "结账"));
     setTab("chat");
-  }, [send]);
+  }, [send, lang]);
 
   return (
     <>
       {/* The "How it works" demonstration drawer (its button is in the top bar). */}
-      <HowItWorksDrawer
-        credentials={load.credentials}
-        turns={chat.state.turns}
-        lang={latestLang(chat.state.turns)}
-      />
+      <HowItWorksDrawer credentials={load.credentials} turns={chat.state.turns} lang={lang} />
       <Workspace
         tab={tab}
         onTab={setTab}
         chat={
-          <ChatPanel
-            chat={chat}
-            actions={actions}
-            agentName="Shopping assistant"
-            placeholder="Ask about products or your cart…"
-            notice={load.notice}
-            onShowTimeline={showTimeline}
-            onRestart={onRestart}
-            book={book}
-            empty={<Welcome onPick={chat.send} />}
-          />
+          <>
+            {bar}
+            <ChatPanel
+              chat={chat}
+              actions={actions}
+              agentName={pick(lang, "Shopping assistant", "购物助手")}
+              placeholder={pick(lang, "Ask about products or your cart…", "问问商品或您的购物车…")}
+              notice={load.notice}
+              onShowTimeline={showTimeline}
+              onRestart={onRestart}
+              book={book}
+              empty={<Welcome onPick={chat.send} lang={lang} />}
+            />
+          </>
         }
         panels={[
           {
             id: "cart",
-            label: "Cart",
+            label: pick(lang, "Cart", "购物车"),
             icon: "cart",
             badge: cart.cart?.itemCount,
             pulse: cartPulse,
@@ -159,7 +217,7 @@ function ShopperWorkspace({
           },
           {
             id: "timeline",
-            label: "Timeline",
+            label: pick(lang, "Timeline", "时间线"),
             icon: "timeline",
             node: (
               <TimelinePanel turns={chat.state.turns} selected={selected} onSelect={setSelected} />
@@ -171,18 +229,21 @@ function ShopperWorkspace({
   );
 }
 
-function Welcome({ onPick }: { onPick: (text: string) => void }) {
+function Welcome({ onPick, lang }: { onPick: (text: string) => void; lang: Lang }) {
   return (
-    <div className="welcome">
+    <div className="welcome" lang={lang}>
       <div className="welcome-mark" aria-hidden="true">
         <Icon name="spark" size={22} />
       </div>
-      <h1>What are you shopping for?</h1>
+      <h1>{pick(lang, "What are you shopping for?", "您想买点什么？")}</h1>
       <p className="muted">
-        Ask in English or 中文. Watch the tool chips: each tool starts the moment its arguments are
-        complete, while the reply is still being written.
+        {pick(
+          lang,
+          "Ask in English or 中文. Watch the tool chips: each tool starts the moment its arguments are complete, while the reply is still being written.",
+          "用中文或英文提问都可以。留意工具标签：每个工具在参数完整的那一刻就开始运行，回复还在写的时候。",
+        )}
       </p>
-      <ul className="suggestions" aria-label="Try one of these">
+      <ul className="suggestions" aria-label={pick(lang, "Try one of these", "试试这些")}>
         {SUGGESTIONS.map((s) => (
           <li key={s}>
             <button type="button" className="suggestion" onClick={() => onPick(s)}>

@@ -1,23 +1,22 @@
 /**
- * The cart, always in view: lines (a picture of the product's kind, its size and colour) with
- * − / + and remove (REST), the total against the cart's limit, the rule's own sentence when a
- * change is refused, and a short highlight when the assistant changed the cart while it was
- * talking. The lines scroll; the total and the checkout button never leave the panel.
+ * The shopper's cart (it belongs to the shopper, not to one chat), always in view: lines (a
+ * picture of the product's kind, its size and colour) with − / + and remove (REST), the total
+ * against the cart's limit, the rule's own sentence when a change is refused, and a short
+ * highlight when the assistant changed the cart while it was talking. The lines scroll; the total
+ * and the checkout button never leave the panel. Its words follow the page's language.
  */
 
 import { useEffect, useState } from "react";
-import type { CartLine } from "../api/types";
 import { ProductPicture } from "../cards/ProductPicture";
 import { friendlyRule } from "../chat/call-words";
 import type { ProductBook } from "../chat/product-book";
+import { count, pick } from "../i18n/lang";
+import { useLang } from "../i18n/shopper-lang";
 import { Icon, Spinner } from "../ui/Icon";
 import type { CartModel } from "./use-cart";
+import { variantOf } from "./variant-words";
 
-/** "Size US 10 · Volt" for a line with a variant, else `undefined`. */
-export function variantOf(line: Pick<CartLine, "size" | "color">): string | undefined {
-  const parts = [...(line.size ? [`Size ${line.size}`] : []), ...(line.color ? [line.color] : [])];
-  return parts.length > 0 ? parts.join(" · ") : undefined;
-}
+export { variantOf };
 
 export function CartPanel({
   model,
@@ -31,6 +30,7 @@ export function CartPanel({
   /** Product names and categories the page knows (for the pictures). */
   book?: ProductBook | undefined;
 }) {
+  const lang = useLang();
   const { cart, busy, notice, dismiss, change, assistantUpdates } = model;
   const [flash, setFlash] = useState(false);
 
@@ -45,19 +45,19 @@ export function CartPanel({
   const share = cart && cart.limitCents > 0 ? Math.min(1, cart.totalCents / cart.limitCents) : 0;
 
   return (
-    <div className={`cart${flash ? " cart-flash" : ""}`} data-testid="cart-panel">
+    <div className={`cart${flash ? " cart-flash" : ""}`} data-testid="cart-panel" lang={lang}>
       <header className="panel-head">
         <h2 className="panel-title">
-          <Icon name="cart" size={17} /> Your cart
+          <Icon name="cart" size={17} /> {pick(lang, "Your cart", "购物车")}
         </h2>
         {cart && (
           <span className="panel-meta" data-testid="cart-count">
-            {cart.itemCount} item{cart.itemCount === 1 ? "" : "s"}
+            {count(lang, cart.itemCount, "item")}
           </span>
         )}
         <span className={`updated-tag${flash ? " is-visible" : ""}`} aria-hidden={!flash}>
-          <Icon name="spark" size={12} /> Updated
-          <span className="hide-narrow"> by the assistant</span>
+          <Icon name="spark" size={12} /> {pick(lang, "Updated", "已更新")}
+          <span className="hide-narrow">{pick(lang, " by the assistant", "（助手）")}</span>
         </span>
       </header>
 
@@ -70,7 +70,12 @@ export function CartPanel({
         >
           <Icon name="alert" size={15} />
           <span>{friendlyRule(notice.message)}</span>
-          <button type="button" className="btn-icon" onClick={dismiss} aria-label="Dismiss message">
+          <button
+            type="button"
+            className="btn-icon"
+            onClick={dismiss}
+            aria-label={pick(lang, "Dismiss message", "关闭提示")}
+          >
             <Icon name="x" size={14} />
           </button>
         </div>
@@ -80,9 +85,9 @@ export function CartPanel({
         model.loadFailed ? (
           <div className="banner banner-error" role="alert">
             <Icon name="alert" size={15} />
-            <span>The cart could not be loaded.</span>
+            <span>{pick(lang, "The cart could not be loaded.", "购物车没能加载。")}</span>
             <button type="button" className="btn btn-link" onClick={() => void model.refresh()}>
-              Retry
+              {pick(lang, "Retry", "重试")}
             </button>
           </div>
         ) : (
@@ -93,9 +98,13 @@ export function CartPanel({
         )
       ) : cart.lines.length === 0 ? (
         <div className="cart-empty">
-          <p>Your cart is empty.</p>
+          <p>{pick(lang, "Your cart is empty.", "购物车是空的。")}</p>
           <p className="muted">
-            Ask the assistant to add something, or use “Add” on a product card.
+            {pick(
+              lang,
+              "Ask the assistant to add something, or use “Add” on a product card.",
+              "请助手帮您加入商品，或点商品卡片上的“加入”。",
+            )}
           </p>
         </div>
       ) : (
@@ -117,15 +126,19 @@ export function CartPanel({
                 />
                 <div className="cart-line-main">
                   <div className="cart-line-name">{line.name}</div>
-                  {variantOf(line) && (
+                  {variantOf(line, lang) && (
                     <div className="cart-line-variant" data-testid="cart-variant">
-                      {variantOf(line)}
+                      {variantOf(line, lang)}
                     </div>
                   )}
-                  <div className="cart-line-unit muted">{line.unitPrice} each</div>
+                  <div className="cart-line-unit muted">
+                    {pick(lang, `${line.unitPrice} each`, `单价 ${line.unitPrice}`)}
+                  </div>
                 </div>
                 <fieldset className="stepper">
-                  <legend className="visually-hidden">Quantity of {line.name}</legend>
+                  <legend className="visually-hidden">
+                    {pick(lang, `Quantity of ${line.name}`, `${line.name} 的数量`)}
+                  </legend>
                   <button
                     type="button"
                     className="btn-icon"
@@ -137,7 +150,11 @@ export function CartPanel({
                           : { kind: "set", productId: line.productId, quantity: line.quantity - 1 },
                       )
                     }
-                    aria-label={`Decrease quantity of ${line.name}`}
+                    aria-label={pick(
+                      lang,
+                      `Decrease quantity of ${line.name}`,
+                      `减少 ${line.name} 的数量`,
+                    )}
                   >
                     <Icon name="minus" size={14} />
                   </button>
@@ -155,8 +172,16 @@ export function CartPanel({
                         quantity: line.quantity + 1,
                       })
                     }
-                    aria-label={`Increase quantity of ${line.name}`}
-                    title={line.quantity >= max ? `A line holds at most ${max}` : undefined}
+                    aria-label={pick(
+                      lang,
+                      `Increase quantity of ${line.name}`,
+                      `增加 ${line.name} 的数量`,
+                    )}
+                    title={
+                      line.quantity >= max
+                        ? pick(lang, `A line holds at most ${max}`, `每行最多 ${max} 件`)
+                        : undefined
+                    }
                   >
                     <Icon name="plus" size={14} />
                   </button>
@@ -167,7 +192,11 @@ export function CartPanel({
                   className="btn-icon btn-remove"
                   disabled={lineBusy}
                   onClick={() => void change({ kind: "remove", productId: line.productId })}
-                  aria-label={`Remove ${line.name} from cart`}
+                  aria-label={pick(
+                    lang,
+                    `Remove ${line.name} from cart`,
+                    `从购物车移除 ${line.name}`,
+                  )}
                 >
                   <Icon name="trash" size={15} />
                 </button>
@@ -180,7 +209,7 @@ export function CartPanel({
       {cart && (
         <footer className="cart-foot">
           <div className="cart-total-row">
-            <span>Total</span>
+            <span>{pick(lang, "Total", "合计")}</span>
             <strong data-testid="cart-total">{cart.total}</strong>
           </div>
           <div className="cart-limit-row">
@@ -191,7 +220,11 @@ export function CartPanel({
               />
             </div>
             <span className="cart-limit muted">
-              Limit {cart.limit} · {max} per line
+              {pick(
+                lang,
+                `Limit ${cart.limit} · ${max} per line`,
+                `上限 ${cart.limit} · 每行 ${max} 件`,
+              )}
             </span>
           </div>
           <button
@@ -200,7 +233,7 @@ export function CartPanel({
             disabled={running || cart.lines.length === 0}
             onClick={onCheckout}
           >
-            Check out with the assistant
+            {pick(lang, "Check out with the assistant", "让助手结账")}
           </button>
         </footer>
       )}

@@ -1,5 +1,7 @@
 /**
- * The shopper's cart as the panel shows it. Two sources, newest wins: the REST API (loaded at
+ * The shopper's cart as the panel shows it. The cart is the shopper's, not the chat's: the page
+ * hands the cart it showed to the next chat's panel (`initial`), which shows it at once and then
+ * loads it again. Two sources, newest wins: the REST API (loaded at
  * start, after each turn, and answered by every change made from the panel) and the assistant's
  * `cart-updated` events, which arrive while the model is still talking. A change refused by a
  * cart rule (409) keeps the cart and shows the rule's own sentence. A change or load that could not
@@ -52,9 +54,10 @@ export function useCart(
   credentials: Credentials,
   agent: AgentState,
   replaying: boolean,
+  initial?: Cart,
 ): CartModel {
   const { id, token } = credentials;
-  const [cart, setCart] = useState<Cart | undefined>();
+  const [cart, setCart] = useState<Cart | undefined>(initial);
   const [busy, setBusy] = useState<string | undefined>();
   const [notice, setNotice] = useState<CartNotice | undefined>();
   const [assistantUpdates, setAssistantUpdates] = useState(0);

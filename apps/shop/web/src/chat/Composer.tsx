@@ -1,10 +1,12 @@
 /**
  * The message box. Enter sends (Shift+Enter is a new line; Enter that confirms an input-method
  * composition, as when typing Chinese, does not send). While a reply is being written the box is
- * disabled and Send becomes Stop.
+ * disabled and Send becomes Stop. Its words follow the page's language ({@link useLang}).
  */
 
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
+import { pick } from "../i18n/lang";
+import { useLang } from "../i18n/shopper-lang";
 import { Icon, Spinner } from "../ui/Icon";
 
 /** The server's limit, in characters as people count them. */
@@ -23,6 +25,7 @@ export function Composer({
   onStop: () => void;
   placeholder: string;
 }) {
+  const lang = useLang();
   const [text, setText] = useState("");
   const input = useRef<HTMLTextAreaElement>(null);
   const length = [...text].length;
@@ -57,13 +60,20 @@ export function Composer({
   };
 
   return (
-    <form className="composer" onSubmit={submit} aria-label="Send a message">
+    <form
+      className="composer"
+      onSubmit={submit}
+      aria-label={pick(lang, "Send a message", "发送消息")}
+      lang={lang}
+    >
       <div className={`composer-box${running ? " is-running" : ""}`}>
         <textarea
           ref={input}
           className="composer-input"
-          aria-label="Message"
-          placeholder={running ? "The assistant is replying…" : placeholder}
+          aria-label={pick(lang, "Message", "消息")}
+          placeholder={
+            running ? pick(lang, "The assistant is replying…", "助手正在回复…") : placeholder
+          }
           value={text}
           rows={1}
           disabled={running}
@@ -78,27 +88,37 @@ export function Composer({
             className="btn btn-stop"
             onClick={onStop}
             disabled={stopping}
-            aria-label="Stop the reply"
+            aria-label={pick(lang, "Stop the reply", "停止回复")}
           >
             {stopping ? <Spinner size={14} /> : <Icon name="stop" size={14} />}
-            <span>{stopping ? "Stopping" : "Stop"}</span>
+            <span>
+              {stopping ? pick(lang, "Stopping", "正在停止") : pick(lang, "Stop", "停止")}
+            </span>
           </button>
         ) : (
           <button
             type="submit"
             className="btn btn-primary btn-send"
             disabled={!canSend}
-            aria-label="Send message"
+            aria-label={pick(lang, "Send message", "发送消息")}
           >
             <Icon name="send" size={15} />
-            <span>Send</span>
+            <span>{pick(lang, "Send", "发送")}</span>
           </button>
         )}
       </div>
       <div className="composer-hint" aria-live="polite">
         {tooLong ? (
           <span className="text-danger">
-            {length.toLocaleString()} / {MAX_CHARS.toLocaleString()} characters: too long to send.
+            {pick(
+              lang,
+              `${length.toLocaleString()} / ${MAX_CHARS.toLocaleString()} characters: too long to send.`,
+              `${length.toLocaleString()} / ${MAX_CHARS.toLocaleString()} 个字符：太长，无法发送。`,
+            )}
+          </span>
+        ) : lang === "zh" ? (
+          <span>
+            <kbd>Enter</kbd> 发送 · <kbd>Shift</kbd>+<kbd>Enter</kbd> 换行
           </span>
         ) : (
           <span>

@@ -1,7 +1,10 @@
 /**
  * Opens an agent session for the page: the remembered one (its conversation loaded and rebuilt),
  * or a new one when there is none or the server no longer knows it. Failures are shown with a
- * retry; "new conversation" forgets the remembered session and opens a fresh one.
+ * retry. "New conversation" opens a fresh session: for the shopper a new chat of the same shopper
+ * (`newChat`, with the remembered token: the cart and orders stay), for the merchant a new
+ * session. `open(id)` switches to another of the shopper's chats with the same token. While a
+ * switch is under way the page keeps showing the session it has (`switching`).
  */
 
 import type { AgentState } from "overlap-runtime/client";
@@ -41,33 +44,59 @@ export interface SessionLoaderOptions {
   slot: Slot<Credentials>;
   /** Creates a session (the merchant's needs the merchant token). */
   create: (signal: AbortSignal) => Promise<Credentials>;
+  /**
+   * Creates a new chat of the same owner as `current` (the shopper's: its token stands for the
+   * shopper). Without it, a new conversation is a fresh session from `create`.
+   */
+  newChat?: (signal: AbortSignal, current: Credentials) => Promise<Credentials>;
 }
+
+/** What to open next. */
+type Intent = { kind: "remembered" } | { kind: "new" };
 
 const FORGOTTEN =
   "Your previous conversation is no longer available on the server, so a new one was started.";
 
-/** Opens the session; `retry` tries again after a failure, `restart` starts a new conversation. */
+/**
+ * Opens the session; `retry` tries again after a failure, `restart` starts a new conversation,
+ * `open(id)` opens another chat of the same shopper.
+ */
 export function useSessionLoader(options: SessionLoaderOptions): {
   load: SessionLoad;
+  /** A new conversation or another chat is being opened; `load` still shows the current one. */
+  switching: boolean;
   retry: () => void;
   restart: () => void;
+  open: (id: string) => void;
 } {
-  const { endpoints, slot, create } = options;
+  const { endpoints, slot, create, newChat } = options;
   const [load, setLoad] = useState<SessionLoad>({ status: "loading" });
-  const [attempt, setAttempt] = useState(0);
+  const [switching, setSwitching] = useState(false);
+  const [request, setRequest] = useState<{ attempt: number; intent: Intent }>({
+    attempt: 0,
+    intent: { kind: "remembered" },
+  });
 
   useEffect(() => {
-    // `attempt` is read so that retry and restart run this effect again.
-    void attempt;
+    const { intent } = request;
     const controller = new AbortController();
     const { signal } = controller;
-    setLoad({ status: "loading" });
-    openSession(endpoints, slot, create, signal).then(
+    // The first open shows "loading"; a switch keeps the current session on screen meanwhile.
+    setLoad((current) => (current.status === "ready" ? current : { status: "loading" }));
+    setSwitching(true);
+    const opened =
+      intent.kind === "new"
+        ? openNew(slot, create, newChat, signal)
+        : openSession(endpoints, slot, create, signal);
+    opened.then(
       (ready) => {
-        if (!signal.aborted) setLoad(ready);
+        if (signal.aborted) return;
+        setLoad(ready);
+        setSwitching(false);
       },
       (err: unknown) => {
         if (signal.aborted) return;
+        setSwitching(false);
         setLoad({
           status: "error",
           error: err instanceof ApiError ? err : new ApiError(0, "failed", messageOf(err)),
@@ -75,14 +104,57 @@ export function useSessionLoader(options: SessionLoaderOptions): {
       },
     );
     return () => controller.abort();
-  }, [endpoints, slot, create, attempt]);
+  }, [endpoints, slot, create, newChat, request]);
 
-  const retry = useCallback(() => setAttempt((n) => n + 1), []);
+  const retry = useCallback(
+    () => setRequest((r) => ({ attempt: r.attempt + 1, intent: r.intent })),
+    [],
+  );
   const restart = useCallback(() => {
-    slot.clear();
-    setAttempt((n) => n + 1);
-  }, [slot]);
-  return { load, retry, restart };
+    if (!newChat) slot.clear();
+    setRequest((r) => ({ attempt: r.attempt + 1, intent: { kind: "new" } }));
+  }, [slot, newChat]);
+  const open = useCallback(
+    (id: string) => {
+      const current = slot.load();
+      if (!current) return;
+      // The same token opens every chat of its shopper.
+      slot.save({ id, token: current.token });
+      setRequest((r) => ({ attempt: r.attempt + 1, intent: { kind: "remembered" } }));
+    },
+    [slot],
+  );
+  return { load, switching, retry, restart, open };
+}
+
+/** A new conversation: a new chat of the remembered owner when possible, else a fresh session. */
+async function openNew(
+  slot: Slot<Credentials>,
+  create: (signal: AbortSignal) => Promise<Credentials>,
+  newChat: SessionLoaderOptions["newChat"],
+  signal: AbortSignal,
+): Promise<Extract<SessionLoad, { status: "ready" }>> {
+  const current = slot.load();
+  let credentials: Credentials | undefined;
+  let notice: string | undefined;
+  if (newChat && current) {
+    try {
+      credentials = await newChat(signal, current);
+    } catch (err) {
+      // The shopper is gone (a reset database): start over as a new one, and say so.
+      if (!(err instanceof ApiError) || ![401, 403, 404].includes(err.status)) throw err;
+      notice = FORGOTTEN;
+    }
+  }
+  credentials ??= await create(signal);
+  slot.save(credentials);
+  return {
+    status: "ready",
+    credentials,
+    initialState: conversationState([], { stopBeforeLastTurn: false }),
+    follow: "none",
+    notice,
+  };
 }
 
 async function openSession(
