@@ -1,7 +1,9 @@
 /**
  * A turn's events as an SSE response (S12, B9): the log's entries after `lastEventId`, then the
  * live rest, each frame with its id, heartbeats while quiet. Proxies are asked not to buffer.
- * Closing the response (the browser left) stops this reader only; the turn goes on.
+ * Closing the response (the browser left) stops this reader only; the turn goes on. Frames
+ * written in the same turn of the event loop (a tool call's start, its arguments and its status)
+ * leave in one socket write: see {@link coalesceChunks}.
  */
 
 import { sseResponseBody } from "overlap-runtime";
@@ -26,7 +28,7 @@ export function sseResponse(
     retryMs: RETRY_MS,
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
   });
-  return new Response(body, {
+  return new Response(coalesceChunks(body), {
     status: 200,
     headers: {
       "content-type": "text/event-stream",
@@ -35,4 +37,69 @@ export function sseResponse(
       "x-turn-id": log.turnId,
     },
   });
+}
+
+/** A batch this large is sent at once, without waiting for the end of the turn of the loop. */
+const MAX_BATCH_BYTES = 64 * 1024;
+
+/**
+ * `stream` with the chunks that arrive in the same turn of the event loop joined into one, sent
+ * once that turn is over (`setImmediate`): one write, one HTTP chunk and one syscall for a burst
+ * of frames instead of one each, and no frame waits for a later one. Cancelling the result
+ * cancels `stream`.
+ */
+export function coalesceChunks(stream: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const reader = stream.getReader();
+  let parts: Uint8Array[] = [];
+  let bytes = 0;
+  let scheduled = false;
+  let closed = false;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const flush = () => {
+        scheduled = false;
+        if (closed || parts.length === 0) return;
+        const chunk = parts.length === 1 ? (parts[0] as Uint8Array) : join(parts, bytes);
+        parts = [];
+        bytes = 0;
+        controller.enqueue(chunk);
+      };
+      void (async () => {
+        try {
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) break;
+            parts.push(value);
+            bytes += value.byteLength;
+            // A source that never pauses must not grow the batch without bound.
+            if (bytes >= MAX_BATCH_BYTES) flush();
+            else if (!scheduled) {
+              scheduled = true;
+              setImmediate(flush);
+            }
+          }
+          flush();
+          if (!closed) controller.close();
+        } catch (err) {
+          if (!closed) controller.error(err);
+        } finally {
+          closed = true;
+        }
+      })();
+    },
+    cancel(reason) {
+      closed = true;
+      return reader.cancel(reason);
+    },
+  });
+}
+
+function join(parts: readonly Uint8Array[], bytes: number): Uint8Array {
+  const out = new Uint8Array(bytes);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.byteLength;
+  }
+  return out;
 }
