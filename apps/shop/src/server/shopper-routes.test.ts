@@ -116,6 +116,10 @@ describe("the cart belongs to the shopper", () => {
     const second = await start(first.token);
     const reply = await say(second.id, second.token, "what's in my cart?");
     expect(reply).toContain("Aero Trail Runner");
+    // A third chat knows nothing of the cart yet: it looks at the cart first, then acts on it.
+    const third = await start(first.shopperToken);
+    await say(third.id, third.token, "remove the aero trail runner");
+    expect(await cartOf(first.id, first.token)).toEqual([]);
   });
 });
 
