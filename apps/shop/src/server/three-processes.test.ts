@@ -12,6 +12,7 @@
  */
 
 import { randomBytes } from "node:crypto";
+import type { AgentEvent } from "overlap-runtime";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withDefaultUser } from "../db/postgres-store.js";
@@ -231,16 +232,23 @@ describe.skipIf(!available && process.env.CI !== "true")(
       const turns = servers.map(async (server, s) => {
         for (const [n, change] of turnOps.entries()) {
           if (n % 3 !== s) continue;
-          const response = await fetch(`${server.url}/api/sessions/${session.id}/messages`, {
-            method: "POST",
-            headers,
-            body: JSON.stringify({ text: sentence(change) }),
-          });
-          expect(response.status, `turn "${sentence(change)}"`).toBe(200);
-          const events = (await readEvents(response)).map((e) => e.event);
-          for (const event of events) {
+          let events: AgentEvent[] = [];
+          // A turn that lost the race on the conversation before its first round (another
+          // process's turn wrote first) ran nothing: the shopper sends it again.
+          for (let attempt = 0; attempt < 5; attempt++) {
+            const response = await fetch(`${server.url}/api/sessions/${session.id}/messages`, {
+              method: "POST",
+              headers,
+              body: JSON.stringify({ text: sentence(change) }),
+            });
+            expect(response.status, `turn "${sentence(change)}"`).toBe(200);
+            events = (await readEvents(response)).map((e) => e.event);
+            const error = events.find((e) => e.type === "error");
             // The loser of a race on the conversation says so; its tools' effects still count.
-            if (event.type === "error") turnErrors.push(event.code);
+            if (error?.type === "error") turnErrors.push(error.code);
+            if (!error || events.some((e) => e.type === "round-start")) break;
+          }
+          for (const event of events) {
             if (event.type !== "tool-call") continue;
             const input = event.input as { productId?: string; quantity?: number };
             const asked: Op | undefined =
@@ -358,7 +366,8 @@ describe.skipIf(!available && process.env.CI !== "true")(
 
       // Really contended: both paths and all three servers accepted changes and refused some,
       // and every kind of change was accepted somewhere.
-      expect(outcomes.length).toBeGreaterThanOrEqual(50);
+      expect(restOutcomes).toHaveLength(36);
+      expect(toolOutcomes.length).toBeGreaterThan(0);
       expect(refused.length).toBeGreaterThan(0);
       expect(accepted.some((o) => o.via.startsWith("tool"))).toBe(true);
       expect(accepted.some((o) => o.via.startsWith("REST"))).toBe(true);
@@ -369,7 +378,7 @@ describe.skipIf(!available && process.env.CI !== "true")(
       for (const code of turnErrors) expect(code).toBe("conversation_conflict");
       const byTools = accepted.filter((o) => o.via.startsWith("tool"));
       console.info(
-        `three processes: ${accepted.length} accepted (${byTools.length} by tools: ${byTools.map((o) => o.op).join(" ")}), ` +
+        `three processes: ${outcomes.length} changes (${toolOutcomes.length} by tools), ${accepted.length} accepted (${byTools.length} by tools: ${byTools.map((o) => o.op).join(" ")}), ` +
           `${refused.length} refused, ${turnErrors.length} turns lost a conversation race; final ${JSON.stringify(pairs(final.lines))}`,
       );
     }, 180_000);
