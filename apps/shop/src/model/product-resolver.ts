@@ -66,12 +66,20 @@ const WORD_FLOOR = 0.45;
 const STRONG = 0.62;
 /** Products within this of the best are "about as good". */
 const TIE = 0.08;
+/** Typed words whose similarities stay cached (a few MB at most). */
+const MAX_CACHED_WORDS = 5_000;
 
 /** The catalog index; see the module comment. */
 export class ProductIndex {
   readonly #entries: Entry[];
   readonly #byId: Map<string, Product>;
   readonly #vocabulary: Set<string>;
+  /**
+   * Each typed word's similarity to the catalog's words (those above the floor): the vocabulary
+   * is fixed, and shoppers type the same words again and again, so a word is compared with every
+   * catalog word once, not once per turn. Bounded: emptied when full.
+   */
+  readonly #similarities = new Map<string, ReadonlyMap<string, number>>();
 
   constructor(products: readonly Product[]) {
     this.#entries = products.map((product) => ({
@@ -141,15 +149,8 @@ export class ProductIndex {
     const among = options.among ? new Set(options.among) : undefined;
     const prefer = new Set(options.prefer ?? []);
     // Each typed word against each catalog word once.
-    const similarity = new Map<string, Map<string, number>>();
-    for (const word of new Set(words)) {
-      const row = new Map<string, number>();
-      for (const known of this.#vocabulary) {
-        const s = wordSimilarity(word, known);
-        if (s >= WORD_FLOOR) row.set(known, s);
-      }
-      similarity.set(word, row);
-    }
+    const similarity = new Map<string, ReadonlyMap<string, number>>();
+    for (const word of new Set(words)) similarity.set(word, this.#similarityRow(word));
     const scored: ScoredProduct[] = [];
     for (const entry of this.#entries) {
       if (among && !among.has(entry.product.id)) continue;
@@ -187,6 +188,20 @@ export class ProductIndex {
         b.product.rating - a.product.rating ||
         a.product.id.localeCompare(b.product.id),
     );
+  }
+
+  /** The catalog words `word` is similar to (at least the floor), and how much; cached. */
+  #similarityRow(word: string): ReadonlyMap<string, number> {
+    const cached = this.#similarities.get(word);
+    if (cached) return cached;
+    const row = new Map<string, number>();
+    for (const known of this.#vocabulary) {
+      const s = wordSimilarity(word, known);
+      if (s >= WORD_FLOOR) row.set(known, s);
+    }
+    if (this.#similarities.size >= MAX_CACHED_WORDS) this.#similarities.clear();
+    this.#similarities.set(word, row);
+    return row;
   }
 
   /** The one product a mention means, or why there is not one; see {@link Resolution}. */
