@@ -5,6 +5,7 @@ describe("parseLoadOptions", () => {
   it("defaults to 1,000 conversations on the compiled shop, or LOAD_CONVERSATIONS", () => {
     expect(parseLoadOptions([])).toEqual({
       conversations: 1000,
+      warmup: 20,
       loneTurns: 4,
       build: "dist",
       logLevel: "info",
@@ -20,6 +21,8 @@ describe("parseLoadOptions", () => {
           "100",
           "--lone-turns",
           "3",
+          "--warmup",
+          "0",
           "--build",
           "source",
           "--profile",
@@ -31,6 +34,7 @@ describe("parseLoadOptions", () => {
       ),
     ).toEqual({
       conversations: 100,
+      warmup: 0,
       loneTurns: 3,
       build: "source",
       profileDir: "prof",

@@ -6,6 +6,8 @@ import { parseArgs } from "node:util";
 export interface LoadOptions {
   /** Conversations that each send the demo request at once (default 1,000). */
   conversations: number;
+  /** Conversations run at once before the measured load, to warm the JIT up (default 20). */
+  warmup: number;
   /** Lone turns measured before the load, one after the other (the first one warms up). */
   loneTurns: number;
   /** Run the shop and the model from their compiled build (`dist`, default) or through tsx. */
@@ -20,6 +22,7 @@ export interface LoadOptions {
 export const LOAD_USAGE = `Usage: npm run bench:load --workspace bench -- [options]
 
   --conversations N   concurrent conversations (default 1000; env LOAD_CONVERSATIONS)
+  --warmup N          conversations at once before the load, not measured (default 20)
   --lone-turns N      lone turns before the load, the first one a warm-up (default 4)
   --build dist|source the shop and model from their build (default) or through tsx
   --profile DIR       node --cpu-prof of the shop and the model, written into DIR
@@ -40,6 +43,7 @@ export function parseLoadOptions(
     options: {
       conversations: { type: "string" },
       "lone-turns": { type: "string" },
+      warmup: { type: "string" },
       build: { type: "string" },
       profile: { type: "string" },
       "log-level": { type: "string" },
@@ -56,6 +60,7 @@ export function parseLoadOptions(
       values.conversations ?? env.LOAD_CONVERSATIONS ?? "1000",
       1,
     ),
+    warmup: positive("warmup", values.warmup ?? "20", 0),
     loneTurns: positive("lone-turns", values["lone-turns"] ?? "4", 2),
     build,
     ...(values.profile ? { profileDir: values.profile } : {}),
