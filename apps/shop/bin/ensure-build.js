@@ -41,7 +41,12 @@ function newestMtime(path) {
 /** True when a compiled build exists and no source, tsconfig or manifest changed since. */
 export function shopBuildIsFresh() {
   if (!OUTPUTS.every((file) => existsSync(join(ROOT, file)))) return false;
-  const builtAt = newestMtime(STAMP);
+  // The stamp of our last build, or a full build by other means (`npm run build`, which runs tsc
+  // in each workspace): every output is then newer than the sources it was compiled from.
+  const builtAt = Math.max(
+    newestMtime(STAMP),
+    Math.min(...OUTPUTS.map((file) => newestMtime(join(ROOT, file)))),
+  );
   const inputs = PROJECTS.flatMap((p) => [
     join(ROOT, p, "src"),
     join(ROOT, p, "package.json"),
