@@ -110,6 +110,18 @@ export async function main(options: LoadOptions): Promise<void> {
     const shopPid = shop.child.pid as number;
     const modelPid = model.child.pid as number;
     try {
+      // Warm-up: a small load, not measured, so the figures are not the JIT's first steps.
+      if (options.warmup > 0) {
+        const warm = await Promise.all(
+          Array.from({ length: options.warmup }, async (_, i) => {
+            const endpoint = { port: shop.port, localAddress: addressOf(ADDRESSES - 1 - i) };
+            return runTurn(endpoint, await createSession(endpoint), DEMO);
+          }),
+        );
+        const failed = warm.find((t) => !t.ok);
+        if (failed) throw new Error(`a warm-up turn failed: ${failed.error}`);
+      }
+
       // Lone turns, one after the other.
       const lone: TurnRecord[] = [];
       const loneCpuBefore = { at: 0, cpu: 0 };
@@ -125,18 +137,6 @@ export async function main(options: LoadOptions): Promise<void> {
         lone.map((t) => t.latencyMs),
         50,
       );
-
-      // Warm-up: a small load, not measured, so the figures are not the JIT's first steps.
-      if (options.warmup > 0) {
-        const warm = await Promise.all(
-          Array.from({ length: options.warmup }, async (_, i) => {
-            const endpoint = { port: shop.port, localAddress: addressOf(ADDRESSES - 1 - i) };
-            return runTurn(endpoint, await createSession(endpoint), DEMO);
-          }),
-        );
-        const failed = warm.find((t) => !t.ok);
-        if (failed) throw new Error(`a warm-up turn failed: ${failed.error}`);
-      }
 
       const endpoints = Array.from({ length: options.conversations }, (_, i) => ({
         port: shop.port,
