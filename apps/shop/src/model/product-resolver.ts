@@ -80,6 +80,8 @@ export class ProductIndex {
    * catalog word once, not once per turn. Bounded: emptied when full.
    */
   readonly #similarities = new Map<string, ReadonlyMap<string, number>>();
+  /** The products holding each catalog word in a field: a mention scores only those. */
+  readonly #entriesByWord = new Map<string, Entry[]>();
 
   constructor(products: readonly Product[]) {
     this.#entries = products.map((product) => ({
@@ -94,6 +96,13 @@ export class ProductIndex {
     }));
     this.#byId = new Map(products.map((p) => [p.id, p]));
     this.#vocabulary = new Set(this.#entries.flatMap((e) => e.fields.flatMap((f) => f.words)));
+    for (const entry of this.#entries) {
+      for (const word of new Set(entry.fields.flatMap((f) => f.words))) {
+        const holders = this.#entriesByWord.get(word);
+        if (holders) holders.push(entry);
+        else this.#entriesByWord.set(word, [entry]);
+      }
+    }
   }
 
   /** A product by id. */
@@ -151,8 +160,16 @@ export class ProductIndex {
     // Each typed word against each catalog word once.
     const similarity = new Map<string, ReadonlyMap<string, number>>();
     for (const word of new Set(words)) similarity.set(word, this.#similarityRow(word));
+    // A product holding none of the similar catalog words matches no word: it is left out.
+    const candidates = new Set<Entry>();
+    for (const row of similarity.values()) {
+      for (const known of row.keys()) {
+        for (const entry of this.#entriesByWord.get(known) ?? []) candidates.add(entry);
+      }
+    }
     const scored: ScoredProduct[] = [];
     for (const entry of this.#entries) {
+      if (!candidates.has(entry)) continue;
       if (among && !among.has(entry.product.id)) continue;
       let sum = 0;
       let matched = 0;
