@@ -902,6 +902,26 @@ describe.skipIf(noBrowser)("the shop in a browser", () => {
     await context.close();
   });
 
+  it("a remembered chat that cannot be opened gives way to a new chat of the same shopper; the cart stays", async () => {
+    const { context, page } = await open(DESKTOP);
+    await composer(page).waitFor();
+    await fillCart(page, [{ productId: "p-0002", quantity: 2 }]);
+    const { token } = await sessionOf(page);
+    await page.evaluate(
+      `localStorage.setItem('trail-run.shopper-session', JSON.stringify({ id: 's-0000000000000000', token: ${JSON.stringify(token)} }))`,
+    );
+    await page.reload();
+    await expect
+      .poll(() => text(page.locator(".chat")))
+      .toContain("That conversation could not be opened, so a new chat was started.");
+    const now = await sessionOf(page);
+    expect(now.id).not.toBe("s-0000000000000000");
+    expect(now.token).toBe(token);
+    const cart = page.getByTestId("cart-panel");
+    await expect.poll(() => cart.getByTestId("cart-line").count()).toBe(1);
+    await context.close();
+  });
+
   it("no page reported an error", () => {
     expect(pageProblems).toEqual([]);
   });

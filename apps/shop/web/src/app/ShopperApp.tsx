@@ -17,7 +17,7 @@ import { productBook } from "../chat/product-book";
 import { useChat } from "../chat/use-chat";
 import { HowItWorksButton, HowItWorksDrawer } from "../demo/HowItWorks";
 import { type Lang, latestLang, pick } from "../i18n/lang";
-import { LangContext, setShopperLang, useShopperLang } from "../i18n/shopper-lang";
+import { LangContext, setShopperLang, shopperLang, useShopperLang } from "../i18n/shopper-lang";
 import { SHOPPER } from "../session/endpoints";
 import { createShopper, newShopperChat } from "../session/shopper-credentials";
 import { shopperSession } from "../session/storage";
@@ -47,6 +47,7 @@ export function ShopperApp({ health }: { health: HealthState }) {
     slot: shopperSession,
     create: createShopper,
     newChat: newShopperChat,
+    lang: shopperLang,
   });
   useRetryWhenBack(load.status === "error" && load.error.status === 0, retry);
   const lang = useShopperLang();

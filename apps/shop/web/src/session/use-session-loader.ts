@@ -11,6 +11,7 @@ import type { AgentState } from "overlap-runtime/client";
 import { useCallback, useEffect, useState } from "react";
 import { ApiError, messageOf, requestJson } from "../api/http";
 import type { Credentials } from "../api/types";
+import { type Lang, pick } from "../i18n/lang";
 import { type Endpoints, sessionPath } from "./endpoints";
 import { conversationState, readStoredConversation } from "./history";
 import type { Slot } from "./storage";
@@ -49,13 +50,30 @@ export interface SessionLoaderOptions {
    * shopper). Without it, a new conversation is a fresh session from `create`.
    */
   newChat?: (signal: AbortSignal, current: Credentials) => Promise<Credentials>;
+  /** The language of the notices (default English). */
+  lang?: () => Lang;
 }
+
+const english = (): Lang => "en";
 
 /** What to open next. */
 type Intent = { kind: "remembered" } | { kind: "new" };
 
-const FORGOTTEN =
-  "Your previous conversation is no longer available on the server, so a new one was started.";
+/** The remembered token is no longer valid (a reset database, another server). */
+const forgotten = (lang: Lang) =>
+  pick(
+    lang,
+    "Your previous conversation is no longer available on the server, so a new one was started.",
+    "服务器上已没有您之前的对话，所以开始了一个新的对话。",
+  );
+
+/** The token is valid but the chat is not there for it: a new chat of the same shopper. */
+const chatGone = (lang: Lang) =>
+  pick(
+    lang,
+    "That conversation could not be opened, so a new chat was started. Your cart is kept.",
+    "那个对话无法打开，所以开始了一个新的对话。购物车保持不变。",
+  );
 
 /**
  * Opens the session; `retry` tries again after a failure, `restart` starts a new conversation,
@@ -70,6 +88,7 @@ export function useSessionLoader(options: SessionLoaderOptions): {
   open: (id: string) => void;
 } {
   const { endpoints, slot, create, newChat } = options;
+  const langOf = options.lang ?? english;
   const [load, setLoad] = useState<SessionLoad>({ status: "loading" });
   const [switching, setSwitching] = useState(false);
   const [request, setRequest] = useState<{ attempt: number; intent: Intent }>({
@@ -86,8 +105,8 @@ export function useSessionLoader(options: SessionLoaderOptions): {
     setSwitching(true);
     const opened =
       intent.kind === "new"
-        ? openNew(slot, create, newChat, signal)
-        : openSession(endpoints, slot, create, signal);
+        ? openNew(slot, create, newChat, signal, langOf)
+        : openSession(endpoints, slot, create, newChat, signal, langOf);
     opened.then(
       (ready) => {
         if (signal.aborted) return;
@@ -104,7 +123,7 @@ export function useSessionLoader(options: SessionLoaderOptions): {
       },
     );
     return () => controller.abort();
-  }, [endpoints, slot, create, newChat, request]);
+  }, [endpoints, slot, create, newChat, langOf, request]);
 
   const retry = useCallback(
     () => setRequest((r) => ({ attempt: r.attempt + 1, intent: r.intent })),
@@ -133,17 +152,20 @@ async function openNew(
   create: (signal: AbortSignal) => Promise<Credentials>,
   newChat: SessionLoaderOptions["newChat"],
   signal: AbortSignal,
+  langOf: () => Lang,
+  firstNotice?: string,
 ): Promise<Extract<SessionLoad, { status: "ready" }>> {
   const current = slot.load();
   let credentials: Credentials | undefined;
-  let notice: string | undefined;
+  let notice = firstNotice;
   if (newChat && current) {
     try {
       credentials = await newChat(signal, current);
     } catch (err) {
       // The shopper is gone (a reset database): start over as a new one, and say so.
       if (!(err instanceof ApiError) || ![401, 403, 404].includes(err.status)) throw err;
-      notice = FORGOTTEN;
+      slot.clear();
+      notice = forgotten(langOf());
     }
   }
   credentials ??= await create(signal);
@@ -161,7 +183,9 @@ async function openSession(
   endpoints: Endpoints,
   slot: Slot<Credentials>,
   create: (signal: AbortSignal) => Promise<Credentials>,
+  newChat: SessionLoaderOptions["newChat"],
   signal: AbortSignal,
+  langOf: () => Lang,
 ): Promise<Extract<SessionLoad, { status: "ready" }>> {
   const stored = slot.load();
   let notice: string | undefined;
@@ -181,10 +205,15 @@ async function openSession(
         notice: undefined,
       };
     } catch (err) {
-      // The token or the session is gone (a reset database, another server): start over.
       if (!(err instanceof ApiError) || ![401, 403, 404].includes(err.status)) throw err;
+      // The token still stands for its shopper but this chat is not theirs (or gone): a new chat
+      // of the same shopper, so the cart stays.
+      if (newChat && err.status === 404) {
+        return openNew(slot, create, newChat, signal, langOf, chatGone(langOf()));
+      }
+      // The token or the session is gone (a reset database, another server): start over.
       slot.clear();
-      notice = FORGOTTEN;
+      notice = forgotten(langOf());
     }
   }
   const credentials = await create(signal);
