@@ -811,6 +811,18 @@ describe.skipIf(noBrowser)("the shop in a browser", () => {
       expect(await text(cart.getByTestId("cart-variant"))).toBe("Size US 10");
       await shot(page, `${prefix}-2-new-chat-cart-kept`, 300);
       await showChat();
+      // New chat on a chat without a message keeps it: no empty chats pile up.
+      const emptyChat = (await sessionOf(page)).id;
+      let created = 0;
+      const countNew = (request: { method(): string; url(): string }) => {
+        if (request.method() === "POST" && request.url().endsWith("/api/sessions")) created++;
+      };
+      page.on("request", countNew);
+      await barButton("New chat").click();
+      await page.waitForTimeout(300);
+      page.off("request", countNew);
+      expect(created).toBe(0);
+      expect((await sessionOf(page)).id).toBe(emptyChat);
       await waitForReply(page, await send(page, "what's in my cart?"));
       expect(await text(lastTurn(page))).toContain("Aero Trail Runner");
 

@@ -55,9 +55,11 @@ export function ShopperApp({ health }: { health: HealthState }) {
   const closeDrawer = useCallback(() => setDrawer(undefined), []);
   // The cart shown last, for the next chat's panel to start from (the cart is the shopper's).
   const lastCart = useRef<Cart | undefined>(undefined);
+  // The chat on screen has no message yet: "New chat" keeps it instead of making another.
+  const emptyChat = useRef(false);
   const newChat = useCallback(() => {
     setDrawer(undefined);
-    restart();
+    if (!emptyChat.current) restart();
   }, [restart]);
   const openChat = useCallback(
     (id: string) => {
@@ -82,6 +84,7 @@ export function ShopperApp({ health }: { health: HealthState }) {
             lang={lang}
             onRestart={newChat}
             lastCart={lastCart}
+            emptyChat={emptyChat}
             bar={
               <AccountBar
                 onChats={() => setDrawer("chats")}
@@ -114,12 +117,14 @@ function ShopperWorkspace({
   lang,
   onRestart,
   lastCart,
+  emptyChat,
   bar,
 }: {
   load: Extract<SessionLoad, { status: "ready" }>;
   lang: Lang;
   onRestart: () => void;
   lastCart: { current: Cart | undefined };
+  emptyChat: { current: boolean };
   /** The chats / orders / new chat bar above the conversation. */
   bar: ReactNode;
 }) {
@@ -134,6 +139,10 @@ function ShopperWorkspace({
   useEffect(() => {
     lastCart.current = cart.cart;
   }, [cart.cart, lastCart]);
+  const empty = chat.state.turns.length === 0 && !chat.state.running;
+  useEffect(() => {
+    emptyChat.current = empty;
+  }, [empty, emptyChat]);
 
   // The page follows the language of the shopper's latest message (kept for the next chat).
   const userTurns = chat.state.turns.filter((t) => t.role === "user").length;
