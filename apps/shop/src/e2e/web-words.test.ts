@@ -348,6 +348,12 @@ const { readNewShopperSession } = (await load("../../web/src/session/shopper-cre
 const { when } = (await load("../../web/src/shopper/when.ts")) as {
   when(iso: string, lang: Lang): string;
 };
+const { conversationState } = (await load("../../web/src/session/history.ts")) as {
+  conversationState(
+    messages: readonly unknown[],
+    options: { stopBeforeLastTurn: boolean },
+  ): AgentState;
+};
 
 describe("the shopper's cart, chats and orders in words", () => {
   it("says a line's size and colour in the shopper's language", () => {
@@ -368,6 +374,27 @@ describe("the shopper's cart, chats and orders in words", () => {
     });
     expect(readNewShopperSession({ id: "s-3" })).toBeUndefined();
     expect(readNewShopperSession("nope")).toBeUndefined();
+  });
+
+  it("shows a reopened chat's messages without the shop's notes to the model", () => {
+    const state = conversationState(
+      [
+        {
+          role: "user",
+          content: [
+            {
+              type: "text",
+              text: "<system-reminder>The cart changed outside this chat (in another chat or the cart panel). Now: The cart is empty (limit $5,000.00).</system-reminder>\ncheck out",
+            },
+          ],
+        },
+        { role: "assistant", content: [{ type: "text", text: "Your cart is empty." }] },
+        { role: "user", content: "hello" },
+      ],
+      { stopBeforeLastTurn: false },
+    );
+    const users = state.turns.flatMap((t) => (t.role === "user" ? [t.text] : []));
+    expect(users).toEqual(["check out", "hello"]);
   });
 
   it("shows a time in the shopper's language, and nothing for a broken one", () => {

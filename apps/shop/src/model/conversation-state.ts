@@ -6,6 +6,7 @@
  */
 
 import type { SimRequestMessage } from "overlap-sim";
+import { cartOfNote, splitReminders } from "../views/system-reminder.js";
 import { isChinese } from "./shop-intent.js";
 
 /** One tool call and its result. */
@@ -63,11 +64,28 @@ export interface ConversationState {
 const CART_LINE = /(\d+) × (.+?) \((p-\d{4})((?:, [^)]*)?)\) at (\$[\d,]+\.\d{2})/g;
 const PRODUCT_LINE = /\((p-\d{4})\)(?: by [^,]+)?, (\$[\d,]+\.\d{2})/g;
 
-/** The user's own words of a message: text blocks, without a client's `<system-reminder>`s. */
+/** The user's own words of a message: text blocks, without the `<system-reminder>`s before them. */
 function userWords(message: SimRequestMessage): string[] {
-  return message.content.flatMap((b) =>
-    b.type === "text" && !b.text.trimStart().startsWith("<system-reminder>") ? [b.text] : [],
-  );
+  return message.content.flatMap((b) => {
+    if (b.type !== "text") return [];
+    const { notes, words } = splitReminders(b.text);
+    return notes.length === 0 ? [b.text] : words === "" ? [] : [words];
+  });
+}
+
+/**
+ * The cart a request's "the cart changed outside this chat" note tells (the cart is the
+ * shopper's: another chat or the cart panel may have changed it since this chat last looked).
+ */
+function cartNoted(message: SimRequestMessage | undefined): KnownCartLine[] | undefined {
+  for (const b of message?.content ?? []) {
+    if (b.type !== "text") continue;
+    for (const note of splitReminders(b.text).notes) {
+      const summary = cartOfNote(note);
+      if (summary !== undefined) return cartLines(summary);
+    }
+  }
+  return undefined;
 }
 
 /** Reads a conversation (Anthropic-shaped, as the scripted model receives every API's). */
@@ -101,6 +119,14 @@ export function readConversation(messages: readonly SimRequestMessage[]): Conver
   };
   const calls = new Map<string, { name: string; input: Record<string, unknown> }>();
   messages.forEach((message, index) => {
+    if (index === requestIndex) {
+      // What the request says the cart is now replaces what earlier results said of it.
+      const noted = cartNoted(message);
+      if (noted) {
+        state.cart = noted;
+        for (const line of noted) state.prices.set(line.productId, dollarsToCents(line.unitPrice));
+      }
+    }
     const round: ToolExchange[] = [];
     for (const block of message.content) {
       if (block.type === "tool_use") {

@@ -13,6 +13,7 @@ import type { ShopAgent } from "../agents/shop-agents.js";
 import { loadRecoveredConversation } from "../db/recover-conversation.js";
 import type { SessionKind, ShopStore } from "../db/shop-store.js";
 import type { AppEnv } from "./app-env.js";
+import { withCartNote } from "./cart-note.js";
 import { HttpError } from "./http-error.js";
 import { FixedWindowLimiter, type RateCounter } from "./rate-limit.js";
 import { isStorableText, readJson } from "./read-json.js";
@@ -103,6 +104,9 @@ export function registerConversationRoutes(
     // A turn running on another instance (REDIS_URL) is refused here too, as one running here.
     const running = turns.running(sessionId) || (await turns.find(sessionId))?.running === true;
     if (!running) await turnLimit.take(c, sessionId);
+    // A shopper's cart may have changed in another chat since this one looked: say how it is now.
+    const turnText =
+      running || kind !== "shopper" ? text : await withCartNote(store, sessionId, text);
     const log = running
       ? undefined
       : turns.start(
@@ -112,7 +116,7 @@ export function registerConversationRoutes(
             model: deps.model,
             agent,
             sessionId,
-            text,
+            text: turnText,
             log: deps.logger,
           }),
         );

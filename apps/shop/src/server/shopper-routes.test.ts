@@ -123,6 +123,41 @@ describe("the cart belongs to the shopper", () => {
   });
 });
 
+describe("the scripted model's cart knowledge comes from the cart", () => {
+  it("a chat whose cart changed in another chat is told the cart as it is now", async () => {
+    const first = await start();
+    await say(first.id, first.token, "add the wool socks to my cart");
+    await say(first.id, first.token, "empty my cart");
+    // The first chat now believes the cart is empty; the second chat fills it.
+    const second = await start(first.token);
+    await say(second.id, second.token, "add the Aero trail runner to my cart");
+    expect(await cartOf(first.id, first.token)).toMatchObject([{ productId: "p-0001" }]);
+    // Back in the first chat, "check out" goes to the order summary instead of "empty".
+    const events = await readEvents(
+      await t.call("POST", `/api/sessions/${first.id}/messages`, {
+        token: first.token,
+        json: { text: "check out" },
+      }),
+      { until: (seen) => seen.some((e) => e.event.type === "approval-request") },
+    );
+    const asked = events.find((e) => e.event.type === "approval-request")?.event;
+    expect(asked).toMatchObject({ name: "checkout" });
+    expect(JSON.stringify(asked)).toContain("Aero Trail Runner");
+    await t.call("POST", `/api/sessions/${first.id}/cancel`, { token: first.token });
+    // The note is for the model; the shopper's words are kept after it.
+    const stored = await t.store.conversations.load(first.id);
+    const request = JSON.stringify(
+      stored.filter((m) => m.role === "user" && JSON.stringify(m).includes("check out")).at(-1),
+    );
+    expect(request).toContain("The cart changed outside this chat");
+    expect(request).toContain("check out");
+    // A chat whose knowledge is right gets no note.
+    await say(second.id, second.token, "what's my total?");
+    const again = await t.store.conversations.load(second.id);
+    expect(JSON.stringify(again)).not.toContain("system-reminder");
+  });
+});
+
 describe("GET /api/shopper/chats and reopening a chat", () => {
   it("lists the shopper's chats newest first; any chat of the shopper reopens, another shopper's never", async () => {
     const first = await start();

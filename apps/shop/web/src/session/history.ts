@@ -59,10 +59,15 @@ function readMessage(value: unknown): StoredMessage | undefined {
   return { role: value.role, blocks };
 }
 
-/** The user's own words in a message (tool results are not). */
+/** The notes the shop puts before a shopper's words for the model (`<system-reminder>`s). */
+const REMINDERS = /^(?:\s*<system-reminder>[\s\S]*?<\/system-reminder>)+\s*/;
+
+/** The user's own words in a message (tool results and the shop's notes to the model are not). */
 function userText(message: StoredMessage): string {
   return message.blocks
-    .flatMap((b) => (b.type === "text" && typeof b.text === "string" ? [b.text] : []))
+    .flatMap((b) =>
+      b.type === "text" && typeof b.text === "string" ? [b.text.replace(REMINDERS, "")] : [],
+    )
     .join("\n")
     .trim();
 }
