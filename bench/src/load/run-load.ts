@@ -102,8 +102,10 @@ export async function main(options: LoadOptions): Promise<void> {
         MODEL: "scripted-shop",
         MERCHANT_TOKEN: "load-benchmark-merchant-token",
         LOG_LEVEL: options.logLevel,
-        // Honoured once the limits are settings; shoppers also come from many addresses.
-        RATE_LIMIT_SESSIONS_PER_MINUTE: String(10 * options.conversations),
+        // Room for every session of the run (shoppers also come from many addresses).
+        RATE_LIMIT_SESSIONS_PER_MINUTE: String(
+          Math.max(1_000, 2 * (options.conversations + options.warmup + options.loneTurns)),
+        ),
         RATE_LIMIT_TURNS_PER_MINUTE: "1000",
       },
     });
