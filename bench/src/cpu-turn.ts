@@ -6,7 +6,9 @@
  * it can be profiled: `runAgentTurn` + `anthropicModel` (fine-grained tool streaming, as the
  * `overlap` peer), the same without it (`overlap-buffered`), and two references on the same
  * wire: the Anthropic SDK's tool runner (the leanest peer in `bench/results/peers.md`) and the
- * SDK's raw event stream read and dropped (`sdk-raw`: the floor any system on this SDK pays).
+ * turn's two responses read raw from the SDK, with and without fine-grained tool streaming
+ * (`sdk-floor`, `sdk-floor-buffered`: what any system on this SDK and wire pays at the least;
+ * no tool runs, no previews, no checks).
  * `process.cpuUsage()` around each turn, after a `gc()` (run with `--expose-gc`), median of
  * `CPU_REPS` turns (default 5) after a warm-up turn; then the figures of the last committed
  * `bench:peers` run side by side.
@@ -39,6 +41,7 @@ import {
   BENCH_TOOL_SCHEMA,
   BENCH_TOOLS,
   buildScenarios,
+  resultText,
   type SimKind,
   scenarioPrompt,
 } from "./peers/scenarios.js";
@@ -195,26 +198,71 @@ function toolRunnerTurn(): Turn {
   };
 }
 
-/** The first response only, read raw from the SDK with fine-grained streaming and dropped. */
-function sdkRawTurn(): Turn {
+/**
+ * The floor of any system on this SDK and wire: the turn's two responses read raw from the SDK
+ * (`eager`: with fine-grained tool streaming), each call's input kept as text and parsed once at
+ * its block's stop, the results sent at once (no tool runs, no previews, no checks).
+ */
+function sdkFloorTurn(eager: boolean): Turn {
   const fetch = tappedFetch();
   const tools = BENCH_TOOLS.map((t) => ({
     name: t.name,
     description: t.description,
     input_schema: BENCH_TOOL_SCHEMA as unknown as Anthropic.Tool.InputSchema,
-    eager_input_streaming: true,
+    ...(eager ? { eager_input_streaming: true } : {}),
   }));
   return async (url, prompt) => {
     const client = new Anthropic({ baseURL: url, apiKey: "bench", maxRetries: 0, fetch });
-    const stream = await client.messages.create({
-      model: "scripted-peers",
-      max_tokens: 32_000,
-      messages: [{ role: "user", content: prompt }],
-      tools,
-      stream: true,
-    });
-    for await (const _event of stream) {
-      // dropped
+    const messages: Anthropic.MessageParam[] = [{ role: "user", content: prompt }];
+    for (;;) {
+      const stream = await client.messages.create({
+        model: "scripted-peers",
+        max_tokens: 32_000,
+        messages,
+        tools,
+        stream: true,
+      });
+      const content: Anthropic.ContentBlockParam[] = [];
+      const raw = new Map<number, string>();
+      let stop: string | null = null;
+      for await (const event of stream) {
+        if (event.type === "content_block_start") {
+          const block = event.content_block;
+          if (block.type === "text") content[event.index] = { type: "text", text: "" };
+          else if (block.type === "tool_use") {
+            content[event.index] = { type: "tool_use", id: block.id, name: block.name, input: {} };
+            raw.set(event.index, "");
+          }
+        } else if (event.type === "content_block_delta") {
+          const block = content[event.index];
+          if (event.delta.type === "text_delta" && block?.type === "text") {
+            block.text += event.delta.text;
+          } else if (event.delta.type === "input_json_delta") {
+            raw.set(event.index, (raw.get(event.index) ?? "") + event.delta.partial_json);
+          }
+        } else if (event.type === "content_block_stop") {
+          const block = content[event.index];
+          if (block?.type === "tool_use") block.input = JSON.parse(raw.get(event.index) || "{}");
+        } else if (event.type === "message_delta") {
+          stop = event.delta.stop_reason;
+        }
+      }
+      if (stop !== "tool_use") return;
+      messages.push({ role: "assistant", content });
+      messages.push({
+        role: "user",
+        content: content.flatMap((b) =>
+          b.type === "tool_use"
+            ? [
+                {
+                  type: "tool_result" as const,
+                  tool_use_id: b.id,
+                  content: resultText(b.name, String((b.input as { op?: unknown }).op)),
+                },
+              ]
+            : [],
+        ),
+      });
     }
   };
 }
@@ -224,7 +272,8 @@ const SYSTEMS: Record<string, () => Turn> = {
   "overlap-buffered": () => overlapTurn(false),
   "overlap-replay (no network)": overlapReplayTurn,
   "anthropic-tool-runner": toolRunnerTurn,
-  "sdk-raw (1st response)": sdkRawTurn,
+  "sdk-floor": () => sdkFloorTurn(true),
+  "sdk-floor-buffered": () => sdkFloorTurn(false),
 };
 
 function median(values: number[]): number {

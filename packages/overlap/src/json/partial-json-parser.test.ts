@@ -404,6 +404,54 @@ describe("PartialJsonParser: what a snapshot shows", () => {
   });
 });
 
+describe("PartialJsonParser: a document pushed whole (the native path)", () => {
+  const doc = '{"items":[{"sku":"A-1","tags":["x","y"],"n":-0.5e3},null,true],"__proto__":{"p":1}}';
+
+  it("gives the JSON.parse value, deeply frozen, done", () => {
+    const p = new PartialJsonParser();
+    p.push(`  ${doc}\n`);
+    const snap = p.snapshot();
+    expectJson(snap, JSON.parse(doc));
+    expect(isDeepFrozen(snap)).toBe(true);
+    expect(Object.hasOwn(snap as object, "__proto__")).toBe(true);
+    expect(p.done).toBe(true);
+    expect(p.invalid).toBe(false);
+  });
+
+  it("stays done on trailing whitespace and turns invalid on anything else, keeping the value", () => {
+    const p = new PartialJsonParser();
+    p.push(doc);
+    const snap = p.snapshot();
+    p.push(" \n");
+    expect(p.invalid).toBe(false);
+    p.push("x");
+    expect(p.invalid).toBe(true);
+    expect(p.snapshot()).toBe(snap);
+  });
+
+  it("leaves what JSON.parse refuses to the tolerant scanner (raw control characters, junk after)", () => {
+    // A raw line feed and tab inside strings: not JSON, kept by the lenient scanner.
+    expectJson(parsePartialJson('{"a":"line\nbreak","b":"x\ty"}'), { a: "line\nbreak", b: "x\ty" });
+    const p = new PartialJsonParser();
+    p.push('{"a":1} {"b":2}');
+    expect(p.invalid).toBe(true);
+    expectJson(p.snapshot(), { a: 1 });
+  });
+
+  it("freezes a deeply nested whole document without recursion", () => {
+    const depth = 100_000;
+    const snap = parsePartialJson(`${"[".repeat(depth)}${"]".repeat(depth)}`);
+    let v = snap;
+    let d = 0;
+    while (Array.isArray(v) && v.length > 0) {
+      expect(Object.isFrozen(v)).toBe(true);
+      v = v[0];
+      d++;
+    }
+    expect(d).toBe(depth - 1);
+  });
+});
+
 describe("PartialJsonParser: invalid input", () => {
   it.each([
     "}",

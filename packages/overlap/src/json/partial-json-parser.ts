@@ -10,7 +10,8 @@
  *   in a few dozen long runs instead of thousands of short ones, and text after the last preview
  *   is scanned only when it reaches 16 Ki characters (the complete arguments are parsed strictly
  *   anyway, and unasked text is not held in small pieces without bound). The scan is a
- *   character-level state machine over the new text only.
+ *   character-level state machine over the new text only; a whole object or array arriving at the
+ *   first scan (a provider that buffers the input sends it in one delta) is parsed natively.
  *   Open containers live on an explicit stack (no recursion, so absurd nesting cannot overflow the
  *   call stack), and scanner state (inside a string, an escape, a `\u` sequence, a number, a
  *   literal) survives between chunks, so a token may be split anywhere, even between the two
@@ -120,6 +121,38 @@ function isWhitespace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
+/** The first character of `text` that is not JSON whitespace, or -1. */
+function firstNonWhitespace(text: string): number {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (!isWhitespace(c)) return c;
+  }
+  return -1;
+}
+
+/** The last character of `text` that is not JSON whitespace, or -1. */
+function lastNonWhitespace(text: string): number {
+  for (let i = text.length - 1; i >= 0; i--) {
+    const c = text.charCodeAt(i);
+    if (!isWhitespace(c)) return c;
+  }
+  return -1;
+}
+
+/** Freezes every object and array of a parsed value, without recursion (nesting may be deep). */
+function deepFreeze(value: JsonPreview): JsonPreview {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (item === null || typeof item !== "object") continue;
+    Object.freeze(item);
+    for (const child of Object.values(item)) {
+      if (child !== null && typeof child === "object") pending.push(child);
+    }
+  }
+  return value;
+}
+
 /** Value of a hex digit, or -1. */
 function hexValue(c: number): number {
   if (c >= 0x30 && c <= 0x39) return c - 0x30;
@@ -219,6 +252,8 @@ export class PartialJsonParser {
   #length = 0;
   /** Text pushed but not scanned yet (see the module comment). */
   #unscanned = "";
+  /** Nothing was scanned yet: a first scan of a whole document may take the native path. */
+  #fresh = true;
   #invalid = false;
   /** Something visible changed since the last snapshot was built. */
   #dirty = false;
@@ -274,6 +309,9 @@ export class PartialJsonParser {
     if (text === "") return;
     this.#unscanned = "";
     if (this.#invalid) return;
+    const fresh = this.#fresh;
+    this.#fresh = false;
+    if (fresh && this.#whole(text)) return;
     try {
       this.#consume(text);
     } catch {
@@ -307,6 +345,28 @@ export class PartialJsonParser {
       // Same defense as in push: keep the previous snapshot rather than throw.
     }
     return this.#snapshot;
+  }
+
+  /**
+   * The native path for a document that arrives whole at the first scan (providers that buffer a
+   * call's input send it in one delta): an object or array that `JSON.parse` accepts is the same
+   * value the state machine would build, at a fraction of the cost. Anything else (unfinished,
+   * lenient, or a bare number that could still grow) is left to the state machine.
+   */
+  #whole(text: string): boolean {
+    const first = firstNonWhitespace(text);
+    const last = lastNonWhitespace(text);
+    if (!((first === 0x7b && last === 0x7d) || (first === 0x5b && last === 0x5d))) return false;
+    let value: JsonPreview;
+    try {
+      value = deepFreeze(JSON.parse(text) as JsonPreview);
+    } catch {
+      return false;
+    }
+    this.#root = value;
+    this.#mode = M_DONE;
+    this.#dirty = true;
+    return true;
   }
 
   /** Builds a fresh snapshot: copies of the open path, innermost first, sharing finished values. */

@@ -36,7 +36,8 @@ export async function* sdkEventStream<T>(
     throw providerError(err);
   }
   try {
-    for await (const item of items) yield* translate(item);
+    // A plain loop, not `yield*`: delegating to a sync iterable costs extra awaits per event.
+    for await (const item of items) for (const event of translate(item)) yield event;
   } catch (err) {
     if (signal.aborted) return;
     const api = asApiError(err);
