@@ -6,44 +6,20 @@
  * model, the built web app) through Debian's Chromium; orders are read from the store.
  */
 
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  browserTestsSkipped,
-  ensureWebBuild,
-  launchBrowser,
-  screenshotPath,
-  startWebShop,
-  type WebShop,
-} from "./web-harness.js";
+import type { BrowserContext, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { browserTestsSkipped, screenshotPath, webTestBed } from "./web-harness.js";
 
 const noBrowser = browserTestsSkipped();
 
-let shop: WebShop;
-let browser: Browser;
+const bed = webTestBed({ tokensPerSecond: 120, firstTokenMs: 60, jitter: 0 }, 120_000);
 const pageProblems: string[] = [];
 
-beforeAll(async () => {
-  if (noBrowser) return;
-  const [, started, launched] = await Promise.all([
-    ensureWebBuild(),
-    startWebShop({ pacing: { tokensPerSecond: 120, firstTokenMs: 60, jitter: 0 } }),
-    launchBrowser(),
-  ]);
-  shop = started;
-  browser = launched;
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await shop?.close();
-});
-
 async function open(): Promise<{ context: BrowserContext; page: Page; sessionId: string }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const context = await bed.browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   page.on("pageerror", (err) => pageProblems.push(`pageerror: ${err.message}`));
-  await page.goto(shop.url);
+  await page.goto(bed.shop.url);
   await expect.poll(() => composer(page).isEnabled(), { timeout: 15_000 }).toBe(true);
   // A string expression: it runs in the page, where this file's Node types know no localStorage.
   const raw = await page.evaluate("localStorage.getItem('trail-run.shopper-session')");
@@ -88,7 +64,7 @@ async function checkOutToCard(page: Page): Promise<number> {
   return reply;
 }
 
-const orders = (sessionId: string) => shop.store.listOrders({ sessionId });
+const orders = (sessionId: string) => bed.shop.store.listOrders({ sessionId });
 
 describe.skipIf(noBrowser)("checkout asks the shopper first", { timeout: 90_000 }, () => {
   it("shows the order summary card; nothing is ordered before Confirm; Confirm places exactly one order", async () => {

@@ -7,50 +7,26 @@
  * of the open drawer at 390x844 and 1280x800.
  */
 
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  browserTestsSkipped,
-  ensureWebBuild,
-  launchBrowser,
-  screenshotPath,
-  startWebShop,
-  type WebShop,
-} from "./web-harness.js";
+import type { BrowserContext, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { browserTestsSkipped, screenshotPath, webTestBed } from "./web-harness.js";
 
 const noBrowser = browserTestsSkipped();
 
 /** Three tools in one reply: two adds (cart) and the total (cart). */
 const THREE_CALLS = "add the Aero trail runner and the wool socks to my cart and tell me the total";
 
-let shop: WebShop;
-let browser: Browser;
+const bed = webTestBed({ tokensPerSecond: 120, firstTokenMs: 60, jitter: 0 }, 120_000);
 const pageProblems: string[] = [];
-
-beforeAll(async () => {
-  if (noBrowser) return;
-  const [, started, launched] = await Promise.all([
-    ensureWebBuild(),
-    startWebShop({ pacing: { tokensPerSecond: 120, firstTokenMs: 60, jitter: 0 } }),
-    launchBrowser(),
-  ]);
-  shop = started;
-  browser = launched;
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await shop?.close();
-});
 
 async function open(
   width: number,
   height: number,
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width, height } });
+  const context = await bed.browser.newContext({ viewport: { width, height } });
   const page = await context.newPage();
   page.on("pageerror", (err) => pageProblems.push(`pageerror: ${err.message}`));
-  await page.goto(shop.url);
+  await page.goto(bed.shop.url);
   await expect.poll(() => composer(page).isEnabled(), { timeout: 15_000 }).toBe(true);
   return { context, page };
 }

@@ -5,16 +5,13 @@
  * every state go to `test-results/shop-web/` at the repository root.
  */
 
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Locator, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import {
   browserTestsSkipped,
-  ensureWebBuild,
-  launchBrowser,
   screenshotPath,
-  startWebShop,
   TEST_MERCHANT_TOKEN,
-  type WebShop,
+  webTestBed,
 } from "./web-harness.js";
 
 const DEMO = "add the Aero trail runner and the wool socks to my cart and tell me the total";
@@ -29,34 +26,17 @@ const PHONE = { width: 390, height: 844 };
  */
 const noBrowser = browserTestsSkipped();
 
-let shop: WebShop;
-let browser: Browser;
+// About 60 tokens a second and a quick first token: a demo turn takes about 1.5 s.
+const bed = webTestBed({ tokensPerSecond: 60, firstTokenMs: 150, jitter: 0.1 }, 60_000);
 /** Problems the pages reported (uncaught errors, console errors other than failed requests). */
 const pageProblems: string[] = [];
-
-beforeAll(async () => {
-  if (noBrowser) return;
-  const [, started, launched] = await Promise.all([
-    ensureWebBuild(),
-    // About 60 tokens a second and a quick first token: a demo turn takes about 1.5 s.
-    startWebShop({ pacing: { tokensPerSecond: 60, firstTokenMs: 150, jitter: 0.1 } }),
-    launchBrowser(),
-  ]);
-  shop = started;
-  browser = launched;
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await shop?.close();
-});
 
 async function open(
   viewport: { width: number; height: number },
   path = "/",
 ): Promise<{ context: BrowserContext; page: Page }> {
   const phone = viewport.width < 500;
-  const context = await browser.newContext({
+  const context = await bed.browser.newContext({
     viewport,
     deviceScaleFactor: phone ? 2 : 1,
     isMobile: phone,
@@ -71,7 +51,7 @@ async function open(
       pageProblems.push(`console: ${msg.text()}`);
     }
   });
-  await page.goto(shop.url + path);
+  await page.goto(bed.shop.url + path);
   return { context, page };
 }
 
@@ -274,10 +254,13 @@ async function sessionOf(page: Page): Promise<{ id: string; token: string }> {
 async function fillCart(page: Page, items: readonly { productId: string; quantity: number }[]) {
   const session = await sessionOf(page);
   for (const item of items) {
-    const response = await page.request.post(`${shop.url}/api/sessions/${session.id}/cart/items`, {
-      headers: { authorization: `Bearer ${session.token}` },
-      data: item,
-    });
+    const response = await page.request.post(
+      `${bed.shop.url}/api/sessions/${session.id}/cart/items`,
+      {
+        headers: { authorization: `Bearer ${session.token}` },
+        data: item,
+      },
+    );
     expect(response.status()).toBe(200);
   }
 }
@@ -409,7 +392,7 @@ describe.skipIf(noBrowser)("the shop in a browser", () => {
       String(await page.evaluate("localStorage.getItem('trail-run.shopper-session')")),
     ) as { id: string; token: string };
     const stored = (await (
-      await page.request.get(`${shop.url}/api/sessions/${session.id}`, {
+      await page.request.get(`${bed.shop.url}/api/sessions/${session.id}`, {
         headers: { authorization: `Bearer ${session.token}` },
       })
     ).json()) as {
@@ -878,7 +861,7 @@ describe.skipIf(noBrowser)("the shop in a browser", () => {
       await shot(page, `${prefix}-5-orders`, 300);
       await page.keyboard.press("Escape");
       await expect.poll(() => orders.count()).toBe(0);
-      const [order] = await shop.store.listOrders({ sessionId: firstChat });
+      const [order] = await bed.shop.store.listOrders({ sessionId: firstChat });
       expect(order?.lines[0]).toMatchObject({ productId: "p-0001", size: "US 10" });
       expect(problems).toEqual([]);
       await context.close();

@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import type { Pacing } from "overlap-sim";
 import pino from "pino";
 import { type Browser, chromium } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 import { createShopAgents } from "../agents/shop-agents.js";
 import { openStore } from "../db/open-store.js";
 import type { ShopStore } from "../db/shop-store.js";
@@ -101,6 +102,47 @@ export const CHROMIUM_ARGS = [
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+}
+
+/** The shop and the browser of one browser test file, set once its `beforeAll` has run. */
+export interface WebTestBed {
+  readonly shop: WebShop;
+  readonly browser: Browser;
+}
+
+/**
+ * Starts the web build check, the shop (with `pacing`) and Chromium in the file's `beforeAll`, and
+ * closes them in its `afterAll`; nothing starts when the browser tests are skipped.
+ */
+export function webTestBed(pacing: Partial<Pacing>, timeoutMs = 120_000): WebTestBed {
+  let shop: WebShop | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    if (browserTestsSkipped()) return;
+    const [, started, launched] = await Promise.all([
+      ensureWebBuild(),
+      startWebShop({ pacing }),
+      launchBrowser(),
+    ]);
+    shop = started;
+    browser = launched;
+  }, timeoutMs);
+  afterAll(async () => {
+    await browser?.close();
+    await shop?.close();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error("The web test bed is used before its beforeAll ran.");
+    return value;
+  };
+  return {
+    get shop() {
+      return started(shop);
+    },
+    get browser() {
+      return started(browser);
+    },
+  };
 }
 
 /** The path of a screenshot named `name` (the directory is created). */
