@@ -173,6 +173,34 @@ const MIGRATIONS: readonly Migration[] = [
       await schema.alterTable("order_lines").addColumn("color", "text").execute();
     },
   },
+  {
+    version: 4,
+    description:
+      "turn leases (one turn per chat across instances); a conversation version; token revocation",
+    async up(trx) {
+      const schema = trx.schema;
+      // One row per chat whose turn is claimed: who holds it (the instance and the turn) and until
+      // when (epoch ms, renewed while the turn runs). Claimed by a conditional upsert, released by
+      // deleting the holder's own row; a row whose time passed belongs to a dead instance.
+      await schema
+        .createTable("turn_leases")
+        .ifNotExists()
+        .addColumn("session_id", "text", (c) => c.primaryKey())
+        .addColumn("turn_id", "text", (c) => c.notNull())
+        .addColumn("holder", "text", (c) => c.notNull())
+        .addColumn("expires_at", "bigint", (c) => c.notNull())
+        .addColumn("claimed_at", "text", (c) => c.notNull())
+        .execute();
+      // Every conversation write checks and raises it: a writer that read an older version lost.
+      await schema
+        .alterTable("sessions")
+        .addColumn("conversation_version", "integer", (c) => c.notNull().defaultTo(0))
+        .execute();
+      // A revoked token opens nothing any more ("Forget me on this device").
+      await schema.alterTable("sessions").addColumn("revoked_at", "text").execute();
+      await schema.alterTable("shoppers").addColumn("revoked_at", "text").execute();
+    },
+  },
 ];
 
 /** The schema version this code expects. */

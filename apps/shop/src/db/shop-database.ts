@@ -4,6 +4,8 @@
  * the store always parses JSON itself. Timestamps are ISO 8601 text (they sort as time).
  */
 
+import type { Generated } from "kysely";
+
 /** Applied schema migrations. */
 export interface SchemaVersionTable {
   version: number;
@@ -18,6 +20,8 @@ export interface ShoppersTable {
   id: string;
   token_hash: string | null;
   created_at: string;
+  /** When the shopper's token was revoked (ISO 8601); null while it is valid. */
+  revoked_at: string | null;
 }
 
 /**
@@ -32,6 +36,10 @@ export interface SessionsTable {
   shopper_id: string | null;
   /** When a message was last stored (ISO 8601); the creation time until then. */
   last_active_at: string | null;
+  /** Raised by every conversation write; a write that expected another version is refused. */
+  conversation_version: Generated<number>;
+  /** When the token was revoked (ISO 8601); null while it is valid. */
+  revoked_at: string | null;
 }
 
 /** Conversation messages, one row per message, `seq` from 0. */
@@ -127,6 +135,21 @@ export interface RoundJournalTable {
   created_at: string;
 }
 
+/**
+ * The chats whose turn is claimed: one turn per chat across every instance sharing the database.
+ * `expires_at` (epoch ms) is renewed while the turn runs; past it, the holder is presumed dead and
+ * the next claim takes the chat over (and repairs its conversation first).
+ */
+export interface TurnLeasesTable {
+  session_id: string;
+  turn_id: string;
+  /** The instance (process) that runs the turn. */
+  holder: string;
+  expires_at: number;
+  /** ISO 8601. */
+  claimed_at: string;
+}
+
 /** Every table of the shop. */
 export interface ShopDatabase {
   schema_version: SchemaVersionTable;
@@ -139,4 +162,5 @@ export interface ShopDatabase {
   order_lines: OrderLinesTable;
   tool_ledger: ToolLedgerTable;
   round_journal: RoundJournalTable;
+  turn_leases: TurnLeasesTable;
 }
