@@ -14,6 +14,7 @@ import { loadRecoveredConversation } from "../db/recover-conversation.js";
 import type { SessionKind, ShopStore } from "../db/shop-store.js";
 import type { AppEnv } from "./app-env.js";
 import { withCartNote } from "./cart-note.js";
+import { isEmptyMessage } from "./empty-message.js";
 import { HttpError } from "./http-error.js";
 import { FixedWindowLimiter, type RateCounter } from "./rate-limit.js";
 import { isStorableText, readJson } from "./read-json.js";
@@ -28,10 +29,17 @@ const SHUTDOWN_RETRY_AFTER_S = 5;
 /** The longest message a user may send, in characters. */
 export const MAX_MESSAGE_CHARS = 4_000;
 
+/** The refusal of a message with nothing visible in it (see {@link isEmptyMessage}). */
+const emptyMessage = () =>
+  new HttpError(
+    400,
+    "empty_message",
+    "The message is empty: write something to send (spaces and invisible characters do not count).",
+  );
+
 const MessageBody = z.object({
   text: z
     .string()
-    .refine((text) => text.trim() !== "", "must not be empty")
     // Characters as people count them (code points), not UTF-16 units: an emoji is one.
     .refine(
       (text) => [...text].length <= MAX_MESSAGE_CHARS,
@@ -96,6 +104,7 @@ export function registerConversationRoutes(
   });
   app.post(`${base}/:id/messages`, auth, async (c) => {
     const { text } = await readJson(c, MessageBody);
+    if (isEmptyMessage(text)) throw emptyMessage();
     if (deps.draining()) {
       c.header("retry-after", String(SHUTDOWN_RETRY_AFTER_S));
       throw new HttpError(503, "shutting_down", "The server is shutting down. Try again shortly.");

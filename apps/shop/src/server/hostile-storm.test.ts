@@ -269,11 +269,12 @@ const SHAPES: ReadonlyArray<[string, (rng: Random, ctx: Ctx) => HostileRequest]>
           `\udfff${junk(rng, 5)}`,
           `tea${"\u0000".repeat(int(rng, 1, 3))}`,
           " \n\t ".repeat(int(rng, 1, 30)),
+          "\u200b\u200d\ufeff ".repeat(int(rng, 1, 30)),
           "",
         ]),
       }),
       statuses: [400],
-      codes: ["invalid_request"],
+      codes: ["invalid_request", "empty_message"],
     }),
   ],
   [

@@ -197,8 +197,6 @@ describe("request checks", () => {
     const cases: Array<[unknown, string]> = [
       [{}, "text"],
       [{ text: 42 }, "text"],
-      [{ text: "" }, "must not be empty"],
-      [{ text: "   \n " }, "must not be empty"],
       [{ text: "z".repeat(4_001) }, "at most 4000 characters"],
       [{ text: "🛒".repeat(4_001) }, "at most 4000 characters"],
     ];
@@ -210,6 +208,35 @@ describe("request checks", () => {
       expect(error.message).toContain(reason);
     }
     expect(t.shop.turns.log(id)).toBeUndefined();
+  });
+
+  it("an empty message, blank or of invisible characters only, is 400 empty_message and starts no turn", async () => {
+    const { id, token } = await t.session();
+    for (const text of [
+      "",
+      "   \n ",
+      "\u200b",
+      "\u200d\u200c \ufeff",
+      "\u2060\u00ad\u200e\t\u202e",
+    ]) {
+      const response = await t.call("POST", `/api/sessions/${id}/messages`, {
+        token,
+        json: { text },
+      });
+      expect(response.status, JSON.stringify(text)).toBe(400);
+      const error = await errorOf(response);
+      expect(error.code).toBe("empty_message");
+      expect(error.message).toContain("The message is empty");
+    }
+    expect(t.shop.turns.log(id)).toBeUndefined();
+    expect(await t.store.conversations.load(id)).toEqual([]);
+    // An emoji ZWJ sequence is something to say.
+    const family = await t.call("POST", `/api/sessions/${id}/messages`, {
+      token,
+      json: { text: "\u200b👩‍👩‍👧\u200b" },
+    });
+    expect(family.status).toBe(200);
+    await family.text();
   });
 
   it("a message of exactly 4,000 characters is accepted (an emoji counts as one)", async () => {

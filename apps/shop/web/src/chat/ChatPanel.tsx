@@ -13,9 +13,11 @@ import type { Cart } from "../api/types";
 import { useHealthModel } from "../app/use-health";
 import type { CardActions } from "../cards/ProductCards";
 import { detectLang, type Lang, pick } from "../i18n/lang";
+import { useLang } from "../i18n/shopper-lang";
 import { useDeveloperView } from "../ui/developer-view";
 import { Icon } from "../ui/Icon";
 import { Composer } from "./Composer";
+import { isEmptyMessage } from "./empty-message";
 import { MessageList } from "./MessageList";
 import { type ProductBook, productBook } from "./product-book";
 import type { Chat } from "./use-chat";
@@ -53,6 +55,7 @@ export function ChatPanel({
 }) {
   const { state } = chat;
   const [developer] = useDeveloperView();
+  const pageLang = useLang();
   const health = useHealthModel();
   const ownBook = useMemo(() => givenBook ?? productBook(state, cart), [givenBook, state, cart]);
   const { turns, running } = state;
@@ -114,7 +117,8 @@ export function ChatPanel({
                 index: unsent,
                 node: (
                   <UnsentNote
-                    lang={detectLang(unsentText)}
+                    // A message without visible text has no language of its own: the page's.
+                    lang={isEmptyMessage(unsentText) ? pageLang : detectLang(unsentText)}
                     error={error}
                     serverBack={backFor === error && health.state.status === "ok"}
                     serverDown={health.state.status === "down"}
@@ -205,11 +209,20 @@ function UnsentNote({
             "没有发出：连不上服务器。页面会继续检查。",
           )
         : pick(lang, "Not sent: the server could not be reached.", "没有发出：连不上服务器。")
-    : `${pick(lang, "Not answered:", "没有回复：")} ${error.message}`;
+    : error.code === "empty_message"
+      ? pick(
+          lang,
+          "Not sent: the message has no visible text. Write something to send.",
+          "没有发出：消息里没有可见的文字。请写点内容再发送。",
+        )
+      : `${pick(lang, "Not answered:", "没有回复：")} ${error.message}`;
   return (
     <div className="unsent" role="alert" data-testid="unsent-message" data-code={error.code}>
       <Icon name="alert" size={14} />
-      <span className="unsent-why" lang={network ? lang : undefined}>
+      <span
+        className="unsent-why"
+        lang={network || error.code === "empty_message" ? lang : undefined}
+      >
         {why}
       </span>
       <span className="unsent-actions">
@@ -217,7 +230,7 @@ function UnsentNote({
           <button type="button" className="btn btn-link" onClick={onRestart}>
             {pick(lang, "Start a new conversation", "开始新对话")}
           </button>
-        ) : error.code === "turn_running" ? (
+        ) : error.code === "empty_message" ? null : error.code === "turn_running" ? (
           <button type="button" className="btn btn-link" onClick={onShowRunning}>
             {pick(lang, "Show the running reply", "查看正在进行的回复")}
           </button>

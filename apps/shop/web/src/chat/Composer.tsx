@@ -8,6 +8,7 @@ import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 
 import { pick } from "../i18n/lang";
 import { useLang } from "../i18n/shopper-lang";
 import { Icon, Spinner } from "../ui/Icon";
+import { isEmptyMessage } from "./empty-message";
 
 /** The server's limit, in characters as people count them. */
 const MAX_CHARS = 4_000;
@@ -30,7 +31,8 @@ export function Composer({
   const input = useRef<HTMLTextAreaElement>(null);
   const length = [...text].length;
   const tooLong = length > MAX_CHARS;
-  const canSend = !running && text.trim() !== "" && !tooLong;
+  // Spaces and invisible characters alone are no message (the server would refuse it).
+  const canSend = !running && !isEmptyMessage(text) && !tooLong;
 
   // Grow with the text, up to a few lines.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the text changes
