@@ -7,6 +7,13 @@
 import { randomBytes } from "node:crypto";
 import { isIP } from "node:net";
 import { resolveStoreTarget, type StoreTarget } from "./db/open-store.js";
+import {
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+} from "./server/start-http-server.js";
+import { DEFAULT_STREAM_LIMITS, type StreamLimitSettings } from "./server/stream-limits.js";
+import { parseTrustProxy, type TrustProxy } from "./server/trust-proxy.js";
 
 /** Log levels pino knows, quietest last. */
 const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
@@ -28,6 +35,32 @@ export interface ShopConfig {
   readonly sessionsPerMinute: number;
   /** `RATE_LIMIT_TURNS_PER_MINUTE`, default 20: turns one session may start. */
   readonly turnsPerMinute: number;
+  /**
+   * `TRUST_PROXY`, unset by default: the reverse proxies in front of the server, as a number of
+   * hops or a list of addresses and networks. Set, the client address of the rate limits and the
+   * request log is read from `X-Forwarded-For` through them (`server/trust-proxy.ts`); unset, the
+   * header is ignored and the socket's address is the client's.
+   */
+  readonly trustProxy: TrustProxy | undefined;
+  /**
+   * SSE streams open at once in this process: `MAX_STREAMS_PER_CHAT` (default 8),
+   * `MAX_STREAMS_PER_SHOPPER` (32, all chats of one shopper) and `MAX_STREAMS_PER_ADDRESS` (64,
+   * one client address); past them, 429 with `Retry-After`.
+   */
+  readonly streamLimits: StreamLimitSettings;
+  /**
+   * `MAX_CONNECTIONS`, default 900: connections open at once in this process; the next ones are
+   * answered 503 with `Retry-After` and closed.
+   */
+  readonly maxConnections: number;
+  /** `HEADERS_TIMEOUT_MS`, default 10 000: how long a request's headers may take to arrive. */
+  readonly headersTimeoutMs: number;
+  /**
+   * `REQUEST_TIMEOUT_MS`, default 30 000: how long a whole request, its body included, may take
+   * to arrive (not the response: a turn stream lasts as long as the turn). At least
+   * `HEADERS_TIMEOUT_MS`.
+   */
+  readonly requestTimeoutMs: number;
   /**
    * `REDIS_URL` (`redis://` or `rediss://`), unset by default: then turn events and rate limits
    * live in this process. Set, several instances share them (a stream started on one resumes on
@@ -60,6 +93,12 @@ export interface ShopConfig {
    * approval (checkout) waits for Confirm or Cancel before it is answered as not taken.
    */
   readonly approvalTimeoutMs: number;
+  /**
+   * `TURN_LEASE_MS`, default 20 000: how long a chat's turn lease lasts without renewal (renewed
+   * every third of it while the turn runs). An instance that dies holding one blocks that chat
+   * this long at most; then the next message on any instance takes it over and repairs it.
+   */
+  readonly turnLeaseMs: number;
 }
 
 /** A setting that cannot be used; the message names the variable and what is expected. */
@@ -78,6 +117,23 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
     throw new ConfigError("METRICS_TOKEN must be at least 16 characters long.");
   }
   const merchant = merchantToken ?? randomBytes(24).toString("base64url");
+  const headersTimeoutMs = parseTimeout(
+    "HEADERS_TIMEOUT_MS",
+    env.HEADERS_TIMEOUT_MS,
+    DEFAULT_HEADERS_TIMEOUT_MS,
+    MAX_HEADERS_TIMEOUT_MS,
+  );
+  const requestTimeoutMs = parseTimeout(
+    "REQUEST_TIMEOUT_MS",
+    env.REQUEST_TIMEOUT_MS,
+    DEFAULT_REQUEST_TIMEOUT_MS,
+    MAX_REQUEST_TIMEOUT_MS,
+  );
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError(
+      `HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be longer than REQUEST_TIMEOUT_MS (${requestTimeoutMs}): the headers are part of the request.`,
+    );
+  }
   return {
     port: parsePort(env.PORT),
     host: parseHost(env.HOST),
@@ -91,6 +147,27 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
       env.RATE_LIMIT_TURNS_PER_MINUTE,
       DEFAULT_TURNS_PER_MINUTE,
     ),
+    streamLimits: {
+      perChat: parseCount(
+        "MAX_STREAMS_PER_CHAT",
+        env.MAX_STREAMS_PER_CHAT,
+        DEFAULT_STREAM_LIMITS.perChat,
+      ),
+      perShopper: parseCount(
+        "MAX_STREAMS_PER_SHOPPER",
+        env.MAX_STREAMS_PER_SHOPPER,
+        DEFAULT_STREAM_LIMITS.perShopper,
+      ),
+      perAddress: parseCount(
+        "MAX_STREAMS_PER_ADDRESS",
+        env.MAX_STREAMS_PER_ADDRESS,
+        DEFAULT_STREAM_LIMITS.perAddress,
+      ),
+    },
+    maxConnections: parseCount("MAX_CONNECTIONS", env.MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS),
+    headersTimeoutMs,
+    requestTimeoutMs,
+    trustProxy: parseTrust(env.TRUST_PROXY),
     redis: parseRedis(env.REDIS_URL, env.REDIS_KEY_PREFIX),
     shutdownGraceMs: parseShutdownGrace(env.SHUTDOWN_GRACE_MS),
     database: resolveStoreTarget({ env }),
@@ -100,6 +177,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
     logLevel: parseLogLevel(env.LOG_LEVEL),
     toolDelayMs: parseToolDelay(env.SHOP_TOOL_DELAY_MS),
     approvalTimeoutMs: parseApprovalTimeout(env.APPROVAL_TIMEOUT_MS),
+    turnLeaseMs: parseTurnLease(env.TURN_LEASE_MS),
   };
 }
 
@@ -153,6 +231,49 @@ function parseRateLimit(name: string, value: string | undefined, fallback: numbe
     throw new ConfigError(`${name} must be a whole number from 1 to 1000000 (got "${value}").`);
   }
   return n;
+}
+
+/** A count of things open at once (streams, connections): a whole number from 1 to 1,000,000. */
+function parseCount(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value.trim() === "") return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 1_000_000) {
+    throw new ConfigError(`${name} must be a whole number from 1 to 1000000 (got "${value}").`);
+  }
+  return n;
+}
+
+/** The longest {@link ShopConfig.headersTimeoutMs}: 10 minutes. */
+const MAX_HEADERS_TIMEOUT_MS = 600_000;
+/** The longest {@link ShopConfig.requestTimeoutMs}: an hour. */
+const MAX_REQUEST_TIMEOUT_MS = 3_600_000;
+
+function parseTimeout(
+  name: string,
+  value: string | undefined,
+  fallback: number,
+  max: number,
+): number {
+  if (value === undefined || value.trim() === "") return fallback;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 1_000 || ms > max) {
+    throw new ConfigError(
+      `${name} must be a whole number of milliseconds from 1000 to ${max} (got "${value}").`,
+    );
+  }
+  return ms;
+}
+
+function parseTrust(value: string | undefined): TrustProxy | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  try {
+    return parseTrustProxy(value);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ConfigError(
+      `TRUST_PROXY must be a number of proxy hops (0 to 100) or a comma-separated list of proxy addresses and networks, e.g. 1 or 10.0.0.0/8, fd00::/8 (got "${value}": ${reason}).`,
+    );
+  }
 }
 
 /** The default key prefix in Redis. */
@@ -225,6 +346,20 @@ function parseApprovalTimeout(value: string | undefined): number {
   if (!Number.isInteger(ms) || ms < 1_000 || ms > 86_400_000) {
     throw new ConfigError(
       `APPROVAL_TIMEOUT_MS must be a whole number of milliseconds from 1000 to 86400000 (got "${value}").`,
+    );
+  }
+  return ms;
+}
+
+/** The default of {@link ShopConfig.turnLeaseMs}. */
+export const DEFAULT_TURN_LEASE_MS = 20_000;
+
+function parseTurnLease(value: string | undefined): number {
+  if (value === undefined || value.trim() === "") return DEFAULT_TURN_LEASE_MS;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 1_000 || ms > 600_000) {
+    throw new ConfigError(
+      `TURN_LEASE_MS must be a whole number of milliseconds from 1000 to 600000 (got "${value}").`,
     );
   }
   return ms;

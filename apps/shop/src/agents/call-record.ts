@@ -31,6 +31,7 @@ export function recordCall<R, X>(
         sessionId: ctx.context.sessionId,
         outcome: ctx.outcome(built),
         ...(ctx.entry ? { entry: ctx.entry } : {}),
+        ...(ctx.context.lease === undefined ? {} : { lease: ctx.context.lease }),
       };
     },
     replied: () => built,

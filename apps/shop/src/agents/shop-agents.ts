@@ -13,14 +13,27 @@ import { shopperTools } from "./shopper-tools.js";
 export interface ShopToolContext {
   sessionId: string;
   store: ShopStore;
+  /**
+   * The turn whose lease the tools' turn holds: every effect checks it in its transaction, so a
+   * turn another instance took over changes nothing more. Absent outside a leased turn.
+   */
+  lease?: string;
+}
+
+/** Options of {@link ShopAgent.executor}. */
+export interface ShopExecutorOptions {
+  /** Leave out the tools that change the shop. */
+  readOnly?: boolean;
+  /** The lease of the turn the tools run in (see {@link ShopToolContext.lease}). */
+  lease?: string;
 }
 
 /** One agent: its name (carried by its events), its system prompt, its tools per session. */
 export interface ShopAgent {
   name: "shopper" | "merchant";
   system: string;
-  /** The agent's tools bound to a session; `readOnly` leaves out tools that change the shop. */
-  executor(sessionId: string, options?: { readOnly?: boolean }): ToolExecutor<ShopToolContext>;
+  /** The agent's tools bound to a session (and the lease of the turn they run in). */
+  executor(sessionId: string, options?: ShopExecutorOptions): ToolExecutor<ShopToolContext>;
 }
 
 /** The shopper and merchant agents. */
@@ -44,15 +57,25 @@ export function createShopAgents(deps: { store: ShopStore; model: ModelClient })
     system: MERCHANT_SYSTEM,
     executor: (sessionId, options) =>
       new ToolExecutor(options?.readOnly ? merchantReadOnly : merchantFull, {
-        context: { sessionId, store: deps.store },
+        context: contextOf(sessionId, deps.store, options),
       }),
   };
   const shopperToolList = shopperTools({ model: deps.model, merchant });
   const shopper: ShopAgent = {
     name: "shopper",
     system: SHOPPER_SYSTEM,
-    executor: (sessionId) =>
-      new ToolExecutor(shopperToolList, { context: { sessionId, store: deps.store } }),
+    executor: (sessionId, options) =>
+      new ToolExecutor(shopperToolList, { context: contextOf(sessionId, deps.store, options) }),
   };
   return { shopper, merchant };
+}
+
+function contextOf(
+  sessionId: string,
+  store: ShopStore,
+  options: ShopExecutorOptions | undefined,
+): ShopToolContext {
+  return options?.lease === undefined
+    ? { sessionId, store }
+    : { sessionId, store, lease: options.lease };
 }

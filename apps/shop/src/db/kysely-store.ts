@@ -55,6 +55,7 @@ import type {
 import { SqlConversationStore } from "./sql-conversation-store.js";
 import { insertJournalRow, journaledCalls, SqlRoundJournal } from "./sql-round-journal.js";
 import { insertLedgerRecord, recordsOf, SqlToolLedger } from "./sql-tool-ledger.js";
+import { assertLeaseHeld, SqlTurnLeases, type TurnLeases } from "./sql-turn-leases.js";
 import type { StoreDialect } from "./store-dialect.js";
 
 type Db = Kysely<ShopDatabase> | Transaction<ShopDatabase>;
@@ -84,6 +85,7 @@ export class KyselyShopStore implements ShopStore {
   readonly dialect: "sqlite" | "postgres";
   readonly cartRules: CartRules;
   readonly conversations: ShopConversationStore;
+  readonly leases: TurnLeases;
   readonly #db: Kysely<ShopDatabase>;
   readonly #dialect: StoreDialect;
   readonly #recordDelayMs: number;
@@ -114,6 +116,7 @@ export class KyselyShopStore implements ShopStore {
     this.dialect = options.dialect.name;
     this.cartRules = Object.freeze({ ...DEFAULT_CART_RULES, ...options.cartRules });
     this.conversations = new SqlConversationStore(options.db, options.dialect);
+    this.leases = new SqlTurnLeases(options.db, options.dialect);
     this.#recordDelayMs = Math.max(0, options.recordDelayMs ?? 0);
   }
 
@@ -473,6 +476,10 @@ export class KyselyShopStore implements ShopStore {
   async #record(trx: Transaction<ShopDatabase>, record: CallRecord): Promise<void> {
     if (this.#recordDelayMs > 0) {
       await new Promise((resolve) => setTimeout(resolve, this.#recordDelayMs));
+    }
+    // After the delay: a takeover during it must find this effect rolled back.
+    if (record.lease !== undefined) {
+      await assertLeaseHeld(trx, this.#dialect, record.sessionId, record.lease);
     }
     await insertLedgerRecord(trx, record.sessionId, record.outcome, record.entry);
     if (record.entry) await insertJournalRow(trx, record.sessionId, record.entry);

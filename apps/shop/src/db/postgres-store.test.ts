@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { ShopStore } from "./shop-store.js";
 import { registerStoreSuite, registerUpgradeSuite } from "./store-suite.js";
+import { registerTurnLeaseSuite } from "./turn-leases.testkit.js";
 
 const DATABASE_URL = process.env.DATABASE_URL || "postgres://127.0.0.1:5432/test";
 const CI = process.env.CI === "true";
@@ -67,7 +68,7 @@ if ("error" in driver) {
   });
 
   if (problem === null) {
-    registerStoreSuite("ShopStore on PostgreSQL", async () => {
+    const pgHarness = async () => {
       // A throwaway schema per test: parallel runs and other suites never see each other's rows.
       const schema = `shop_test_${randomBytes(6).toString("hex")}`;
       const admin = new pg.Client({ connectionString });
@@ -97,7 +98,9 @@ if ("error" in driver) {
           await admin.end();
         },
       };
-    });
+    };
+    registerStoreSuite("ShopStore on PostgreSQL", pgHarness);
+    registerTurnLeaseSuite("Turn leases on PostgreSQL", pgHarness);
   }
 
   if (problem === null) {

@@ -16,8 +16,10 @@ import type { ShopStore } from "./shop-store.js";
 
 /** A conversation with its lost round restored. */
 export interface RecoveredConversation {
-  /** The messages as stored (what a write's `expectedLength` refers to). */
+  /** The messages as stored. */
   stored: Message[];
+  /** The version `stored` was read at (what a write's `expectedVersion` refers to). */
+  version: number;
   /** The conversation to continue: `stored` plus the restored calls. */
   messages: Message[];
   /** The first position where `messages` differs from `stored` (`stored.length` when equal). */
@@ -31,7 +33,7 @@ export async function loadRecoveredConversation(
   store: ShopStore,
   sessionId: string,
 ): Promise<RecoveredConversation> {
-  const stored = await store.conversations.load(sessionId);
+  const { messages: stored, version } = await store.conversations.loadVersioned(sessionId);
   const present = new Set<string>();
   for (const message of stored) {
     if (message.role !== "assistant") continue;
@@ -39,5 +41,5 @@ export async function loadRecoveredConversation(
   }
   const lost = await store.lostCalls(sessionId, present);
   const { messages, from, restored } = restoreRound(stored, lost);
-  return { stored, messages, from, restored };
+  return { stored, version, messages, from, restored };
 }

@@ -19,7 +19,11 @@ import type { ProductChangeResult, SalesSummary } from "../domain/merchant.js";
 import type { Order, PriceChange } from "../domain/orders.js";
 import type { RuleViolation } from "../domain/rule-violation.js";
 import type { ProductQuery } from "../domain/search-products.js";
-import type { SqlConversationWriteOptions } from "./sql-conversation-store.js";
+import type {
+  SqlConversationWriteOptions,
+  VersionedConversation,
+} from "./sql-conversation-store.js";
+import type { TurnLeases } from "./sql-turn-leases.js";
 
 /** Who a session belongs to; merchant tools require a merchant session (B12). */
 export type SessionKind = "shopper" | "merchant";
@@ -104,6 +108,11 @@ export interface CallRecord {
   readonly sessionId: string;
   readonly outcome: ToolOutcome;
   readonly entry?: CallEntry;
+  /**
+   * The turn whose lease the call's turn holds: the effect's transaction is rolled back (the tool
+   * fails, nothing changed) when another instance took the chat over meanwhile.
+   */
+  readonly lease?: string;
 }
 
 /**
@@ -115,14 +124,27 @@ export interface RecordOption<R, X = CartTransaction> {
   record?: (result: R, tx: X) => CallRecord | Promise<CallRecord>;
 }
 
-/** The session conversations, with the journal-clearing write option. */
+/**
+ * The session conversations, versioned: every write raises the version, and a write that names
+ * the version it read (or the lease its turn holds) fails instead of replacing a newer writer's
+ * messages. Writes may also clear the round journal in their transaction.
+ */
 export interface ShopConversationStore extends ConversationStore {
+  /** The messages with the version they were read at. */
+  loadVersioned(conversationId: string): Promise<VersionedConversation>;
   write(
     conversationId: string,
     from: number,
     messages: readonly Message[],
     options?: SqlConversationWriteOptions,
   ): Promise<void>;
+  /** {@link write}, resolving to the conversation's new version. */
+  writeVersioned(
+    conversationId: string,
+    from: number,
+    messages: readonly Message[],
+    options?: SqlConversationWriteOptions,
+  ): Promise<number>;
 }
 
 /** The result of {@link ShopStore.checkout}. */
@@ -176,6 +198,8 @@ export interface ShopStore {
 
   /** Conversations keyed by session id; every message is stored, so a restart loses nothing. */
   readonly conversations: ShopConversationStore;
+  /** Which turn holds each chat: one turn per chat across every instance sharing the database. */
+  readonly leases: TurnLeases;
   /**
    * The tool-execution ledger (B4) of one session: outcomes keyed by call id, so a retried or
    * resumed round reuses a finished side effect's outcome. The first outcome recorded for a call

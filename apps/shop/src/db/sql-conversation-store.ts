@@ -5,14 +5,16 @@
  * in the same transaction (`clearRoundJournal`): the calls it held are in the conversation now.
  */
 
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import {
   assertExpectedLength,
   type ConversationStore,
   type ConversationWriteOptions,
   type Message,
+  OverlapError,
 } from "overlap-runtime";
 import type { ShopDatabase } from "./shop-database.js";
+import { assertLeaseHeld } from "./sql-turn-leases.js";
 import type { StoreDialect } from "./store-dialect.js";
 
 /** Options of {@link SqlConversationStore.write}. */
@@ -22,6 +24,25 @@ export interface SqlConversationWriteOptions extends ConversationWriteOptions {
    * messages hold every journaled call (a round's messages; a turn start that restored them).
    */
   clearRoundJournal?: boolean;
+  /**
+   * The version the writer read ({@link SqlConversationStore.loadVersioned}, or the one the last
+   * write returned). When any other write happened since, this one fails with
+   * `OverlapError("conversation_conflict")` and changes nothing: a writer that lost a race can
+   * never overwrite or merge into the winner's messages.
+   */
+  expectedVersion?: number;
+  /**
+   * The turn whose lease the writer holds: the write fails with `TurnLeaseLost` (and changes
+   * nothing) when another instance took the chat over.
+   */
+  lease?: string;
+}
+
+/** A conversation with the version it was read at. */
+export interface VersionedConversation {
+  messages: Message[];
+  /** Raised by every write (0 for a chat never written). */
+  version: number;
 }
 
 /** Conversations in the `messages` table, keyed by session id. */
@@ -44,16 +65,58 @@ export class SqlConversationStore implements ConversationStore {
     return rows.map((row) => ({ role: row.role, content: JSON.parse(row.content) }) as Message);
   }
 
+  /**
+   * The messages with the version they were read at. The version is read first: a write that
+   * lands between the two reads makes the pair look older than it is (the next write conflicts),
+   * never newer.
+   */
+  async loadVersioned(conversationId: string): Promise<VersionedConversation> {
+    const version = await this.#version(this.#db, conversationId);
+    return { messages: await this.load(conversationId), version };
+  }
+
+  async #version(
+    db: Kysely<ShopDatabase> | Transaction<ShopDatabase>,
+    conversationId: string,
+  ): Promise<number> {
+    const row = await db
+      .selectFrom("sessions")
+      .select("conversation_version")
+      .where("id", "=", conversationId)
+      .executeTakeFirst();
+    return Number(row?.conversation_version ?? 0);
+  }
+
   async write(
     conversationId: string,
     from: number,
     messages: readonly Message[],
     options?: SqlConversationWriteOptions,
   ): Promise<void> {
-    await this.#db.transaction().execute(async (trx) => {
+    await this.writeVersioned(conversationId, from, messages, options);
+  }
+
+  /** Writes as {@link ConversationStore.write}; resolves to the conversation's new version. */
+  async writeVersioned(
+    conversationId: string,
+    from: number,
+    messages: readonly Message[],
+    options?: SqlConversationWriteOptions,
+  ): Promise<number> {
+    return await this.#db.transaction().execute(async (trx) => {
       // Two writers of one conversation (two processes resuming one session) must not interleave
       // their delete and insert.
       await this.#dialect.lock(trx, `conversation:${conversationId}`);
+      if (options?.lease !== undefined) {
+        await assertLeaseHeld(trx, this.#dialect, conversationId, options.lease);
+      }
+      const version = await this.#version(trx, conversationId);
+      if (options?.expectedVersion !== undefined && options.expectedVersion !== version) {
+        throw new OverlapError(
+          "conversation_conflict",
+          `Conversation ${conversationId} is at version ${version}, the writer read version ${options.expectedVersion}: another writer changed it.`,
+        );
+      }
       const row = await trx
         .selectFrom("messages")
         .select((eb) => eb.fn.countAll().as("count"))
@@ -72,13 +135,13 @@ export class SqlConversationStore implements ConversationStore {
       if (options?.clearRoundJournal) {
         await trx.deleteFrom("round_journal").where("session_id", "=", conversationId).execute();
       }
-      // The chat's last activity, for the shopper's list of chats (newest first).
+      // The chat's last activity, for the shopper's list of chats (newest first), and its version.
       await trx
         .updateTable("sessions")
-        .set({ last_active_at: new Date().toISOString() })
+        .set({ last_active_at: new Date().toISOString(), conversation_version: version + 1 })
         .where("id", "=", conversationId)
         .execute();
-      if (messages.length === 0) return;
+      if (messages.length === 0) return version + 1;
       await trx
         .insertInto("messages")
         .values(
@@ -90,6 +153,7 @@ export class SqlConversationStore implements ConversationStore {
           })),
         )
         .execute();
+      return version + 1;
     });
   }
 }

@@ -9,6 +9,7 @@ import type { ShopDatabase } from "./shop-database.js";
 import type { ShopStore } from "./shop-store.js";
 import { openSqliteStore } from "./sqlite-store.js";
 import { registerStoreSuite, registerUpgradeSuite } from "./store-suite.js";
+import { registerTurnLeaseSuite } from "./turn-leases.testkit.js";
 
 /** A temporary directory per harness, deleted with it. */
 function tempFile(): { file: string; remove: () => void } {
@@ -19,7 +20,7 @@ function tempFile(): { file: string; remove: () => void } {
   };
 }
 
-registerStoreSuite("ShopStore on SQLite", async () => {
+const sqliteHarness = async () => {
   const { file, remove } = tempFile();
   const store = await openSqliteStore({ file });
   const peers: ShopStore[] = [];
@@ -37,7 +38,10 @@ registerStoreSuite("ShopStore on SQLite", async () => {
       remove();
     },
   };
-});
+};
+
+registerStoreSuite("ShopStore on SQLite", sqliteHarness);
+registerTurnLeaseSuite("Turn leases on SQLite", sqliteHarness);
 
 registerUpgradeSuite("SQLite upgrade", async () => {
   const { file, remove } = tempFile();

@@ -21,6 +21,7 @@ import { isStorableText, readJson } from "./read-json.js";
 import { requireSession } from "./require-session.js";
 import { shopTurn } from "./run-shop-turn.js";
 import { sseResponse } from "./sse-response.js";
+import type { StreamLimits } from "./stream-limits.js";
 import type { TurnRegistry } from "./turn-registry.js";
 
 /** What a refused turn's `retry-after` says while the server shuts down (a restart's time). */
@@ -64,6 +65,8 @@ export interface ConversationRouteDeps {
   rateCounter?: RateCounter;
   /** The turn runner (`OVERLAP_PATH`); default the streamed one, {@link shopTurn}. */
   turnBody?: typeof shopTurn;
+  /** Bounds on the open SSE streams (its `middleware` must run in front of these routes). */
+  streams: StreamLimits;
 }
 
 /** Registers the conversation routes of `agent` under `base` (e.g. `/api/sessions`). */
@@ -84,7 +87,7 @@ export function registerConversationRoutes(
     // show the conversation as the next turn will continue it, with a crashed round restored.
     // (The turn may run on another instance: `find` knows with REDIS_URL.)
     const turn = await turns.find(session.id);
-    const running = turn?.running ?? false;
+    const running = await turns.busy(session.id);
     const messages = running
       ? await store.conversations.load(session.id)
       : (await loadRecoveredConversation(store, session.id)).messages;
@@ -104,46 +107,61 @@ export function registerConversationRoutes(
   });
   app.post(`${base}/:id/messages`, auth, async (c) => {
     const { text } = await readJson(c, MessageBody);
+    // A refused stream (429) starts no turn; a request that ends without streaming gives it back.
+    const stream = deps.streams.acquire(c);
     if (isEmptyMessage(text)) throw emptyMessage();
     if (deps.draining()) {
       c.header("retry-after", String(SHUTDOWN_RETRY_AFTER_S));
       throw new HttpError(503, "shutting_down", "The server is shutting down. Try again shortly.");
     }
     const sessionId = c.get("session").id;
-    // A turn running on another instance (REDIS_URL) is refused here too, as one running here.
-    const running = turns.running(sessionId) || (await turns.find(sessionId))?.running === true;
-    if (!running) await turnLimit.take(c, sessionId);
-    // A shopper's cart may have changed in another chat since this one looked: say how it is now.
-    const turnText =
-      running || kind !== "shopper" ? text : await withCartNote(store, sessionId, text);
-    const log = running
-      ? undefined
-      : turns.start(
-          sessionId,
-          (deps.turnBody ?? shopTurn)({
-            store,
-            model: deps.model,
-            agent,
-            sessionId,
-            text: turnText,
-            log: deps.logger,
-          }),
-        );
-    if (!log) {
+    // The chat is claimed before anything of it is read or written: of two messages at once, on
+    // this instance or any other sharing the database, exactly one starts a turn.
+    const claimed = await turns.claim(sessionId);
+    if (!claimed.ok) {
+      c.header("retry-after", String(Math.ceil(claimed.retryAfterMs / 1000)));
       throw new HttpError(
         409,
         "turn_running",
         "A reply is still being written in this session. Wait for it or cancel it first.",
       );
     }
-    return sseResponse(log, undefined, sse);
+    const { claim } = claimed;
+    let log: ReturnType<TurnRegistry["start"]>;
+    try {
+      await turnLimit.take(c, sessionId);
+      // A shopper's cart may have changed in another chat since this one looked: say how it is.
+      const turnText = kind !== "shopper" ? text : await withCartNote(store, sessionId, text);
+      const body = (deps.turnBody ?? shopTurn)({
+        store,
+        model: deps.model,
+        agent,
+        sessionId,
+        text: turnText,
+        log: deps.logger,
+      });
+      log = turns.start(sessionId, body, claim);
+    } catch (error) {
+      await claim.release();
+      throw error;
+    }
+    if (!log) {
+      await claim.release();
+      throw new HttpError(
+        409,
+        "turn_running",
+        "A reply is still being written in this session. Wait for it or cancel it first.",
+      );
+    }
+    return sseResponse(log, undefined, { ...sse, onClose: stream.release });
   });
 
   app.get(`${base}/:id/stream`, auth, async (c) => {
+    const stream = deps.streams.acquire(c);
     const log = await turns.find(c.get("session").id);
     if (!log) return c.body(null, 204);
     const lastEventId = c.req.header("last-event-id") ?? c.req.query("lastEventId");
-    return sseResponse(log, lastEventId?.slice(0, 200), sse);
+    return sseResponse(log, lastEventId?.slice(0, 200), { ...sse, onClose: stream.release });
   });
 
   app.post(`${base}/:id/cancel`, auth, async (c) => {

@@ -5,12 +5,14 @@
  * answers `{ error: { code, message } }`, unknown routes included.
  */
 
+import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
 import type { ModelClient } from "overlap-runtime";
 import type { Logger } from "pino";
 import type { ShopAgents } from "../agents/shop-agents.js";
+import { DEFAULT_TURN_LEASE_MS } from "../config.js";
 import type { ShopStore } from "../db/shop-store.js";
 import { DemoBook } from "../demo/demo-book.js";
 import { demoTurnBody } from "../demo/demo-turn-body.js";
@@ -31,6 +33,8 @@ import { requireMerchantToken } from "./require-merchant-token.js";
 import { shopTurn } from "./run-shop-turn.js";
 import { serveWeb } from "./serve-web.js";
 import { registerShopperRoutes } from "./shopper-routes.js";
+import { type StreamLimitSettings, StreamLimits } from "./stream-limits.js";
+import type { TrustProxy } from "./trust-proxy.js";
 import type { SharedTurnLogs, TurnRegistry } from "./turn-registry.js";
 
 /** The largest request body accepted by default: 16 KiB (a 4,000-character message fits). */
@@ -61,6 +65,8 @@ export interface AppDeps {
   sessionsPerMinute?: number;
   /** Turns one session may start per minute (default 20). */
   turnsPerMinute?: number;
+  /** SSE streams open at once per chat, shopper and address (defaults 8, 32, 64). */
+  streamLimits?: Partial<StreamLimitSettings>;
   /** The built browser app to serve (default `apps/shop/web/dist`); `null` serves none. */
   webDir?: string | null;
   /** The turn runner (`OVERLAP_PATH`); default the streamed one. */
@@ -69,8 +75,15 @@ export interface AppDeps {
   approvalTimeoutMs?: number;
   /** Turns shared with other instances (`REDIS_URL`: `RedisTurnLogs`); default none. */
   sharedTurns?: SharedTurnLogs;
+  /** How long a chat's turn lease lasts without renewal (`TURN_LEASE_MS`; default 20 s). */
+  turnLeaseMs?: number;
   /** Where rate limits count (`REDIS_URL`: `RedisRateCounter`); default this process. */
   rateCounter?: RateCounter;
+  /**
+   * The reverse proxies whose `X-Forwarded-For` entries give the client's address (`TRUST_PROXY`);
+   * default none: the header is ignored.
+   */
+  trustProxy?: TrustProxy | undefined;
 }
 
 /** The app and what its owner needs to stop it. */
@@ -79,6 +92,8 @@ export interface ShopApp {
   turns: TurnRegistry;
   /** The app's Prometheus metrics (its own registry), served at `GET /metrics`. */
   metrics: ShopMetrics;
+  /** The open SSE streams, counted against their bounds (this process only). */
+  streams: StreamLimits;
   /**
    * Refuses new turns (503 `shutting_down`, and `/healthz` answers 503), lets running turns
    * finish for up to `graceMs` (default 0), then cancels the rest and waits for them (their
@@ -94,12 +109,20 @@ export function createApp(deps: AppDeps): ShopApp {
     onError: (err, sessionId) => logger.error({ err, sessionId }, "turn failed"),
     ...(deps.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: deps.approvalTimeoutMs }),
     ...(deps.sharedTurns ? { shared: deps.sharedTurns } : {}),
+    // One turn per chat on every instance sharing the database.
+    leases: {
+      store: store.leases,
+      holder: randomUUID(),
+      ttlMs: deps.turnLeaseMs ?? DEFAULT_TURN_LEASE_MS,
+    },
+    onLeaseError: (err, sessionId) =>
+      logger.warn({ err, sessionId }, "turn lease not renewed or released (database unreachable)"),
   });
   let draining = false;
   const maxBodyBytes = deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 
   const app = new Hono<AppEnv>();
-  app.use(requestLogging(logger));
+  app.use(requestLogging(logger, { trustProxy: deps.trustProxy }));
   const metrics = new ShopMetrics();
   app.use(metrics.middleware);
   // HSTS is left to the TLS terminator in front: this server itself speaks plain HTTP.
@@ -114,6 +137,9 @@ export function createApp(deps: AppDeps): ShopApp {
         ),
     }),
   );
+  // Gives back the stream permit of a request that did not end in a stream (an error answer).
+  const streams = new StreamLimits(deps.streamLimits);
+  app.use(streams.middleware);
   app.onError(handleError);
   app.notFound(handleNotFound);
   // The browser app's pages and assets; without a build, "/" falls through to the API page below.
@@ -157,6 +183,7 @@ export function createApp(deps: AppDeps): ShopApp {
     store,
     model: deps.model.model,
     turns,
+    streams,
     logger,
     draining: () => draining,
     turnsPerMinute: deps.turnsPerMinute ?? 20,
@@ -186,6 +213,7 @@ export function createApp(deps: AppDeps): ShopApp {
     app,
     turns,
     metrics,
+    streams,
     drain: async (options = {}) => {
       draining = true;
       const graceMs = options.graceMs ?? 0;

@@ -5,22 +5,26 @@
  * and saves its conversation).
  */
 
-import { type TurnContext, TurnRegistry } from "./turn-registry.js";
+import { type TurnClaim, type TurnContext, TurnRegistry } from "./turn-registry.js";
 
 /** A {@link TurnRegistry} that can wait for its running turns. */
 export class GracefulTurnRegistry extends TurnRegistry {
   readonly #running = new Set<Promise<void>>();
 
-  override start(sessionId: string, body: (turn: TurnContext) => Promise<void>) {
-    return super.start(sessionId, async (turn) => {
-      const running = body(turn);
-      this.#running.add(running);
-      try {
-        await running;
-      } finally {
-        this.#running.delete(running);
-      }
-    });
+  override start(sessionId: string, body: (turn: TurnContext) => Promise<void>, claim?: TurnClaim) {
+    return super.start(
+      sessionId,
+      async (turn) => {
+        const running = body(turn);
+        this.#running.add(running);
+        try {
+          await running;
+        } finally {
+          this.#running.delete(running);
+        }
+      },
+      claim,
+    );
   }
 
   /** Turns whose body is still running. */

@@ -19,6 +19,7 @@ import type { Logger } from "pino";
 import type { ShopAgent } from "../agents/shop-agents.js";
 import { loadRecoveredConversation } from "../db/recover-conversation.js";
 import type { ShopStore } from "../db/shop-store.js";
+import { isTurnLeaseLost } from "../db/sql-turn-leases.js";
 import type { TurnContext } from "./turn-registry.js";
 
 /** What a turn needs. */
@@ -37,6 +38,12 @@ export function shopTurn(input: ShopTurnInput): (turn: TurnContext) => Promise<v
   const { store, model, agent, sessionId, text } = input;
   return async (turn) => {
     const log = input.log.child({ sessionId, turnId: turn.turnId, agent: agent.name });
+    if (turn.tookOver) {
+      log.warn(
+        { crashedTurnId: turn.tookOver.turnId, holder: turn.tookOver.holder },
+        "took over a chat whose turn's instance stopped (its lease expired); repairing first",
+      );
+    }
     const recovered = await loadRecoveredConversation(store, sessionId);
     if (recovered.restored.length > 0) {
       log.warn({ callIds: recovered.restored }, "restored the calls of a round cut off by a crash");
@@ -44,29 +51,31 @@ export function shopTurn(input: ShopTurnInput): (turn: TurnContext) => Promise<v
     const appended = appendUserText(recovered.messages, text);
     // Messages before both positions are the stored ones, unchanged.
     const firstChange = Math.min(recovered.from, appended.from);
-    // Every write says how long it saw the conversation: a turn of the same session running in
-    // another server process makes it fail loudly instead of erasing that turn's messages.
-    let known = recovered.stored.length;
+    // Every write names the version it read and the lease its turn holds: a writer that lost a
+    // race, or whose chat another instance took over, fails loudly instead of overwriting or
+    // merging into the other turn's messages.
+    let version = recovered.version;
     const write = async (from: number, messages: readonly Message[]) => {
-      await store.conversations.write(sessionId, from, messages, {
-        expectedLength: known,
+      version = await store.conversations.writeVersioned(sessionId, from, messages, {
+        expectedVersion: version,
         clearRoundJournal: true,
+        ...(turn.lease === undefined ? {} : { lease: turn.lease }),
       });
-      known = from + messages.length;
     };
     try {
       await write(firstChange, appended.messages.slice(firstChange));
     } catch (err) {
-      if (!isOverlapError(err, "conversation_conflict")) throw err;
-      log.warn({ err }, "conversation changed by another process; turn refused");
-      turn.emit({ type: "error", code: err.code, message: err.publicMessage });
-      turn.emit({ type: "done", rounds: 0, stopReason: "error" });
+      if (!isOverlapError(err, "conversation_conflict") && !isTurnLeaseLost(err)) throw err;
+      refuseTurn(turn, log, err);
       return;
     }
     const started = performance.now();
     const result = await runAgentTurn({
       model,
-      executor: agent.executor(sessionId),
+      executor: agent.executor(
+        sessionId,
+        turn.lease === undefined ? undefined : { lease: turn.lease },
+      ),
       messages: appended.messages,
       sink: turn.emit,
       system: agent.system,
@@ -101,4 +110,21 @@ export function shopTurn(input: ShopTurnInput): (turn: TurnContext) => Promise<v
     else if (result.error.code === "aborted") log.info(summary, "turn cancelled");
     else log.warn({ ...summary, err: result.error }, "turn ended with an error");
   };
+}
+
+/** What a turn that lost its chat (a conflict, or a takeover) tells its readers; nothing ran. */
+export function refuseTurn(
+  turn: Pick<TurnContext, "emit">,
+  log: Logger,
+  err: Error & { code?: string },
+): void {
+  log.warn({ err }, "conversation changed by another turn; this turn stopped");
+  turn.emit({
+    type: "error",
+    code: "conversation_conflict",
+    message: isOverlapError(err)
+      ? err.publicMessage
+      : "This conversation was changed at the same time elsewhere. Reload it to continue.",
+  });
+  turn.emit({ type: "done", rounds: 0, stopReason: "error" });
 }

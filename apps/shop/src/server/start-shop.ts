@@ -87,16 +87,29 @@ export async function startShop(options: StartShopOptions): Promise<RunningShop>
       logger,
       ...(turnBody ? { turnBody } : {}),
       approvalTimeoutMs: config.approvalTimeoutMs,
+      turnLeaseMs: config.turnLeaseMs,
       sessionsPerMinute: config.sessionsPerMinute,
       turnsPerMinute: config.turnsPerMinute,
+      streamLimits: config.streamLimits,
+      trustProxy: config.trustProxy,
       ...(sharedTurns ? { sharedTurns } : {}),
       ...(redis && config.redis
         ? { rateCounter: new RedisRateCounter(redis, { keyPrefix: config.redis.keyPrefix }) }
         : {}),
     });
+    let acceptErrorLoggedAt = 0;
     const http = await startHttpServer(shop.app.fetch, {
       port: config.port,
       hostname: config.host,
+      maxConnections: config.maxConnections,
+      headersTimeoutMs: config.headersTimeoutMs,
+      requestTimeoutMs: config.requestTimeoutMs,
+      onAcceptError: (err) => {
+        // Once a second at most: a process out of file descriptors fails every accept.
+        if (Date.now() - acceptErrorLoggedAt < 1_000) return;
+        acceptErrorLoggedAt = Date.now();
+        logger.warn({ err }, "could not accept a connection");
+      },
     });
     const opened = model;
     let closing: Promise<void> | undefined;

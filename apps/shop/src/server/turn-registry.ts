@@ -6,6 +6,13 @@
  * wait for the user's approval (issue 12) wait here too: each turn has its own approval source,
  * answered by {@link TurnRegistry.decide} (the approval route).
  *
+ * With {@link TurnRegistryOptions.leases} (the app always gives them: the database's turn leases)
+ * a turn first claims its chat in the database ({@link TurnRegistry.claim}), so of two messages
+ * for one chat on two instances exactly one starts a turn; the lease is renewed while the turn
+ * runs and released before its `done` event is logged, so a reader who saw `done` can send the
+ * next message at once. A turn whose lease was taken over (its instance was presumed dead) is
+ * aborted, and its writes are refused by the database.
+ *
  * The registry keeps the logs of the turns that run in this process. With `REDIS_URL` it is also
  * given {@link SharedTurnLogs} (`redis-turn-logs.ts`): each turn started here is published there
  * and its events copied as they are logged, and {@link TurnRegistry.find} looks there first, so
@@ -22,6 +29,8 @@ import {
   type LoggedEvent,
   TurnEventLog,
 } from "overlap-runtime";
+import type { TurnLease, TurnLeases } from "../db/sql-turn-leases.js";
+import { TurnLeaseLost } from "../db/sql-turn-leases.js";
 
 /** A turn as its readers see it, wherever it runs. */
 export interface TurnView {
@@ -80,7 +89,65 @@ export interface TurnContext {
   approvals: ApprovalSource;
   /** How long such a call waits (`undefined`: the runtime's default, 5 minutes). */
   approvalTimeoutMs: number | undefined;
+  /**
+   * The lease the turn holds (its turn id) when it runs under one: pass it to every write, which
+   * the database then refuses once another instance took the chat over.
+   */
+  lease: string | undefined;
+  /** The lease of a dead instance's turn this turn took over (the turn repairs first). */
+  tookOver: TurnLease | undefined;
 }
+
+/** Leases of the chats in the database, and who this instance is. */
+export interface RegistryLeases {
+  store: TurnLeases;
+  /** This instance, as the lease rows name it. */
+  holder: string;
+  /** How long a lease lasts without renewal (`TURN_LEASE_MS`); renewed every third of it. */
+  ttlMs: number;
+}
+
+/** A chat claimed for one turn, to pass to {@link TurnRegistry.start} (or release unused). */
+export interface TurnClaim {
+  readonly sessionId: string;
+  readonly turnId: string;
+  /** The lease of a turn whose instance died, taken over by this claim. */
+  readonly tookOver?: TurnLease;
+  /** True while the claim holds a database lease (renewed by the started turn). */
+  readonly leased: boolean;
+  /** Gives the chat back without starting a turn (a refusal after the claim). Idempotent. */
+  release(): Promise<void>;
+}
+
+/** The answer of {@link TurnRegistry.claim}. */
+export type ClaimOutcome =
+  | { readonly ok: true; readonly claim: TurnClaim }
+  | {
+      readonly ok: false;
+      /** When asking again makes sense, in ms (a live lease is renewed: a short wait). */
+      readonly retryAfterMs: number;
+    };
+
+/** Options of {@link TurnRegistry}. */
+export interface TurnRegistryOptions {
+  onError?: (error: unknown, sessionId: string) => void;
+  /**
+   * How long a finished turn's log stays replayable (a reload long after that renders the
+   * stored conversation instead). Default 15 minutes; bounds the memory of idle sessions.
+   */
+  retainMs?: number;
+  /** How long a call waits for the user's approval (`APPROVAL_TIMEOUT_MS`). */
+  approvalTimeoutMs?: number;
+  /** Where turns are shared with other instances (`REDIS_URL`); default none. */
+  shared?: SharedTurnLogs;
+  /** The chats' turn leases; default none (one process only: the registry alone decides). */
+  leases?: RegistryLeases;
+  /** Told when a lease could not be renewed or released (the database is unreachable). */
+  onLeaseError?: (error: unknown, sessionId: string) => void;
+}
+
+/** The longest Retry-After a refused claim suggests (a live turn renews its lease). */
+const CLAIM_RETRY_MAX_MS = 2_000;
 
 interface Turn {
   log: TurnEventLog;
@@ -96,22 +163,15 @@ export class TurnRegistry {
   readonly #retainMs: number;
   readonly #approvalTimeoutMs: number | undefined;
   readonly #shared: SharedTurnLogs | undefined;
+  readonly #leases: RegistryLeases | undefined;
+  readonly #onLeaseError: (error: unknown, sessionId: string) => void;
+  /** Sessions claimed here whose turn has not started yet (a second claim here is refused). */
+  readonly #claiming = new Set<string>();
 
-  constructor(
-    options: {
-      onError?: (error: unknown, sessionId: string) => void;
-      /**
-       * How long a finished turn's log stays replayable (a reload long after that renders the
-       * stored conversation instead). Default 15 minutes; bounds the memory of idle sessions.
-       */
-      retainMs?: number;
-      /** How long a call waits for the user's approval (`APPROVAL_TIMEOUT_MS`). */
-      approvalTimeoutMs?: number;
-      /** Where turns are shared with other instances (`REDIS_URL`); default none. */
-      shared?: SharedTurnLogs;
-    } = {},
-  ) {
+  constructor(options: TurnRegistryOptions = {}) {
     this.#onError = options.onError ?? (() => {});
+    this.#leases = options.leases;
+    this.#onLeaseError = options.onLeaseError ?? (() => {});
     this.#retainMs = options.retainMs ?? 15 * 60_000;
     this.#approvalTimeoutMs = options.approvalTimeoutMs;
     this.#shared = options.shared;
@@ -122,43 +182,149 @@ export class TurnRegistry {
   }
 
   /**
-   * Starts a turn unless one is running for the session (then `undefined`: the caller answers
-   * 409). The body must emit the turn's `done`; the log is closed when the body settles anyway.
+   * Claims the session for one turn: refused while a turn of it runs here or holds its lease on
+   * any instance. Nothing of the session is read or written before. A claim that took over the
+   * lease of a dead instance says so (`tookOver`); the turn then repairs the conversation first.
    */
-  start(sessionId: string, body: (turn: TurnContext) => Promise<void>): TurnEventLog | undefined {
-    if (this.running(sessionId)) return undefined;
+  async claim(sessionId: string): Promise<ClaimOutcome> {
+    if (this.running(sessionId) || this.#claiming.has(sessionId)) {
+      return { ok: false, retryAfterMs: CLAIM_RETRY_MAX_MS };
+    }
     const turnId = randomUUID();
+    const leases = this.#leases;
+    this.#claiming.add(sessionId);
+    let released = false;
+    const release = async () => {
+      if (released) return;
+      released = true;
+      this.#claiming.delete(sessionId);
+      if (leases) await leases.store.release(sessionId, turnId);
+    };
+    if (!leases) return { ok: true, claim: { sessionId, turnId, leased: false, release } };
+    try {
+      const result = await leases.store.claim(sessionId, {
+        turnId,
+        holder: leases.holder,
+        ttlMs: leases.ttlMs,
+      });
+      if (!result.ok) {
+        this.#claiming.delete(sessionId);
+        const left = result.heldBy.expiresAt - Date.now();
+        return { ok: false, retryAfterMs: Math.max(1, Math.min(left, CLAIM_RETRY_MAX_MS)) };
+      }
+      const claim: TurnClaim = result.tookOver
+        ? { sessionId, turnId, leased: true, release, tookOver: result.tookOver }
+        : { sessionId, turnId, leased: true, release };
+      return { ok: true, claim };
+    } catch (error) {
+      this.#claiming.delete(sessionId);
+      throw error;
+    }
+  }
+
+  /**
+   * Starts a turn unless one is running for the session (then `undefined`: the caller answers
+   * 409). With leases, `claim` ({@link TurnRegistry.claim}) is required: the turn runs under it,
+   * renews it and releases it. The body must emit the turn's `done`; the log is closed when the
+   * body settles anyway.
+   */
+  start(
+    sessionId: string,
+    body: (turn: TurnContext) => Promise<void>,
+    claim?: TurnClaim,
+  ): TurnEventLog | undefined {
+    if (this.running(sessionId)) return undefined;
+    if (this.#leases && !claim?.leased) {
+      throw new Error(`A turn of ${sessionId} must claim its chat before it starts.`);
+    }
+    if (claim) this.#claiming.delete(sessionId);
+    const turnId = claim?.turnId ?? randomUUID();
     const log = new TurnEventLog(turnId);
     const controller = new AbortController();
     const approvals = new InMemoryApprovals();
     const shared = this.#shared;
+    const stopRenewing = claim?.leased ? this.#renew(claim, controller) : () => {};
+    // The `done` waits until the lease is released: whoever reads it may send the next message.
+    let heldDone: AgentEvent | undefined;
+    const emit = (event: AgentEvent) => {
+      if (event.type === "done" && claim?.leased) heldDone = event;
+      else log.append(event);
+    };
     const done = (async () => {
       try {
         // Findable by the other instances before its first event can reach a browser.
         if (shared) await shared.publish(sessionId, log);
         await body({
           turnId,
-          emit: (event) => log.append(event),
+          emit,
           signal: controller.signal,
           approvals,
           approvalTimeoutMs: this.#approvalTimeoutMs,
+          lease: claim?.leased ? turnId : undefined,
+          tookOver: claim?.tookOver,
         });
       } catch (error) {
         this.#onError(error, sessionId);
-        log.append({
+        emit({
           type: "error",
           code: "internal",
           message: "Something went wrong. Please try again.",
         });
-        log.append({ type: "done", rounds: 0, stopReason: "error" });
+        emit({ type: "done", rounds: 0, stopReason: "error" });
       } finally {
         approvals.close();
+        stopRenewing();
+        if (claim) await claim.release().catch((err) => this.#onLeaseError(err, sessionId));
+        if (heldDone) log.append(heldDone);
         log.close();
         this.#forgetLater(sessionId, log);
       }
     })();
     this.#turns.set(sessionId, { log, controller, done, approvals });
     return log;
+  }
+
+  /**
+   * Renews the claim's lease every third of its time while the turn runs; a lease found taken
+   * over aborts the turn (its writes would be refused anyway). Returns the stop function.
+   */
+  #renew(claim: TurnClaim, controller: AbortController): () => void {
+    const leases = this.#leases;
+    if (!leases) return () => {};
+    let renewing = false;
+    const timer = setInterval(
+      () => {
+        if (renewing) return; // a slow database: one renewal at a time
+        renewing = true;
+        leases.store
+          .renew(claim.sessionId, claim.turnId, leases.ttlMs)
+          .then(
+            (held) => {
+              if (!held) controller.abort(new TurnLeaseLost(claim.sessionId, claim.turnId));
+            },
+            (err: unknown) => this.#onLeaseError(err, claim.sessionId),
+          )
+          .finally(() => {
+            renewing = false;
+          });
+      },
+      Math.max(50, Math.floor(leases.ttlMs / 3)),
+    );
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  /**
+   * True while a turn of the session runs anywhere: here, under a live lease (any instance), or
+   * as the shared turns say.
+   */
+  async busy(sessionId: string): Promise<boolean> {
+    if (this.running(sessionId)) return true;
+    if (this.#leases) {
+      const lease = await this.#leases.store.current(sessionId);
+      return lease !== undefined && lease.expiresAt > Date.now();
+    }
+    return (await this.find(sessionId))?.running === true;
   }
 
   /** Drops a finished log after the retention time, unless a newer turn replaced it. */

@@ -8,8 +8,9 @@
  */
 
 import { appendUserText, isOverlapError, type Message } from "overlap-runtime";
+import { isTurnLeaseLost } from "../db/sql-turn-leases.js";
 import type { MessagesApiEndpoint, ShopModel } from "../model/model-from-env.js";
-import type { ShopTurnInput } from "../server/run-shop-turn.js";
+import { refuseTurn, type ShopTurnInput } from "../server/run-shop-turn.js";
 import type { TurnContext } from "../server/turn-registry.js";
 import { runAgentSdkTurn } from "./agent-sdk-turn.js";
 import type { OverlapPath, TurnBody } from "./overlap-path.js";
@@ -39,27 +40,30 @@ function wholeTurn(
       agent: agent.name,
       path: "whole",
     });
-    const stored = await store.conversations.load(sessionId);
-    const appended = appendUserText(stored, text);
-    // As on the streamed path: every write says how long it saw the conversation.
-    let known = stored.length;
+    const read = await store.conversations.loadVersioned(sessionId);
+    const appended = appendUserText(read.messages, text);
+    // As on the streamed path: every write names the version it read and the turn's lease.
+    let version = read.version;
     const write = async (from: number, messages: readonly Message[]) => {
-      await store.conversations.write(sessionId, from, messages, { expectedLength: known });
-      known = from + messages.length;
+      version = await store.conversations.writeVersioned(sessionId, from, messages, {
+        expectedVersion: version,
+        ...(turn.lease === undefined ? {} : { lease: turn.lease }),
+      });
     };
     try {
       await write(appended.from, appended.messages.slice(appended.from));
     } catch (err) {
-      if (!isOverlapError(err, "conversation_conflict")) throw err;
-      log.warn({ err }, "conversation changed by another process; turn refused");
-      turn.emit({ type: "error", code: err.code, message: err.publicMessage });
-      turn.emit({ type: "done", rounds: 0, stopReason: "error" });
+      if (!isOverlapError(err, "conversation_conflict") && !isTurnLeaseLost(err)) throw err;
+      refuseTurn(turn, log, err);
       return;
     }
     const started = performance.now();
     const result = await runAgentSdkTurn({
       endpoint,
-      executor: agent.executor(sessionId),
+      executor: agent.executor(
+        sessionId,
+        turn.lease === undefined ? undefined : { lease: turn.lease },
+      ),
       messages: appended.messages,
       sink: turn.emit,
       system: agent.system,

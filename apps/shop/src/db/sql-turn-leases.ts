@@ -1,0 +1,174 @@
+/**
+ * One turn per chat across every instance that shares the database: a turn claims its chat with a
+ * lease row before it reads or writes anything, renews it while it runs and deletes it when it
+ * ends. The claim is a read and a conditional write under the chat's lease lock (PostgreSQL: an
+ * advisory lock held by the transaction; SQLite: BEGIN IMMEDIATE's write lock), so of two claims
+ * at the same moment on two instances exactly one wins. A row whose expiry passed belongs to an
+ * instance that died (kill -9, lost network): the next claim takes the chat over and says so, and
+ * the new turn repairs the conversation from the round journal before it starts.
+ *
+ * The same lock fences the dead holder's late writes: a conversation write or a tool effect that
+ * names its lease checks, under that lock and in its own transaction, that the lease is still its
+ * own (see {@link assertLeaseHeld}), so a holder that lost its lease can change nothing after the
+ * new one took over.
+ */
+
+import type { Kysely, Transaction } from "kysely";
+import type { ShopDatabase } from "./shop-database.js";
+import type { StoreDialect } from "./store-dialect.js";
+
+/** Who claims a chat: the turn and the instance that runs it. */
+export interface LeaseClaim {
+  readonly turnId: string;
+  /** The instance (process) that runs the turn. */
+  readonly holder: string;
+  /** How long the lease lasts without renewal, in ms. */
+  readonly ttlMs: number;
+}
+
+/** A lease as stored. */
+export interface TurnLease {
+  readonly turnId: string;
+  readonly holder: string;
+  /** Epoch ms after which the lease no longer holds. */
+  readonly expiresAt: number;
+}
+
+/** The answer to {@link TurnLeases.claim}. */
+export type ClaimResult =
+  | {
+      readonly ok: true;
+      /** The lease of a holder that died, taken over by this claim; absent for a free chat. */
+      readonly tookOver?: TurnLease;
+    }
+  | {
+      readonly ok: false;
+      /** The live lease that holds the chat. */
+      readonly heldBy: TurnLease;
+    };
+
+/** The turn leases of every chat. */
+export interface TurnLeases {
+  /** Claims the chat for a turn unless a live lease holds it. */
+  claim(sessionId: string, claim: LeaseClaim): Promise<ClaimResult>;
+  /** Extends the turn's lease by `ttlMs` from now; false when the lease is no longer the turn's. */
+  renew(sessionId: string, turnId: string, ttlMs: number): Promise<boolean>;
+  /** Ends the turn's lease (nothing when it is no longer the turn's). */
+  release(sessionId: string, turnId: string): Promise<void>;
+  /** The chat's lease, live or expired; `undefined` when the chat is free. */
+  current(sessionId: string): Promise<TurnLease | undefined>;
+}
+
+/** Raised in a write whose turn no longer holds its chat's lease; the write is rolled back. */
+export class TurnLeaseLost extends Error {
+  override readonly name = "TurnLeaseLost";
+  readonly sessionId: string;
+  readonly turnId: string;
+
+  constructor(sessionId: string, turnId: string) {
+    super(
+      `The turn ${turnId} no longer holds the lease of ${sessionId}: another instance took the chat over.`,
+    );
+    this.sessionId = sessionId;
+    this.turnId = turnId;
+  }
+}
+
+/** True for a {@link TurnLeaseLost}, also when a tool's failure wraps it as its cause. */
+export function isTurnLeaseLost(err: unknown): err is TurnLeaseLost {
+  return err instanceof TurnLeaseLost;
+}
+
+/** The lease lock's key of a chat. */
+function leaseLockKey(sessionId: string): string {
+  return `lease:${sessionId}`;
+}
+
+/**
+ * Inside a transaction: takes the chat's lease lock and checks that `turnId` still holds the
+ * lease, else throws {@link TurnLeaseLost} (rolling the transaction back). Held until the
+ * transaction ends, so a takeover waits for this write and then sees it.
+ */
+export async function assertLeaseHeld(
+  trx: Transaction<ShopDatabase>,
+  dialect: StoreDialect,
+  sessionId: string,
+  turnId: string,
+): Promise<void> {
+  await dialect.lock(trx, leaseLockKey(sessionId));
+  const row = await trx
+    .selectFrom("turn_leases")
+    .select("turn_id")
+    .where("session_id", "=", sessionId)
+    .executeTakeFirst();
+  if (row?.turn_id !== turnId) throw new TurnLeaseLost(sessionId, turnId);
+}
+
+/** {@link TurnLeases} in the `turn_leases` table. */
+export class SqlTurnLeases implements TurnLeases {
+  readonly #db: Kysely<ShopDatabase>;
+  readonly #dialect: StoreDialect;
+  readonly #now: () => number;
+
+  constructor(db: Kysely<ShopDatabase>, dialect: StoreDialect, now: () => number = Date.now) {
+    this.#db = db;
+    this.#dialect = dialect;
+    this.#now = now;
+  }
+
+  claim(sessionId: string, claim: LeaseClaim): Promise<ClaimResult> {
+    return this.#db.transaction().execute(async (trx) => {
+      await this.#dialect.lock(trx, leaseLockKey(sessionId));
+      const found = await readLease(trx, sessionId);
+      const now = this.#now();
+      if (found && found.expiresAt > now) return { ok: false, heldBy: found };
+      const row = {
+        turn_id: claim.turnId,
+        holder: claim.holder,
+        expires_at: now + claim.ttlMs,
+        claimed_at: new Date(now).toISOString(),
+      };
+      await trx
+        .insertInto("turn_leases")
+        .values({ session_id: sessionId, ...row })
+        .onConflict((oc) => oc.column("session_id").doUpdateSet(row))
+        .execute();
+      return found ? { ok: true, tookOver: found } : { ok: true };
+    });
+  }
+
+  async renew(sessionId: string, turnId: string, ttlMs: number): Promise<boolean> {
+    const result = await this.#db
+      .updateTable("turn_leases")
+      .set({ expires_at: this.#now() + ttlMs })
+      .where("session_id", "=", sessionId)
+      .where("turn_id", "=", turnId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async release(sessionId: string, turnId: string): Promise<void> {
+    await this.#db
+      .deleteFrom("turn_leases")
+      .where("session_id", "=", sessionId)
+      .where("turn_id", "=", turnId)
+      .execute();
+  }
+
+  current(sessionId: string): Promise<TurnLease | undefined> {
+    return readLease(this.#db, sessionId);
+  }
+}
+
+async function readLease(
+  db: Kysely<ShopDatabase> | Transaction<ShopDatabase>,
+  sessionId: string,
+): Promise<TurnLease | undefined> {
+  const row = await db
+    .selectFrom("turn_leases")
+    .select(["turn_id", "holder", "expires_at"])
+    .where("session_id", "=", sessionId)
+    .executeTakeFirst();
+  // PostgreSQL's bigint comes back as a string from pg.
+  return row && { turnId: row.turn_id, holder: row.holder, expiresAt: Number(row.expires_at) };
+}
