@@ -15,12 +15,16 @@ export type HttpErrorCode =
   | "unsupported_media_type"
   | "turn_running"
   | "shutting_down"
+  | "too_many_streams"
+  | "client_aborted"
+  | "request_timeout"
+  | "server_busy"
   | "internal";
 
 /** An error answer with a status, a code and a message safe to show. */
 export class HttpError extends Error {
   override readonly name = "HttpError";
-  readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503;
+  readonly status: 400 | 401 | 403 | 404 | 408 | 409 | 413 | 415 | 429 | 500 | 503;
   readonly code: string;
 
   constructor(status: HttpError["status"], code: HttpErrorCode | (string & {}), message: string) {

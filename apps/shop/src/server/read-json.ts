@@ -2,6 +2,11 @@
  * Reads a request's JSON body against a zod schema: a body declared as another media type is 415,
  * malformed JSON and schema failures are 400 answers that say what is wrong (the size limit, 413,
  * is enforced before by `bodyLimit`). A body without a content type is read as JSON.
+ *
+ * A body that never arrives in full is the client's doing, not a server failure: the client went
+ * away mid-upload (400 `client_aborted`, which nobody reads) or the request outlived the server's
+ * `requestTimeout` (408 `request_timeout`, already answered on the socket by the HTTP server).
+ * Both are logged at info, without a stack, and counted under their own code.
  */
 
 import type { Context } from "hono";
@@ -18,7 +23,15 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S): Prom
       "Send the request body as JSON (Content-Type: application/json).",
     );
   }
-  const text = await c.req.text();
+  let text: string;
+  try {
+    text = await c.req.text();
+  } catch (error) {
+    const refusal = bodyNotReceived(c, error);
+    if (!refusal) throw error;
+    c.get("log")?.info({ code: refusal.code }, "request body did not arrive in full");
+    throw refusal;
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -33,6 +46,44 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S): Prom
     throw new HttpError(400, "invalid_request", `Invalid request body: ${problems.join("; ")}.`);
   }
   return parsed.data;
+}
+
+/** Sockets whose request the HTTP server cut for taking too long (see `start-http-server.ts`). */
+const timedOutSockets = new WeakSet<object>();
+
+/** Records that the request on `socket` was cut by the server's request timeout. */
+export function markRequestTimedOut(socket: object): void {
+  timedOutSockets.add(socket);
+}
+
+interface NodeIncoming {
+  destroyed?: boolean;
+  readableEnded?: boolean;
+  socket?: object | null;
+}
+
+/**
+ * The answer for a body whose reading failed because the connection is gone (the client left,
+ * or the server's request timeout cut it), or undefined for any other failure (e.g. the body
+ * limit's own error, which `bodyLimit` answers 413).
+ */
+function bodyNotReceived(c: Context, error: unknown): HttpError | undefined {
+  const incoming = (c.env as { incoming?: NodeIncoming } | undefined)?.incoming;
+  if (incoming?.socket && timedOutSockets.has(incoming.socket)) {
+    return new HttpError(408, "request_timeout", "The request took too long to arrive.");
+  }
+  const code = (error as { code?: unknown } | null)?.code;
+  const gone =
+    (incoming?.destroyed === true && incoming.readableEnded !== true) ||
+    code === "ECONNRESET" ||
+    code === "ERR_STREAM_PREMATURE_CLOSE" ||
+    (error instanceof Error && error.name === "AbortError");
+  if (!gone) return undefined;
+  return new HttpError(
+    400,
+    "client_aborted",
+    "The request body did not arrive in full: the connection closed first.",
+  );
 }
 
 /** `application/json`, or any `+json` type, with or without parameters (`; charset=utf-8`). */

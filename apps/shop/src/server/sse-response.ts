@@ -13,6 +13,12 @@ import type { TurnView } from "./turn-registry.js";
 export interface SseResponseOptions {
   /** Milliseconds of silence before a heartbeat comment (default 15 s). */
   heartbeatMs?: number;
+  /**
+   * Called once when the response is over, whichever way: the log ended, reading it failed, or
+   * the body was cancelled (the client went away, or a write to its socket failed). A stream
+   * limit's permit is released here.
+   */
+  onClose?: () => void;
 }
 
 /** The reconnection delay suggested to EventSource clients. */
@@ -28,7 +34,7 @@ export function sseResponse(
     retryMs: RETRY_MS,
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
   });
-  return new Response(coalesceChunks(body), {
+  return new Response(coalesceChunks(body, options.onClose), {
     status: 200,
     headers: {
       "content-type": "text/event-stream",
@@ -46,10 +52,20 @@ const MAX_BATCH_BYTES = 64 * 1024;
  * `stream` with the chunks that arrive in the same turn of the event loop joined into one, sent
  * once that turn is over (`setImmediate`): one write, one HTTP chunk and one syscall for a burst
  * of frames instead of one each, and no frame waits for a later one. Cancelling the result
- * cancels `stream`.
+ * cancels `stream`. `onClose` is called once, when `stream` ended or failed or the result was
+ * cancelled, whichever comes first.
  */
-export function coalesceChunks(stream: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+export function coalesceChunks(
+  stream: ReadableStream<Uint8Array>,
+  onClose?: () => void,
+): ReadableStream<Uint8Array> {
   const reader = stream.getReader();
+  let over = false;
+  const ended = () => {
+    if (over) return;
+    over = true;
+    onClose?.();
+  };
   let parts: Uint8Array[] = [];
   let bytes = 0;
   let scheduled = false;
@@ -84,11 +100,13 @@ export function coalesceChunks(stream: ReadableStream<Uint8Array>): ReadableStre
           if (!closed) controller.error(err);
         } finally {
           closed = true;
+          ended();
         }
       })();
     },
     cancel(reason) {
       closed = true;
+      ended();
       return reader.cancel(reason);
     },
   });

@@ -2,13 +2,35 @@
  * Serves a fetch handler on Node (the only Node-specific piece of the server) and stops it
  * gracefully: stop accepting, let running responses finish, close idle keep-alive connections at
  * once and, after a grace period, whatever is still open.
+ *
+ * Bounds at the socket level: at most `maxConnections` connections at once (the next ones are
+ * answered 503 with `Retry-After` and closed, instead of Node's `server.maxConnections`, which
+ * drops them without a word); a request's headers must arrive within `headersTimeoutMs` and the
+ * whole request, body included, within `requestTimeoutMs` (Node's `headersTimeout` and
+ * `requestTimeout`, answered 408). Node stops timing a request once it has been received in full,
+ * so a response may stream for as long as it likes (an SSE turn stream is not cut).
  */
 
-import { createServer } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { getRequestListener, RequestError } from "@hono/node-server";
 import { GENERIC_ERROR_MESSAGE } from "./handle-error.js";
 import { errorBody } from "./http-error.js";
+import { markRequestTimedOut } from "./read-json.js";
+
+/** The default of {@link StartHttpServerOptions.maxConnections}. */
+export const DEFAULT_MAX_CONNECTIONS = 900;
+/** The default of {@link StartHttpServerOptions.headersTimeoutMs}. */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+/** The default of {@link StartHttpServerOptions.requestTimeoutMs}. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+/** What a connection refused at the cap is told to wait, in seconds. */
+const BUSY_RETRY_AFTER_S = 2;
+/** Refused connections answered at once at most; past that, more are closed without a word. */
+const MAX_REFUSING = 64;
+/** How long a refused connection may linger (its client reading the 503) before it is cut. */
+const REFUSAL_LINGER_MS = 2_000;
 
 /** A listening server. */
 export interface HttpServer {
@@ -31,6 +53,20 @@ export interface StartHttpServerOptions {
   port: number;
   /** The interface (an address or a host name); default all of them. */
   hostname?: string;
+  /**
+   * Connections open at once at most (default {@link DEFAULT_MAX_CONNECTIONS}); the next ones
+   * are answered 503 `server_busy` with `Retry-After` and closed.
+   */
+  maxConnections?: number;
+  /** How long a request's headers may take to arrive (default 10 s); then 408. */
+  headersTimeoutMs?: number;
+  /**
+   * How long a whole request, headers and body, may take to arrive (default 30 s); then 408.
+   * Not the response: a response streams as long as it likes. At least `headersTimeoutMs`.
+   */
+  requestTimeoutMs?: number;
+  /** Told about sockets the server could not accept (no file descriptor left, e.g.). */
+  onAcceptError?: (error: Error) => void;
 }
 
 /** Starts listening. */
@@ -38,12 +74,29 @@ export async function startHttpServer(
   fetch: (request: Request) => Response | Promise<Response>,
   options: StartHttpServerOptions,
 ): Promise<HttpServer> {
+  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  // Node refuses a headers timeout longer than the request timeout.
+  const headersTimeout = Math.min(
+    options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
+    requestTimeout,
+  );
   // No Host header is the adapter's to refuse (in JSON, below), not Node's (an empty 400).
   const server = createServer(
-    { requireHostHeader: false },
+    {
+      requireHostHeader: false,
+      headersTimeout,
+      requestTimeout,
+      // How often Node looks for requests past their timeout (its default is 30 s, which would
+      // let a 10 s bound run to 40 s).
+      connectionsCheckingInterval: Math.max(
+        25,
+        Math.min(1_000, Math.floor(headersTimeout / 4)),
+      ),
+    },
     getRequestListener(fetch, { errorHandler: answerRequestError }),
   );
   server.on("clientError", answerClientError);
+  capConnections(server, options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.hostname, () => {
@@ -51,6 +104,9 @@ export async function startHttpServer(
       resolve();
     });
   });
+  // Once listening, the only errors are failed accepts (EMFILE...): the server goes on (libuv
+  // keeps accepting), and without a listener the error would end the process.
+  server.on("error", (error) => options.onAcceptError?.(error));
   const { port, address } = server.address() as AddressInfo;
   let closing: Promise<void> | undefined;
   return {
@@ -73,6 +129,57 @@ export async function startHttpServer(
       return closing;
     },
   };
+}
+
+/**
+ * At most `max` connections open at once. Node's own `server.maxConnections` closes the
+ * connections past it without a word (the client sees a reset); here they are answered 503 in
+ * the API's error shape with `Retry-After`, then closed. The HTTP server's own connection listener
+ * is taken out and called only for the connections within the cap, so a refused one never reaches
+ * the HTTP parser or the app.
+ */
+function capConnections(server: Server, max: number): void {
+  const listeners = server.listeners("connection");
+  const accept = listeners[0] as ((socket: Socket) => void) | undefined;
+  if (listeners.length !== 1 || accept === undefined) {
+    throw new Error("node:http's server has no single connection listener to wrap.");
+  }
+  server.removeAllListeners("connection");
+  let open = 0;
+  let refusing = 0;
+  const body = JSON.stringify(
+    errorBody("server_busy", "The server has too many connections open. Try again shortly."),
+  );
+  const busy =
+    `HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n` +
+    `retry-after: ${BUSY_RETRY_AFTER_S}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+    `connection: close\r\n\r\n${body}`;
+  server.on("connection", (socket: Socket) => {
+    if (open < max) {
+      open++;
+      socket.once("close", () => open--);
+      accept.call(server, socket);
+      return;
+    }
+    socket.on("error", () => {});
+    if (refusing >= MAX_REFUSING) {
+      socket.destroy();
+      return;
+    }
+    refusing++;
+    const linger = setTimeout(() => socket.destroy(), REFUSAL_LINGER_MS);
+    linger.unref();
+    socket.once("close", () => {
+      refusing--;
+      clearTimeout(linger);
+    });
+    // Read and drop what the client sends: closing a socket with unread data would reset it,
+    // and the client might lose the answer.
+    socket.resume();
+    // The server's sockets are half-open: once the client has ended too, close.
+    socket.once("end", () => socket.destroy());
+    socket.end(busy);
+  });
 }
 
 /** The URL of a listening address; the unspecified one (every interface) as `localhost`. */
@@ -128,6 +235,8 @@ const MALFORMED: ParserRefusal = [
  * shape, like every other error, instead of Node's empty 400; the connection is then closed.
  */
 function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  // A request cut while the app reads its body: the app's read fails next and says so (408).
+  if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") markRequestTimedOut(socket);
   const response = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (error.code === "ECONNRESET" || !socket.writable || response?.headersSent) {
     socket.destroy();

@@ -32,6 +32,8 @@ export interface TestShopOptions {
   heartbeatMs?: number;
   sessionsPerMinute?: number;
   turnsPerMinute?: number;
+  /** SSE streams open at once per chat, shopper and address. */
+  streamLimits?: AppDeps["streamLimits"];
   /** The turn runner, as `OVERLAP_PATH` picks it; default `streamed`. */
   path?: OverlapPath;
   /** How long checkout waits for the shopper's approval (`APPROVAL_TIMEOUT_MS`). */
@@ -98,6 +100,7 @@ export async function createTestShop(options: TestShopOptions = {}): Promise<Tes
       ? {}
       : { sessionsPerMinute: options.sessionsPerMinute }),
     ...(options.turnsPerMinute === undefined ? {} : { turnsPerMinute: options.turnsPerMinute }),
+    ...(options.streamLimits === undefined ? {} : { streamLimits: options.streamLimits }),
     ...(options.path === "whole" ? { turnBody: wholeShopTurn(wholePathEndpoint(model)) } : {}),
     ...(options.approvalTimeoutMs === undefined
       ? {}
