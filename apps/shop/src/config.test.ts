@@ -50,6 +50,35 @@ describe("loadConfig: the listening address, rate limits and Redis", () => {
     refused({ REDIS_URL: "redis://x", REDIS_KEY_PREFIX: "a b" }, /REDIS_KEY_PREFIX/);
   });
 
+  it("TRUST_PROXY: unset trusts no proxy; a number of hops or a list of proxies", () => {
+    expect(loadConfig({}).trustProxy).toBeUndefined();
+    expect(loadConfig({ TRUST_PROXY: " " }).trustProxy).toBeUndefined();
+    expect(loadConfig({ TRUST_PROXY: "1" }).trustProxy).toEqual({ hops: 1 });
+    expect(loadConfig({ TRUST_PROXY: "0" }).trustProxy).toEqual({ hops: 0 });
+    const list = loadConfig({ TRUST_PROXY: "10.0.0.0/8, fd00::/8, 192.168.1.7, loopback" });
+    expect(list.trustProxy && "ranges" in list.trustProxy && list.trustProxy.ranges).toHaveLength(
+      5,
+    );
+  });
+
+  it("TRUST_PROXY: a bad value says what is expected and which part is wrong", () => {
+    const refused = (value: string, pattern: RegExp) => {
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(ConfigError);
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(
+        /^TRUST_PROXY must be a number of proxy hops \(0 to 100\) or a comma-separated list/,
+      );
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(pattern);
+    };
+    refused("true", /got "true": "true" is not an IP address or network/);
+    refused("101", /at most 100/);
+    refused(
+      "10.0.0.0/40",
+      /"10\.0\.0\.0\/40" has a prefix length that is not a number from 0 to 32/,
+    );
+    refused("10.0.0.1,,10.0.0.2", /empty entry/);
+    refused("10.0.0.1, proxy.internal", /"proxy\.internal" is not an IP address/);
+  });
+
   it("never repeats a Redis password in an error or a log line", () => {
     expect(() => loadConfig({ REDIS_URL: "http://user:s3cret@cache" })).toThrow(
       /http:\/\/user:\*\*\*@cache/,

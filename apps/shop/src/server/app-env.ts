@@ -11,6 +11,11 @@ export interface AppVariables {
   requestId: string;
   /** The request's logger, carrying its id. */
   log: Logger;
+  /**
+   * The client's address (`TRUST_PROXY`: through the trusted proxies), set by the request log
+   * first; read it with `clientAddress(c)`.
+   */
+  clientAddress: string;
   /** The authenticated session of a session route (set by `requireSession`). */
   session: Session;
 }

@@ -8,6 +8,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "./app-env.js";
 import { HttpError } from "./http-error.js";
+import { forwardedClient, type TrustProxy } from "./trust-proxy.js";
 
 /** One counted use: the uses of the key in its current window so far, this one included. */
 export interface RateCount {
@@ -109,9 +110,29 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<AppEnv> 
   };
 }
 
-/** The client's address as the Node adapter saw it (`local` when there is no socket: tests). */
+/**
+ * The client's address: the one the request log resolved for this request (see
+ * {@link resolveClientAddress}), else the socket's as the Node adapter saw it (`local` when there
+ * is no socket: tests).
+ */
 export function clientAddress(c: Context<AppEnv>): string {
+  return (c.get("clientAddress") as string | undefined) ?? socketAddress(c) ?? "local";
+}
+
+/**
+ * The client's address of a request: the socket's; with `trust` (`TRUST_PROXY`), the first hop
+ * of `X-Forwarded-For` that is not a trusted proxy, walking from the socket's (`trust-proxy.ts`).
+ * Unset, the header is ignored: anyone can write it.
+ */
+export function resolveClientAddress(c: Context<AppEnv>, trust: TrustProxy | undefined): string {
+  const socket = socketAddress(c);
+  if (!trust) return socket ?? "local";
+  return forwardedClient(socket, c.req.header("x-forwarded-for"), trust) ?? socket ?? "local";
+}
+
+/** The address of the socket's peer, as the Node adapter saw it; undefined without a socket. */
+function socketAddress(c: Context<AppEnv>): string | undefined {
   const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)
     ?.incoming;
-  return incoming?.socket?.remoteAddress ?? "local";
+  return incoming?.socket?.remoteAddress;
 }

@@ -16,7 +16,11 @@ import {
   TEST_REDIS_URL,
   uniqueKeyPrefix,
 } from "./redis-test-support.js";
-import { RedisTurnLogs, type RedisTurnLogsOptions } from "./redis-turn-logs.js";
+import {
+  RedisTurnLogs,
+  type RedisTurnLogsOptions,
+  TURN_CRASHED_MESSAGE,
+} from "./redis-turn-logs.js";
 import { TurnRegistry, type TurnView } from "./turn-registry.js";
 
 const skip = await skipWithoutRedis("Redis turn log tests");
@@ -197,7 +201,7 @@ describe.skipIf(skip)("RedisTurnLogs: turns shared by several instances", () => 
     turn.release();
   });
 
-  it("when the instance running a turn dies, readers elsewhere stop once its lease ran out", async () => {
+  it("when the instance running a turn dies, readers elsewhere are told so once its lease ran out", async () => {
     const a = await instance({ leaseMs: 300 });
     const b = await instance({ blockMs: 100 });
     const turn = gatedTurn(2, 0);
@@ -205,7 +209,19 @@ describe.skipIf(skip)("RedisTurnLogs: turns shared by several instances", () => 
     const view = (await findWhen(b.turns, "s-dead", (v) => v?.turnId === log.turnId))!;
     await collect(view.read(undefined), 2);
     await a.logs.close(); // A "dies": no more copies, no more lease renewals
-    expect((await collect(view.read(undefined))).map((e) => e.event)).toEqual([text(1), text(2)]);
+    const read = await collect(view.read(undefined));
+    expect(read.map((e) => e.event)).toEqual([
+      text(1),
+      text(2),
+      { type: "error", code: "turn_crashed", message: TURN_CRASHED_MESSAGE },
+      { type: "done", rounds: 0, stopReason: "error" },
+    ]);
+    // The ids go on from the last one logged, and a resume from any of them ends the same way.
+    expect(read.map((e) => e.id)).toEqual([1, 2, 3, 4].map((n) => `${log.turnId}:${n}`));
+    expect((await collect(view.read(`${log.turnId}:2`))).map((e) => e.id)).toEqual([
+      `${log.turnId}:3`,
+      `${log.turnId}:4`,
+    ]);
     expect((await b.turns.find("s-dead"))?.running).toBe(false);
     turn.release();
   });

@@ -298,6 +298,8 @@ export class RedisTurnLogs implements SharedTurnLogs {
         after = Math.min(after, last[0] ? seqOfEntry(last[0][0]) : 0);
       }
       let cursor = `${after}-0`;
+      let last = after;
+      let rounds = 0;
       let quietOnce = false;
       while (!signal?.aborted) {
         const answer = await conn.xread(
@@ -313,7 +315,12 @@ export class RedisTurnLogs implements SharedTurnLogs {
         if (entries.length === 0) {
           // Quiet: the turn may wait for an approval, or its instance may have died (no lease).
           if (quietOnce || (await conn.exists(this.#aliveKey(turnId))) === 0) {
-            if (quietOnce) return;
+            if (quietOnce) {
+              // No end entry and no lease: the instance died mid-turn. Its readers are told so,
+              // with the ids the turn's next events would have had.
+              yield* crashEnd(turnId, last, rounds);
+              return;
+            }
             quietOnce = true; // one more read: the end may have been written just before
           }
           continue;
@@ -321,7 +328,10 @@ export class RedisTurnLogs implements SharedTurnLogs {
         for (const [id, fields] of entries) {
           cursor = id;
           if (id.endsWith("-1") || fields[0] === "end") return;
-          yield { id: `${turnId}:${seqOfEntry(id)}`, event: JSON.parse(fields[1] ?? "null") };
+          const event = JSON.parse(fields[1] ?? "null") as LoggedEvent["event"];
+          last = seqOfEntry(id);
+          if (event.type === "round-start") rounds = Math.max(rounds, event.round);
+          yield { id: `${turnId}:${last}`, event };
           if (signal?.aborted) return;
         }
       }
@@ -478,4 +488,16 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     }
     signal.addEventListener("abort", done, { once: true });
   });
+}
+
+/** What the readers of a turn whose instance died read last: the turn ended by a crash. */
+export const TURN_CRASHED_MESSAGE =
+  "The server writing this reply stopped. Whatever it finished is kept; send your message again to continue.";
+
+function* crashEnd(turnId: string, last: number, rounds: number): Generator<LoggedEvent> {
+  yield {
+    id: `${turnId}:${last + 1}`,
+    event: { type: "error", code: "turn_crashed", message: TURN_CRASHED_MESSAGE },
+  };
+  yield { id: `${turnId}:${last + 2}`, event: { type: "done", rounds, stopReason: "error" } };
 }

@@ -233,20 +233,26 @@ describe.skipIf(!available && process.env.CI !== "true")(
         for (const [n, change] of turnOps.entries()) {
           if (n % 3 !== s) continue;
           let events: AgentEvent[] = [];
-          // A turn that lost the race on the conversation before its first round (another
-          // process's turn wrote first) ran nothing: the shopper sends it again.
-          for (let attempt = 0; attempt < 5; attempt++) {
+          // One turn per chat on all three: a message while another server runs a turn of the
+          // chat is refused (409, nothing done) and the shopper sends it again after a moment.
+          for (let attempt = 0; ; attempt++) {
             const response = await fetch(`${server.url}/api/sessions/${session.id}/messages`, {
               method: "POST",
               headers,
               body: JSON.stringify({ text: sentence(change) }),
             });
+            if (response.status === 409 && attempt < 400) {
+              expect((await response.json()) as unknown).toMatchObject({
+                error: { code: "turn_running" },
+              });
+              await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 80));
+              continue;
+            }
             expect(response.status, `turn "${sentence(change)}"`).toBe(200);
             events = (await readEvents(response)).map((e) => e.event);
             const error = events.find((e) => e.type === "error");
-            // The loser of a race on the conversation says so; its tools' effects still count.
             if (error?.type === "error") turnErrors.push(error.code);
-            if (!error || events.some((e) => e.type === "round-start")) break;
+            break;
           }
           for (const event of events) {
             if (event.type !== "tool-call") continue;
@@ -375,7 +381,8 @@ describe.skipIf(!available && process.env.CI !== "true")(
         expect(accepted.some((o) => o.via.endsWith(`server ${s}`))).toBe(true);
       }
       expect(new Set(accepted.map((o) => o.op))).toEqual(new Set(["add", "set", "remove"]));
-      for (const code of turnErrors) expect(code).toBe("conversation_conflict");
+      // No turn ran beside another one of the chat: none lost a race on the conversation.
+      expect(turnErrors).toEqual([]);
       const byTools = accepted.filter((o) => o.via.startsWith("tool"));
       console.info(
         `three processes: ${outcomes.length} changes (${toolOutcomes.length} by tools), ${accepted.length} accepted (${byTools.length} by tools: ${byTools.map((o) => o.op).join(" ")}), ` +
