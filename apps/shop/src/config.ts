@@ -7,7 +7,6 @@
 import { randomBytes } from "node:crypto";
 import { isIP } from "node:net";
 import { resolveStoreTarget, type StoreTarget } from "./db/open-store.js";
-import { parseTrustProxy, type TrustProxy } from "./server/trust-proxy.js";
 import {
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_MAX_CONNECTIONS,
@@ -36,13 +35,6 @@ export interface ShopConfig {
   readonly sessionsPerMinute: number;
   /** `RATE_LIMIT_TURNS_PER_MINUTE`, default 20: turns one session may start. */
   readonly turnsPerMinute: number;
-  /**
-   * `TRUST_PROXY`, unset by default: the reverse proxies in front of the server, as a number of
-   * hops or a list of addresses and networks. Set, the client address of the rate limits and the
-   * request log is read from `X-Forwarded-For` through them (`server/trust-proxy.ts`); unset, the
-   * header is ignored and the socket's address is the client's.
-   */
-  readonly trustProxy: TrustProxy | undefined;
   /**
    * `TRUST_PROXY`, unset by default: the reverse proxies in front of the server, as a number of
    * hops or a list of addresses and networks. Set, the client address of the rate limits and the
@@ -176,7 +168,6 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
     headersTimeoutMs,
     requestTimeoutMs,
     trustProxy: parseTrust(env.TRUST_PROXY),
-    trustProxy: parseTrust(env.TRUST_PROXY),
     redis: parseRedis(env.REDIS_URL, env.REDIS_KEY_PREFIX),
     shutdownGraceMs: parseShutdownGrace(env.SHUTDOWN_GRACE_MS),
     database: resolveStoreTarget({ env }),
@@ -271,18 +262,6 @@ function parseTimeout(
     );
   }
   return ms;
-}
-
-function parseTrust(value: string | undefined): TrustProxy | undefined {
-  if (value === undefined || value.trim() === "") return undefined;
-  try {
-    return parseTrustProxy(value);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new ConfigError(
-      `TRUST_PROXY must be a number of proxy hops (0 to 100) or a comma-separated list of proxy addresses and networks, e.g. 1 or 10.0.0.0/8, fd00::/8 (got "${value}": ${reason}).`,
-    );
-  }
 }
 
 function parseTrust(value: string | undefined): TrustProxy | undefined {

@@ -90,7 +90,6 @@ export async function startShop(options: StartShopOptions): Promise<RunningShop>
       turnLeaseMs: config.turnLeaseMs,
       sessionsPerMinute: config.sessionsPerMinute,
       turnsPerMinute: config.turnsPerMinute,
-      trustProxy: config.trustProxy,
       streamLimits: config.streamLimits,
       trustProxy: config.trustProxy,
       ...(sharedTurns ? { sharedTurns } : {}),
