@@ -65,9 +65,10 @@ interface NodeIncoming {
 /**
  * The answer for a body whose reading failed because the connection is gone (the client left,
  * or the server's request timeout cut it), or undefined for any other failure (e.g. the body
- * limit's own error, which `bodyLimit` answers 413).
+ * limit's own error, which `bodyLimit` answers 413). Used by {@link readJson} and, for a body
+ * read before the route (`bodyLimit` reads a chunked one), by the app's error handler.
  */
-function bodyNotReceived(c: Context, error: unknown): HttpError | undefined {
+export function bodyNotReceived(c: Context, error: unknown): HttpError | undefined {
   const incoming = (c.env as { incoming?: NodeIncoming } | undefined)?.incoming;
   if (incoming?.socket && timedOutSockets.has(incoming.socket)) {
     return new HttpError(408, "request_timeout", "The request took too long to arrive.");

@@ -53,3 +53,33 @@ describe("coalesceChunks", () => {
     expect(cancelled).toBe("left");
   });
 });
+
+describe("coalesceChunks onClose", () => {
+  it("is called once when the source ends, when it fails, and when the result is cancelled", async () => {
+    const calls: string[] = [];
+    const ending = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(bytes("a"));
+        controller.close();
+      },
+    });
+    const ended = coalesceChunks(ending, () => calls.push("end"));
+    expect(await readAll(ended)).toEqual(["a"]);
+
+    const failing = new ReadableStream<Uint8Array>({
+      start: (controller) => controller.error(new Error("boom")),
+    });
+    await expect(readAll(coalesceChunks(failing, () => calls.push("error")))).rejects.toThrow();
+
+    const endless = new ReadableStream<Uint8Array>({
+      pull: (controller) => controller.enqueue(bytes("y")),
+    });
+    const reader = coalesceChunks(endless, () => calls.push("cancel")).getReader();
+    await reader.read();
+    await reader.cancel("left");
+    // The source's own end after the cancel does not call it again.
+    await nextTurn();
+    await nextTurn();
+    expect(calls).toEqual(["end", "error", "cancel"]);
+  });
+});

@@ -88,10 +88,7 @@ export async function startHttpServer(
       requestTimeout,
       // How often Node looks for requests past their timeout (its default is 30 s, which would
       // let a 10 s bound run to 40 s).
-      connectionsCheckingInterval: Math.max(
-        25,
-        Math.min(1_000, Math.floor(headersTimeout / 4)),
-      ),
+      connectionsCheckingInterval: Math.max(25, Math.min(1_000, Math.floor(headersTimeout / 4))),
     },
     getRequestListener(fetch, { errorHandler: answerRequestError }),
   );

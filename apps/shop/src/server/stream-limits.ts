@@ -113,7 +113,8 @@ export class StreamLimits {
       ["chat", keys.chat, this.#limits.perChat],
       ["address", keys.address, this.#limits.perAddress],
     ];
-    if (keys.shopper !== undefined) entries.push(["shopper", keys.shopper, this.#limits.perShopper]);
+    if (keys.shopper !== undefined)
+      entries.push(["shopper", keys.shopper, this.#limits.perShopper]);
     for (const [bound, key, max] of entries) {
       if (this.openFor(bound, key) >= max) return { ok: false, bound, max };
     }
