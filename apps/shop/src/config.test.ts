@@ -87,3 +87,54 @@ describe("loadConfig: the listening address, rate limits and Redis", () => {
     expect(describeRedisUrl("not a url //user:s3cret@x")).not.toContain("s3cret");
   });
 });
+
+describe("loadConfig: the HTTP edge's bounds", () => {
+  it("defaults: 8, 32 and 64 streams per chat, shopper and address; 900 connections; 10 s headers, 30 s request", () => {
+    const config = loadConfig({});
+    expect(config.streamLimits).toEqual({ perChat: 8, perShopper: 32, perAddress: 64 });
+    expect(config.maxConnections).toBe(900);
+    expect(config.headersTimeoutMs).toBe(10_000);
+    expect(config.requestTimeoutMs).toBe(30_000);
+  });
+
+  it("reads MAX_STREAMS_PER_*, MAX_CONNECTIONS, HEADERS_TIMEOUT_MS and REQUEST_TIMEOUT_MS", () => {
+    const config = loadConfig({
+      MAX_STREAMS_PER_CHAT: "2",
+      MAX_STREAMS_PER_SHOPPER: " 5 ",
+      MAX_STREAMS_PER_ADDRESS: "1000000",
+      MAX_CONNECTIONS: "10000",
+      HEADERS_TIMEOUT_MS: "5000",
+      REQUEST_TIMEOUT_MS: "5000",
+    });
+    expect(config).toMatchObject({
+      streamLimits: { perChat: 2, perShopper: 5, perAddress: 1_000_000 },
+      maxConnections: 10_000,
+      headersTimeoutMs: 5_000,
+      requestTimeoutMs: 5_000,
+    });
+    expect(loadConfig({ MAX_CONNECTIONS: "" }).maxConnections).toBe(900);
+    expect(loadConfig({ REQUEST_TIMEOUT_MS: "3600000" }).requestTimeoutMs).toBe(3_600_000);
+  });
+
+  it("refuses unusable values with a sentence naming the variable", () => {
+    const refused = (env: Record<string, string>, pattern: RegExp) => {
+      expect(() => loadConfig(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env)).toThrow(pattern);
+    };
+    refused({ MAX_STREAMS_PER_CHAT: "0" }, /^MAX_STREAMS_PER_CHAT must be a whole number/);
+    refused({ MAX_STREAMS_PER_SHOPPER: "many" }, /MAX_STREAMS_PER_SHOPPER .*got "many"/);
+    refused({ MAX_STREAMS_PER_ADDRESS: "1.5" }, /MAX_STREAMS_PER_ADDRESS/);
+    refused({ MAX_CONNECTIONS: "1000001" }, /MAX_CONNECTIONS must be a whole number/);
+    refused({ HEADERS_TIMEOUT_MS: "999" }, /HEADERS_TIMEOUT_MS must be .* from 1000 to 600000/);
+    refused({ REQUEST_TIMEOUT_MS: "3600001" }, /REQUEST_TIMEOUT_MS must be .* to 3600000/);
+    refused(
+      { HEADERS_TIMEOUT_MS: "20000", REQUEST_TIMEOUT_MS: "15000" },
+      /HEADERS_TIMEOUT_MS \(20000\) must not be longer than REQUEST_TIMEOUT_MS \(15000\)/,
+    );
+    // The default request timeout (30 s) bounds a headers timeout given alone.
+    refused(
+      { HEADERS_TIMEOUT_MS: "60000" },
+      /must not be longer than REQUEST_TIMEOUT_MS \(30000\)/,
+    );
+  });
+});
