@@ -5,9 +5,16 @@
  * that streams for longer than the request timeout is not cut.
  */
 
+import { mkdtemp, rm } from "node:fs/promises";
 import { connect, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pino from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { loadConfig } from "../config.js";
+import { shopPolicy } from "../model/shop-policy.js";
 import { type HttpServer, startHttpServer } from "./start-http-server.js";
+import { startShop } from "./start-shop.js";
 import { createTestShop, type TestShop } from "./test-shop.js";
 
 const servers: HttpServer[] = [];
@@ -183,5 +190,62 @@ describe("request timeouts", () => {
     expect(response.status).toBe(200);
     const text = await response.text();
     expect(text.match(/data: \d+/g)).toHaveLength(chunks);
+  });
+});
+
+describe("startShop", () => {
+  it("applies MAX_STREAMS_PER_CHAT and MAX_CONNECTIONS from the settings", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "shop-edge-"));
+    const config = loadConfig({
+      PORT: "0",
+      DATA_DIR: dir,
+      MAX_STREAMS_PER_CHAT: "1",
+      MAX_CONNECTIONS: "2",
+    });
+    const shop = await startShop({
+      config,
+      logger: pino({ level: "silent" }),
+      env: {},
+      policy: shopPolicy,
+      // The turn waits a minute for its first token: its stream stays open.
+      pacing: { firstTokenMs: 60_000 },
+    });
+    try {
+      // On a connection of its own, closed after the answer: it holds no place under the cap.
+      const creating = await rawConnection(shop.port);
+      creating.socket.write("POST /api/sessions HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n");
+      await creating.closed;
+      const { id, token } = JSON.parse(
+        creating.received().slice(creating.received().indexOf("\r\n\r\n") + 4),
+      ) as { id: string; token: string };
+      const first = await rawConnection(shop.port);
+      const body = JSON.stringify({ text: "show me running shoes" });
+      first.socket.write(
+        `POST /api/sessions/${id}/messages HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${token}\r\n` +
+          `content-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
+      );
+      await vi.waitFor(() => expect(first.received()).toContain("text/event-stream"));
+      // The server may not have seen the session's connection close yet (then: 503, again).
+      const second = await vi.waitFor(async () => {
+        const connection = await rawConnection(shop.port);
+        connection.socket.write(
+          `GET /api/sessions/${id}/stream HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${token}\r\n\r\n`,
+        );
+        await vi.waitFor(() => expect(connection.received()).toContain("\r\n\r\n"));
+        expect(statusOf(connection.received())).toBe(429);
+        return connection;
+      });
+      expect(second.received()).toContain('"code":"too_many_streams"');
+      // Two connections open (the stream, and the refused one kept alive): a third is refused.
+      const third = await rawConnection(shop.port);
+      third.socket.write("GET /healthz HTTP/1.1\r\nhost: x\r\n\r\n");
+      await third.closed;
+      expect(statusOf(third.received())).toBe(503);
+      first.socket.destroy();
+      second.socket.destroy();
+    } finally {
+      await shop.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
