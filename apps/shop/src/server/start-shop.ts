@@ -67,7 +67,12 @@ export async function startShop(options: StartShopOptions): Promise<RunningShop>
     : undefined;
   const sharedTurns =
     redis && config.redis
-      ? new RedisTurnLogs(redis, { keyPrefix: config.redis.keyPrefix, logger })
+      ? new RedisTurnLogs(redis, {
+          keyPrefix: config.redis.keyPrefix,
+          logger,
+          // A dead instance's turn is known dead as soon as its chat can be taken over.
+          leaseMs: config.turnLeaseMs,
+        })
       : undefined;
   try {
     model = await modelFromEnv({
