@@ -52,6 +52,7 @@ import type {
   Shopper,
   ShopStore,
 } from "./shop-store.js";
+import { DEFAULT_TOKEN_TTL_MS } from "./shop-store.js";
 import { SqlConversationStore } from "./sql-conversation-store.js";
 import { insertJournalRow, journaledCalls, SqlRoundJournal } from "./sql-round-journal.js";
 import { insertLedgerRecord, recordsOf, SqlToolLedger } from "./sql-tool-ledger.js";
@@ -71,6 +72,13 @@ export interface KyselyShopStoreOptions {
    * effect is written but not committed. Default 0.
    */
   recordDelayMs?: number;
+  /**
+   * How long a token opens anything, from its creation (`SESSION_TOKEN_TTL`); default
+   * {@link DEFAULT_TOKEN_TTL_MS}, 30 days.
+   */
+  tokenTtlMs?: number;
+  /** The time token lifetimes are measured at (epoch ms); default `Date.now`. For tests. */
+  clock?: () => number;
 }
 
 /** Thrown inside a checkout transaction to roll it back when stock vanished under it. */
@@ -89,6 +97,8 @@ export class KyselyShopStore implements ShopStore {
   readonly #db: Kysely<ShopDatabase>;
   readonly #dialect: StoreDialect;
   readonly #recordDelayMs: number;
+  readonly #tokenTtlMs: number;
+  readonly #clock: () => number;
   readonly #queue = new KeyedQueue();
   /**
    * The cart owner of each id given to the cart methods, as a promise made at the first call:
@@ -118,6 +128,8 @@ export class KyselyShopStore implements ShopStore {
     this.conversations = new SqlConversationStore(options.db, options.dialect);
     this.leases = new SqlTurnLeases(options.db, options.dialect);
     this.#recordDelayMs = Math.max(0, options.recordDelayMs ?? 0);
+    this.#tokenTtlMs = options.tokenTtlMs ?? DEFAULT_TOKEN_TTL_MS;
+    this.#clock = options.clock ?? Date.now;
   }
 
   async migrate(): Promise<void> {
@@ -159,12 +171,17 @@ export class KyselyShopStore implements ShopStore {
           .values({ id: shopperId, token_hash: hashToken(shopperToken), created_at: createdAt })
           .execute();
       } else {
+        // A revoked shopper gets no new chat. The row lock (PostgreSQL; SQLite's transactions
+        // take the write lock at BEGIN) orders this against `revokeShopper`: a chat made first is
+        // revoked with the others, one asked for after finds the shopper revoked.
         const shopper = await trx
           .selectFrom("shoppers")
           .select("id")
           .where("id", "=", shopperId)
+          .where("revoked_at", "is", null)
+          .$if(this.#dialect.name === "postgres", (q) => q.forUpdate())
           .executeTakeFirst();
-        if (!shopper) throw new RangeError(`There is no shopper ${shopperId}.`);
+        if (!shopper) throw new RangeError(`There is no shopper ${shopperId} (or it was revoked).`);
       }
       await trx
         .insertInto("sessions")
@@ -195,6 +212,8 @@ export class KyselyShopStore implements ShopStore {
       .selectFrom("sessions")
       .selectAll()
       .where("token_hash", "=", hashToken(token))
+      .where("revoked_at", "is", null)
+      .where("created_at", ">", this.#tokenCutoff())
       .executeTakeFirst();
     return row && toSession(row);
   }
@@ -214,8 +233,36 @@ export class KyselyShopStore implements ShopStore {
       .selectFrom("shoppers")
       .select(["id", "created_at"])
       .where("token_hash", "=", hashToken(token))
+      .where("revoked_at", "is", null)
+      .where("created_at", ">", this.#tokenCutoff())
       .executeTakeFirst();
     return row && { id: row.id, createdAt: row.created_at };
+  }
+
+  async revokeShopper(shopperId: string): Promise<{ sessionIds: string[] }> {
+    const revokedAt = this.#now();
+    return this.#db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable("shoppers")
+        .set({ revoked_at: revokedAt })
+        .where("id", "=", shopperId)
+        .where("revoked_at", "is", null)
+        .execute();
+      const rows = await trx
+        .updateTable("sessions")
+        .set({ revoked_at: revokedAt })
+        .where("shopper_id", "=", shopperId)
+        .where("kind", "=", "shopper")
+        .where("revoked_at", "is", null)
+        .returning("id")
+        .execute();
+      return { sessionIds: rows.map((r) => r.id) };
+    });
+  }
+
+  /** Tokens created at or before this instant (ISO 8601, which sorts as time) have expired. */
+  #tokenCutoff(): string {
+    return new Date(this.#clock() - this.#tokenTtlMs).toISOString();
   }
 
   async listChats(shopperId: string, options: { limit?: number } = {}): Promise<ChatSummary[]> {

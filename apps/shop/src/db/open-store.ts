@@ -26,6 +26,8 @@ export interface OpenStoreOptions {
   cartRules?: Partial<CartRules>;
   /** Test only: see `KyselyShopStoreOptions.recordDelayMs`. */
   recordDelayMs?: number;
+  /** How long a token opens anything (`SESSION_TOKEN_TTL`); default 30 days. */
+  tokenTtlMs?: number;
   /** The environment to read; default `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
 }
@@ -55,6 +57,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<ShopSto
   const extra = {
     ...(options.cartRules ? { cartRules: options.cartRules } : {}),
     ...(options.recordDelayMs ? { recordDelayMs: options.recordDelayMs } : {}),
+    ...(options.tokenTtlMs ? { tokenTtlMs: options.tokenTtlMs } : {}),
   };
   if (target.kind === "postgres") {
     const { openPostgresStore } = await import("./postgres-store.js");

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { ShopStore } from "./shop-store.js";
-import { registerStoreSuite, registerUpgradeSuite } from "./store-suite.js";
+import { type PeerOptions, registerStoreSuite, registerUpgradeSuite } from "./store-suite.js";
 import { registerTurnLeaseSuite } from "./turn-leases.testkit.js";
 
 const DATABASE_URL = process.env.DATABASE_URL || "postgres://127.0.0.1:5432/test";
@@ -74,7 +74,8 @@ if ("error" in driver) {
       const admin = new pg.Client({ connectionString });
       await admin.connect();
       await admin.query(`create schema ${schema}`);
-      const open = () => openPostgresStore({ connectionString: DATABASE_URL, schema, poolSize: 4 });
+      const open = (options: PeerOptions = {}) =>
+        openPostgresStore({ connectionString: DATABASE_URL, schema, poolSize: 4, ...options });
       const stores: ShopStore[] = [];
       try {
         stores.push(await open());
@@ -87,8 +88,8 @@ if ("error" in driver) {
         store: stores[0]!,
         concurrentPeers: true,
         workerTarget: { databaseUrl: DATABASE_URL, pgSchema: schema },
-        async openPeer() {
-          const peer = await open();
+        async openPeer(options?: PeerOptions) {
+          const peer = await open(options);
           stores.push(peer);
           return peer;
         },

@@ -27,6 +27,9 @@ export interface PostgresStoreOptions {
   cartRules?: Partial<CartRules>;
   /** Test only: see `KyselyShopStoreOptions.recordDelayMs`. */
   recordDelayMs?: number;
+  /** See `KyselyShopStoreOptions.tokenTtlMs` (default 30 days) and `clock`. */
+  tokenTtlMs?: number;
+  clock?: () => number;
   /** Told about errors of idle pooled connections (the pool replaces them). */
   onPoolError?: (error: Error) => void;
 }
@@ -70,6 +73,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     dialect: POSTGRES_DIALECT,
     ...(options.cartRules ? { cartRules: options.cartRules } : {}),
     ...(options.recordDelayMs ? { recordDelayMs: options.recordDelayMs } : {}),
+    tokenTtlMs: options.tokenTtlMs,
+    clock: options.clock,
   });
 }
 

@@ -25,6 +25,9 @@ import type {
 } from "./sql-conversation-store.js";
 import type { TurnLeases } from "./sql-turn-leases.js";
 
+/** How long a token opens anything by default, from its creation: 30 days. */
+export const DEFAULT_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
 /** Who a session belongs to; merchant tools require a merchant session (B12). */
 export type SessionKind = "shopper" | "merchant";
 
@@ -187,12 +190,26 @@ export interface ShopStore {
    * @throws RangeError when `shopperId` names no shopper.
    */
   createSession(kind: SessionKind, options?: CreateSessionOptions): Promise<NewSession>;
-  /** The session a bearer token belongs to, if any. */
+  /**
+   * The session a bearer token belongs to, if any: never for a revoked token
+   * ({@link revokeShopper}) or one older than the store's token lifetime (`tokenTtlMs`, from its
+   * `createdAt`).
+   */
   findSessionByToken(token: string): Promise<Session | undefined>;
   /** A session by id. */
   getSession(sessionId: string): Promise<Session | undefined>;
-  /** The shopper a shopper token belongs to, if any (session tokens are not shopper tokens). */
+  /**
+   * The shopper a shopper token belongs to, if any (session tokens are not shopper tokens); never
+   * for a revoked or expired token, as {@link findSessionByToken}.
+   */
   findShopperByToken(token: string): Promise<Shopper | undefined>;
+  /**
+   * Revokes the shopper's token and the token of every chat of theirs, in one transaction:
+   * afterwards none of them opens anything ("Forget me on this device"). The chats, cart and
+   * orders stay in the database, reachable by no token. Returns the ids of the chats whose tokens
+   * it revoked (none when there were none, or all were revoked already).
+   */
+  revokeShopper(shopperId: string): Promise<{ sessionIds: string[] }>;
   /** A shopper's chats that hold at least one message, most recently active first (default 50). */
   listChats(shopperId: string, options?: { limit?: number }): Promise<ChatSummary[]>;
 

@@ -8,7 +8,7 @@ import { addToCart } from "../domain/cart.js";
 import type { ShopDatabase } from "./shop-database.js";
 import type { ShopStore } from "./shop-store.js";
 import { openSqliteStore } from "./sqlite-store.js";
-import { registerStoreSuite, registerUpgradeSuite } from "./store-suite.js";
+import { type PeerOptions, registerStoreSuite, registerUpgradeSuite } from "./store-suite.js";
 import { registerTurnLeaseSuite } from "./turn-leases.testkit.js";
 
 /** A temporary directory per harness, deleted with it. */
@@ -28,8 +28,8 @@ const sqliteHarness = async () => {
     store,
     concurrentPeers: false,
     workerTarget: { sqliteFile: file },
-    async openPeer() {
-      const peer = await openSqliteStore({ file });
+    async openPeer(options: PeerOptions = {}) {
+      const peer = await openSqliteStore({ file, ...options });
       peers.push(peer);
       return peer;
     },

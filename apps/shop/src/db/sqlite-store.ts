@@ -35,6 +35,9 @@ export interface SqliteStoreOptions {
   cartRules?: Partial<CartRules>;
   /** Test only: see `KyselyShopStoreOptions.recordDelayMs`. */
   recordDelayMs?: number;
+  /** See `KyselyShopStoreOptions.tokenTtlMs` (default 30 days) and `clock`. */
+  tokenTtlMs?: number;
+  clock?: () => number;
   /** How long to wait for another process's write lock before failing (default 5000 ms). */
   busyTimeoutMs?: number;
 }
@@ -66,6 +69,8 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Shop
     dialect: SQLITE_DIALECT,
     ...(options.cartRules ? { cartRules: options.cartRules } : {}),
     ...(options.recordDelayMs ? { recordDelayMs: options.recordDelayMs } : {}),
+    tokenTtlMs: options.tokenTtlMs,
+    clock: options.clock,
   });
 }
 

@@ -31,8 +31,11 @@ import type { StoreDialect } from "./store-dialect.js";
 export interface StoreHarness {
   /** A migrated store on a fresh database. */
   readonly store: ShopStore;
-  /** Opens another store on the same database, as a restarted or second server process would. */
-  openPeer(): Promise<ShopStore>;
+  /**
+   * Opens another store on the same database, as a restarted or second server process would
+   * (with `options`: another token lifetime, another clock).
+   */
+  openPeer(options?: PeerOptions): Promise<ShopStore>;
   /**
    * Whether a peer may run transactions while this store holds one open. False for SQLite: in one
    * process, better-sqlite3 would block the event loop waiting for the other connection's lock.
@@ -42,6 +45,12 @@ export interface StoreHarness {
   readonly workerTarget: Pick<OpenStoreOptions, "databaseUrl" | "sqliteFile" | "pgSchema">;
   /** Closes the stores and deletes the database. */
   dispose(): Promise<void>;
+}
+
+/** Options of {@link StoreHarness.openPeer}. */
+export interface PeerOptions {
+  tokenTtlMs?: number;
+  clock?: () => number;
 }
 
 /** Creates a {@link StoreHarness}. */
@@ -132,6 +141,67 @@ export function registerStoreSuite(name: string, createHarness: StoreHarnessFact
       await expect(store.createSession("shopper", { shopperId: "u-missing" })).rejects.toThrow(
         RangeError,
       );
+    });
+
+    it("revokes a shopper's token and every chat token of theirs, and no one else's", async () => {
+      const first = await store.createSession("shopper");
+      const shopperId = first.shopperId!;
+      const second = await store.createSession("shopper", { shopperId });
+      const other = await store.createSession("shopper");
+      const merchant = await store.createSession("merchant");
+      const revoked = await store.revokeShopper(shopperId);
+      expect([...revoked.sessionIds].sort()).toEqual([first.id, second.id].sort());
+      for (const s of [store, await harness.openPeer()]) {
+        expect(await s.findSessionByToken(first.token)).toBeUndefined();
+        expect(await s.findSessionByToken(second.token)).toBeUndefined();
+        expect(await s.findShopperByToken(first.shopperToken!)).toBeUndefined();
+        // Other shoppers' and the merchant's tokens still open what they opened.
+        expect(await s.findSessionByToken(other.token)).toMatchObject({ id: other.id });
+        expect(await s.findShopperByToken(other.shopperToken!)).toMatchObject({
+          id: other.shopperId,
+        });
+        expect(await s.findSessionByToken(merchant.token)).toMatchObject({ kind: "merchant" });
+        // The chats themselves stay (reachable by no token).
+        expect(await s.getSession(first.id)).toMatchObject({ shopperId });
+      }
+      // Nothing is left to revoke, and a revoked shopper gets no new chat (whose token would open).
+      expect(await store.revokeShopper(shopperId)).toEqual({ sessionIds: [] });
+      await expect(store.createSession("shopper", { shopperId })).rejects.toThrow(RangeError);
+      expect(await store.revokeShopper("u-missing")).toEqual({ sessionIds: [] });
+    });
+
+    it("a token older than the token lifetime opens nothing, counted from its creation", async () => {
+      const chat = await store.createSession("shopper");
+      const merchant = await store.createSession("merchant");
+      const created = Date.parse(chat.createdAt);
+      const day = 24 * 60 * 60 * 1000;
+      const at = async (time: number, tokenTtlMs?: number) => {
+        const peer = await harness.openPeer({
+          clock: () => time,
+          ...(tokenTtlMs === undefined ? {} : { tokenTtlMs }),
+        });
+        return {
+          session: (await peer.findSessionByToken(chat.token))?.id,
+          shopper: (await peer.findShopperByToken(chat.shopperToken!))?.id,
+        };
+      };
+      const open = { session: chat.id, shopper: chat.shopperId };
+      const closed = { session: undefined, shopper: undefined };
+      // The default lifetime: 30 days.
+      expect(await at(created + 29 * day)).toEqual(open);
+      expect(await at(created + 30 * day - 1)).toEqual(open);
+      expect(await at(created + 30 * day)).toEqual(closed);
+      expect(await at(created + 31 * day)).toEqual(closed);
+      // Another lifetime, to the millisecond.
+      expect(await at(created + 59_999, 60_000)).toEqual(open);
+      expect(await at(created + 60_000, 60_000)).toEqual(closed);
+      // Merchant session tokens have the same lifetime.
+      const later = await harness.openPeer({
+        clock: () => Date.parse(merchant.createdAt) + 31 * day,
+      });
+      expect(await later.findSessionByToken(merchant.token)).toBeUndefined();
+      // The store's own clock: just made, the tokens open.
+      expect(await store.findSessionByToken(chat.token)).toMatchObject({ id: chat.id });
     });
 
     it("keeps one cart and the orders per shopper, shared by the shopper's chats", async () => {
