@@ -138,3 +138,18 @@ describe("loadConfig: the HTTP edge's bounds", () => {
     );
   });
 });
+
+describe("loadConfig: the turn lease", () => {
+  it("TURN_LEASE_MS: 20 s by default, a whole number of ms from 1000 to 600000", () => {
+    expect(loadConfig({}).turnLeaseMs).toBe(20_000);
+    expect(loadConfig({ TURN_LEASE_MS: " " }).turnLeaseMs).toBe(20_000);
+    expect(loadConfig({ TURN_LEASE_MS: "5000" }).turnLeaseMs).toBe(5_000);
+    for (const bad of ["999", "600001", "1.5e3x", "ten", "2500.5"]) {
+      expect(() => loadConfig({ TURN_LEASE_MS: bad })).toThrow(
+        new RegExp(
+          `^TURN_LEASE_MS must be a whole number of milliseconds .*got "${bad.replace(".", "\\.")}"`,
+        ),
+      );
+    }
+  });
+});
