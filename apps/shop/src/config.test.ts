@@ -79,6 +79,25 @@ describe("loadConfig: the listening address, rate limits and Redis", () => {
     refused("10.0.0.1, proxy.internal", /"proxy\.internal" is not an IP address/);
   });
 
+  it("SESSION_TOKEN_TTL: 30 days by default; milliseconds or a number with a unit", () => {
+    const day = 86_400_000;
+    expect(loadConfig({}).sessionTokenTtlMs).toBe(30 * day);
+    expect(loadConfig({ SESSION_TOKEN_TTL: "" }).sessionTokenTtlMs).toBe(30 * day);
+    expect(loadConfig({ SESSION_TOKEN_TTL: "7d" }).sessionTokenTtlMs).toBe(7 * day);
+    expect(loadConfig({ SESSION_TOKEN_TTL: " 12h " }).sessionTokenTtlMs).toBe(12 * 3_600_000);
+    expect(loadConfig({ SESSION_TOKEN_TTL: "90m" }).sessionTokenTtlMs).toBe(90 * 60_000);
+    expect(loadConfig({ SESSION_TOKEN_TTL: "3600s" }).sessionTokenTtlMs).toBe(3_600_000);
+    expect(loadConfig({ SESSION_TOKEN_TTL: "86400000" }).sessionTokenTtlMs).toBe(day);
+    expect(loadConfig({ SESSION_TOKEN_TTL: "60000ms" }).sessionTokenTtlMs).toBe(60_000);
+    expect(loadConfig({ SESSION_TOKEN_TTL: "3650D" }).sessionTokenTtlMs).toBe(3_650 * day);
+    for (const value of ["0", "59s", "3651d", "1.5d", "-1d", "30 days", "d", "1w", "forever"]) {
+      expect(() => loadConfig({ SESSION_TOKEN_TTL: value }), value).toThrow(ConfigError);
+      expect(() => loadConfig({ SESSION_TOKEN_TTL: value }), value).toThrow(
+        new RegExp(`^SESSION_TOKEN_TTL must be .*e\\.g\\. 30d, 12h.*\\(got "${value}"\\)`),
+      );
+    }
+  });
+
   it("never repeats a Redis password in an error or a log line", () => {
     expect(() => loadConfig({ REDIS_URL: "http://user:s3cret@cache" })).toThrow(
       /http:\/\/user:\*\*\*@cache/,

@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { isIP } from "node:net";
 import { resolveStoreTarget, type StoreTarget } from "./db/open-store.js";
+import { DEFAULT_TOKEN_TTL_MS } from "./db/shop-store.js";
 import {
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_MAX_CONNECTIONS,
@@ -94,6 +95,12 @@ export interface ShopConfig {
    */
   readonly approvalTimeoutMs: number;
   /**
+   * `SESSION_TOKEN_TTL`, default 30 days: how long a shopper's token and a chat's (or merchant
+   * session's) token open anything, from their creation; afterwards they answer 401 as unknown
+   * ones. Milliseconds, or a whole number with a unit: `30d`, `12h`, `90m`, `45s`.
+   */
+  readonly sessionTokenTtlMs: number;
+  /**
    * `TURN_LEASE_MS`, default 20 000: how long a chat's turn lease lasts without renewal (renewed
    * every third of it while the turn runs). An instance that dies holding one blocks that chat
    * this long at most; then the next message on any instance takes it over and repairs it.
@@ -177,6 +184,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
     logLevel: parseLogLevel(env.LOG_LEVEL),
     toolDelayMs: parseToolDelay(env.SHOP_TOOL_DELAY_MS),
     approvalTimeoutMs: parseApprovalTimeout(env.APPROVAL_TIMEOUT_MS),
+    sessionTokenTtlMs: parseTokenTtl(env.SESSION_TOKEN_TTL),
     turnLeaseMs: parseTurnLease(env.TURN_LEASE_MS),
   };
 }
@@ -339,6 +347,31 @@ function parseShutdownGrace(value: string | undefined): number {
 
 /** The default of {@link ShopConfig.approvalTimeoutMs}: 5 minutes. */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 5 * 60_000;
+
+/** Milliseconds per unit of {@link parseTokenTtl}. */
+const TTL_UNITS: Readonly<Record<string, number>> = {
+  ms: 1,
+  s: 1_000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+};
+
+/** The bounds of {@link ShopConfig.sessionTokenTtlMs}: one minute to ten years. */
+const MIN_TOKEN_TTL_MS = 60_000;
+const MAX_TOKEN_TTL_MS = 3_650 * 86_400_000;
+
+function parseTokenTtl(value: string | undefined): number {
+  if (value === undefined || value.trim() === "") return DEFAULT_TOKEN_TTL_MS;
+  const match = /^(\d{1,13})\s*(ms|s|m|h|d)?$/i.exec(value.trim());
+  const ms = match ? Number(match[1]) * (TTL_UNITS[(match[2] ?? "ms").toLowerCase()] ?? 1) : NaN;
+  if (!(ms >= MIN_TOKEN_TTL_MS && ms <= MAX_TOKEN_TTL_MS)) {
+    throw new ConfigError(
+      `SESSION_TOKEN_TTL must be a whole number of milliseconds, or of seconds, minutes, hours or days with s, m, h or d (e.g. 30d, 12h), from 1 minute to 3650 days (got "${value}").`,
+    );
+  }
+  return ms;
+}
 
 function parseApprovalTimeout(value: string | undefined): number {
   if (value === undefined || value.trim() === "") return DEFAULT_APPROVAL_TIMEOUT_MS;

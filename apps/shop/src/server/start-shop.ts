@@ -56,6 +56,7 @@ export async function startShop(options: StartShopOptions): Promise<RunningShop>
       ? { databaseUrl: config.database.connectionString }
       : { sqliteFile: config.database.file }),
     ...(config.toolDelayMs > 0 ? { recordDelayMs: config.toolDelayMs } : {}),
+    tokenTtlMs: config.sessionTokenTtlMs,
   });
   let model: ShopModel | undefined;
   // REDIS_URL: turns and rate limits shared by every instance; unreachable at start is an error.
