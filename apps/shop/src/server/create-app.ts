@@ -168,7 +168,12 @@ export function createApp(deps: AppDeps): ShopApp {
     ...(deps.rateCounter ? { counter: deps.rateCounter } : {}),
   });
   // New chats (of a new shopper, or of the token's shopper), the shopper's chats and orders.
-  registerShopperRoutes(app, store, sessionLimit);
+  registerShopperRoutes(app, store, sessionLimit, {
+    // A forgotten shopper's running turns stop with their tokens.
+    onForget: async (ids) => {
+      await Promise.all(ids.map((id) => turns.cancel(id)));
+    },
+  });
   app.post("/api/merchant/sessions", requireMerchantToken(deps.merchantToken), async (c) =>
     c.json(await store.createSession("merchant"), 201),
   );

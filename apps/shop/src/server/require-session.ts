@@ -36,7 +36,7 @@ export function requireBearer(c: Context<AppEnv>, what: string): string {
 
 /**
  * Who `token` stands for: a session's token (a chat's stands for its shopper too) or a shopper's
- * token. A 401 when it is neither.
+ * token. A 401 when it is neither, or revoked, or older than the token lifetime.
  * @throws HttpError 401.
  */
 export async function tokenOwner(
@@ -53,8 +53,16 @@ export async function tokenOwner(
   }
   const shopper = await store.findShopperByToken(token);
   if (shopper) return { kind: "shopper", shopperId: shopper.id };
+  throw invalidToken(c);
+}
+
+/**
+ * The 401 of a token that opens nothing: unknown, revoked or expired alike (no hint which), with
+ * `WWW-Authenticate`.
+ */
+export function invalidToken(c: Context<AppEnv>): HttpError {
   c.header("www-authenticate", 'Bearer realm="shop", error="invalid_token"');
-  throw new HttpError(401, "unauthorized", "The token is not valid.");
+  return new HttpError(401, "unauthorized", "The token is not valid.");
 }
 
 /** The middleware for routes under `.../sessions/:id` of one kind. */

@@ -251,3 +251,86 @@ describe("GET /api/shopper/orders", () => {
     expect(await theirs.json()).toEqual({ orders: [] });
   });
 });
+
+describe("POST /api/shopper/forget", () => {
+  /** What every request with `token` answers: the status of each of the shopper's routes. */
+  const statuses = async (token: string, chatId: string) => ({
+    chat: (await t.call("GET", `/api/sessions/${chatId}`, { token })).status,
+    cart: (await t.call("GET", `/api/sessions/${chatId}/cart`, { token })).status,
+    newChat: (await t.call("POST", "/api/sessions", { token })).status,
+    chats: (await t.call("GET", "/api/shopper/chats", { token })).status,
+    orders: (await t.call("GET", "/api/shopper/orders", { token })).status,
+    forget: (await t.call("POST", "/api/shopper/forget", { token })).status,
+  });
+  const all = (status: number) => ({
+    chat: status,
+    cart: status,
+    newChat: status,
+    chats: status,
+    orders: status,
+    forget: status,
+  });
+
+  it("revokes the shopper's token and every chat token: each then gets the 401 of an unknown token", async () => {
+    const first = await start();
+    const second = await start(first.shopperToken);
+    const other = await start();
+    const tokens = [first.shopperToken!, first.token, second.token];
+    expect((await t.call("GET", `/api/sessions/${second.id}`, { token: first.token })).status).toBe(
+      200,
+    );
+
+    const forgot = await t.call("POST", "/api/shopper/forget", { token: second.token });
+    expect(forgot.status).toBe(200);
+    expect(await forgot.json()).toEqual({ forgotten: true, revokedChats: 2 });
+
+    const unknown = await t.call("GET", `/api/sessions/${first.id}`, { token: "x".repeat(43) });
+    const unknownBody = await unknown.json();
+    for (const token of tokens) {
+      const response = await t.call("GET", `/api/sessions/${first.id}`, { token });
+      expect(response.status).toBe(401);
+      expect(response.headers.get("www-authenticate")).toBe(
+        unknown.headers.get("www-authenticate"),
+      );
+      expect(await response.json()).toEqual(unknownBody);
+      expect(await statuses(token, second.id)).toEqual(all(401));
+    }
+    // Another shopper is untouched; a request without a token starts a new shopper.
+    expect((await statuses(other.token, other.id)).chat).toBe(200);
+    expect((await start()).shopperId).not.toBe(first.shopperId);
+  });
+
+  it("wants a shopper's token: 401 without or with an unknown one, 403 with a merchant's", async () => {
+    const none = await t.call("POST", "/api/shopper/forget");
+    expect(none.status).toBe(401);
+    expect(none.headers.get("www-authenticate")).toContain("Bearer");
+    expect((await t.call("POST", "/api/shopper/forget", { token: "nope" })).status).toBe(401);
+    const merchant = await t.session("merchant");
+    expect((await t.call("POST", "/api/shopper/forget", { token: merchant.token })).status).toBe(
+      403,
+    );
+    // The merchant's session still works.
+    expect(
+      (await t.call("GET", `/api/merchant/sessions/${merchant.id}`, { token: merchant.token }))
+        .status,
+    ).toBe(200);
+  });
+
+  it("stops a turn of the forgotten chats that is still running (a checkout waiting for Confirm)", async () => {
+    const chat = await start();
+    await say(chat.id, chat.token, "add the wool socks to my cart");
+    await readEvents(
+      await t.call("POST", `/api/sessions/${chat.id}/messages`, {
+        token: chat.token,
+        json: { text: "check out" },
+      }),
+      { until: (events) => events.some((e) => e.event.type === "approval-request") },
+    );
+    expect(t.shop.turns.running(chat.id)).toBe(true);
+    const forgot = await t.call("POST", "/api/shopper/forget", { token: chat.shopperToken! });
+    expect(await forgot.json()).toEqual({ forgotten: true, revokedChats: 1 });
+    expect(t.shop.turns.running(chat.id)).toBe(false);
+    // No order was placed: the cart's shopper has none.
+    expect(await t.store.listOrders({ shopperId: chat.shopperId })).toEqual([]);
+  });
+});

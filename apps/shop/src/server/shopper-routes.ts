@@ -4,7 +4,9 @@
  * the shopper's cart and orders; without a token a new shopper, whose token comes back once as
  * `shopperToken`. `GET /api/shopper/chats` lists the chats to reopen (each one's transcript is
  * `GET /api/sessions/:id` with the same token), `GET /api/shopper/orders` the orders with their
- * lines (size and colour included).
+ * lines (size and colour included). `POST /api/shopper/forget` revokes the shopper's token and
+ * every chat token of theirs ("Forget me on this device"): afterwards each answers 401 as an
+ * unknown token would, and the chats' running turns are cancelled.
  */
 
 import type { Context, Hono, MiddlewareHandler } from "hono";
@@ -14,7 +16,7 @@ import type { Order } from "../domain/orders.js";
 import type { AppEnv } from "./app-env.js";
 import { bearerToken } from "./bearer-token.js";
 import { HttpError } from "./http-error.js";
-import { requireBearer, tokenOwner } from "./require-session.js";
+import { invalidToken, requireBearer, tokenOwner } from "./require-session.js";
 
 /** Chats or orders one request lists at most. */
 const MAX_LIST = 100;
@@ -45,11 +47,18 @@ export interface OrderView {
   }[];
 }
 
+/** Options of {@link registerShopperRoutes}. */
+export interface ShopperRouteOptions {
+  /** Told the chats whose tokens `POST /api/shopper/forget` revoked (to cancel their turns). */
+  onForget?: (sessionIds: readonly string[]) => Promise<void>;
+}
+
 /** Registers `POST /api/sessions` (behind `limit`) and the `/api/shopper/*` routes. */
 export function registerShopperRoutes(
   app: Hono<AppEnv>,
   store: ShopStore,
   limit: MiddlewareHandler<AppEnv>,
+  options: ShopperRouteOptions = {},
 ): void {
   app.post("/api/sessions", limit, async (c) => {
     // A request without a token starts a new shopper; one with a token must be a shopper's.
@@ -63,7 +72,20 @@ export function registerShopperRoutes(
     }
     if (token === undefined) return c.json(await store.createSession("shopper"), 201);
     const shopperId = await shopperOf(c, store, token);
-    return c.json(await store.createSession("shopper", { shopperId }), 201);
+    try {
+      return c.json(await store.createSession("shopper", { shopperId }), 201);
+    } catch (error) {
+      // The shopper was forgotten between the token check and the new chat.
+      if (error instanceof RangeError) throw invalidToken(c);
+      throw error;
+    }
+  });
+
+  app.post("/api/shopper/forget", async (c) => {
+    const shopperId = await shopperOf(c, store, requireBearer(c, "the shopper's token"));
+    const { sessionIds } = await store.revokeShopper(shopperId);
+    await options.onForget?.(sessionIds);
+    return c.json({ forgotten: true, revokedChats: sessionIds.length });
   });
 
   app.get("/api/shopper/chats", async (c) => {
