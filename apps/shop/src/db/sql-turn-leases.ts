@@ -7,12 +7,17 @@
  * instance that died (kill -9, lost network): the next claim takes the chat over and says so, and
  * the new turn repairs the conversation from the round journal before it starts.
  *
+ * An instance also knows a lease dead before it expires when its holder was a process of this
+ * machine that is gone (a restart after a crash): see {@link holderIsGone}.
+ *
  * The same lock fences the dead holder's late writes: a conversation write or a tool effect that
  * names its lease checks, under that lock and in its own transaction, that the lease is still its
  * own (see {@link assertLeaseHeld}), so a holder that lost its lease can change nothing after the
  * new one took over.
  */
 
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
 import type { Kysely, Transaction } from "kysely";
 import type { ShopDatabase } from "./shop-database.js";
 import type { StoreDialect } from "./store-dialect.js";
@@ -24,6 +29,11 @@ export interface LeaseClaim {
   readonly holder: string;
   /** How long the lease lasts without renewal, in ms. */
   readonly ttlMs: number;
+  /**
+   * The turn id of a live-looking lease the claimer knows to be dead (its process is gone): taken
+   * over like an expired one, and only while that turn still holds it.
+   */
+  readonly presumedDead?: string;
 }
 
 /** A lease as stored. */
@@ -121,7 +131,8 @@ export class SqlTurnLeases implements TurnLeases {
       await this.#dialect.lock(trx, leaseLockKey(sessionId));
       const found = await readLease(trx, sessionId);
       const now = this.#now();
-      if (found && found.expiresAt > now) return { ok: false, heldBy: found };
+      const dead = found !== undefined && found.turnId === claim.presumedDead;
+      if (found && found.expiresAt > now && !dead) return { ok: false, heldBy: found };
       const row = {
         turn_id: claim.turnId,
         holder: claim.holder,
@@ -171,4 +182,29 @@ async function readLease(
     .executeTakeFirst();
   // PostgreSQL's bigint comes back as a string from pg.
   return row && { turnId: row.turn_id, holder: row.holder, expiresAt: Number(row.expires_at) };
+}
+
+/**
+ * This process as a lease holder: the machine, the process id and a random part (a process id
+ * can come back after a reboot or in another container).
+ */
+export function leaseHolderId(): string {
+  return `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
+}
+
+/**
+ * True when `holder` ({@link leaseHolderId}) names a process of this machine that no longer
+ * exists: its leases can be taken over at once instead of after they expire. False whenever that
+ * cannot be known (another machine, a process of another user, an id of another form).
+ */
+export function holderIsGone(holder: string): boolean {
+  const [host, pid] = holder.split("/");
+  if (host !== hostname() || !pid || !/^\d+$/.test(pid)) return false;
+  if (Number(pid) === process.pid) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
 }

@@ -5,7 +5,6 @@
  * answers `{ error: { code, message } }`, unknown routes included.
  */
 
-import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
@@ -14,6 +13,7 @@ import type { Logger } from "pino";
 import type { ShopAgents } from "../agents/shop-agents.js";
 import { DEFAULT_TURN_LEASE_MS } from "../config.js";
 import type { ShopStore } from "../db/shop-store.js";
+import { leaseHolderId } from "../db/sql-turn-leases.js";
 import { DemoBook } from "../demo/demo-book.js";
 import { demoTurnBody } from "../demo/demo-turn-body.js";
 import type { AppEnv } from "./app-env.js";
@@ -112,7 +112,7 @@ export function createApp(deps: AppDeps): ShopApp {
     // One turn per chat on every instance sharing the database.
     leases: {
       store: store.leases,
-      holder: randomUUID(),
+      holder: leaseHolderId(),
       ttlMs: deps.turnLeaseMs ?? DEFAULT_TURN_LEASE_MS,
     },
     onLeaseError: (err, sessionId) =>

@@ -1,5 +1,9 @@
+import { spawnSync } from "node:child_process";
+import { hostname } from "node:os";
 import type { AgentEvent } from "overlap-runtime";
 import { describe, expect, it } from "vitest";
+import { openStore } from "../db/open-store.js";
+import { leaseHolderId, TurnLeaseLost } from "../db/sql-turn-leases.js";
 import { TurnRegistry } from "./turn-registry.js";
 
 const done: AgentEvent = { type: "done", rounds: 1, stopReason: "end_turn" };
@@ -82,5 +86,116 @@ describe("TurnRegistry", () => {
     const newer = turns.start("s", async (t) => t.emit(done)); // its timer: 100 ms from now
     await sleep(75);
     expect(turns.log("s")).toBe(newer); // the older turn's timer fired and left the newer log
+  });
+});
+
+describe("TurnRegistry with the database's turn leases", () => {
+  const withLeases = async (ttlMs = 60_000) => {
+    const store = await openStore({ sqliteFile: ":memory:" });
+    const chat = await store.createSession("shopper");
+    const turns = new TurnRegistry({
+      leases: { store: store.leases, holder: leaseHolderId(), ttlMs },
+    });
+    return { store, chat: chat.id, turns };
+  };
+
+  it("a claimed chat refuses a second claim; done is logged once the lease is released", async () => {
+    const { store, chat, turns } = await withLeases();
+    const claimed = await turns.claim(chat);
+    if (!claimed.ok) throw new Error("the free chat was refused");
+    expect(claimed.claim.tookOver).toBeUndefined();
+    // Refused here (in memory) and in the database alike, before the turn started.
+    expect(await turns.claim(chat)).toMatchObject({ ok: false });
+    let finish: () => void = () => {};
+    const log = turns.start(
+      chat,
+      (t) =>
+        new Promise<void>((resolve) => {
+          finish = () => {
+            t.emit(done);
+            resolve();
+          };
+        }),
+      claimed.claim,
+    )!;
+    expect((await store.leases.current(chat))?.turnId).toBe(log.turnId);
+    expect(await turns.claim(chat)).toMatchObject({ ok: false });
+    finish();
+    const leaseWhenDone: unknown[] = [];
+    for await (const e of log.read()) {
+      if (e.event.type === "done") leaseWhenDone.push(await store.leases.current(chat));
+    }
+    expect(leaseWhenDone).toEqual([undefined]);
+    expect(await turns.claim(chat)).toMatchObject({ ok: true });
+    await store.close();
+  });
+
+  it("a start without a claim is a programming error; a released claim frees the chat", async () => {
+    const { store, chat, turns } = await withLeases();
+    expect(() => turns.start(chat, async () => {})).toThrow(/must claim its chat/);
+    const claimed = await turns.claim(chat);
+    if (!claimed.ok) throw new Error("refused");
+    await claimed.claim.release();
+    expect(await store.leases.current(chat)).toBeUndefined();
+    expect(await turns.claim(chat)).toMatchObject({ ok: true });
+    await store.close();
+  });
+
+  it("a turn whose lease another instance took over is aborted", async () => {
+    const { store, chat, turns } = await withLeases(300);
+    const claimed = await turns.claim(chat);
+    if (!claimed.ok) throw new Error("refused");
+    let reason: unknown;
+    const log = turns.start(
+      chat,
+      async (t) => {
+        await new Promise<void>((resolve) => t.signal.addEventListener("abort", () => resolve()));
+        reason = t.signal.reason;
+        t.emit({ type: "done", rounds: 0, stopReason: "error" });
+      },
+      claimed.claim,
+    )!;
+    // Another instance finds the lease expired (as after a pause longer than its time).
+    await store.leases.release(chat, log.turnId);
+    await store.leases.claim(chat, { turnId: "other", holder: "elsewhere/1/x", ttlMs: 60_000 });
+    for await (const _ of log.read()) {
+      // until the turn ended
+    }
+    expect(reason).toBeInstanceOf(TurnLeaseLost);
+    // Its end released nothing of the new holder's.
+    expect((await store.leases.current(chat))?.turnId).toBe("other");
+    await store.close();
+  });
+
+  it("takes over at once a lease of a process of this machine that is gone; waits out another machine's", async () => {
+    const { store, chat, turns } = await withLeases();
+    const gone = spawnSync(process.execPath, ["-e", ""]).pid;
+    await store.leases.claim(chat, {
+      turnId: "crashed",
+      holder: `${hostname()}/${gone}/abcd1234`,
+      ttlMs: 60_000,
+    });
+    const taken = await turns.claim(chat);
+    expect(taken).toMatchObject({ ok: true, claim: { tookOver: { turnId: "crashed" } } });
+    if (taken.ok) await taken.claim.release();
+
+    const other = await store.createSession("shopper");
+    await store.leases.claim(other.id, {
+      turnId: "far",
+      holder: `another-machine/${gone}/abcd1234`,
+      ttlMs: 60_000,
+    });
+    const refused = await turns.claim(other.id);
+    expect(refused).toMatchObject({ ok: false });
+    if (!refused.ok) expect(refused.retryAfterMs).toBeGreaterThan(0);
+    // And never a lease of a live process here (this one's own, under another turn).
+    const third = await store.createSession("shopper");
+    await store.leases.claim(third.id, {
+      turnId: "live",
+      holder: `${hostname()}/${process.ppid}/abcd1234`,
+      ttlMs: 60_000,
+    });
+    expect(await turns.claim(third.id)).toMatchObject({ ok: false });
+    await store.close();
   });
 });

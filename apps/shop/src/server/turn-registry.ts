@@ -30,7 +30,7 @@ import {
   TurnEventLog,
 } from "overlap-runtime";
 import type { TurnLease, TurnLeases } from "../db/sql-turn-leases.js";
-import { TurnLeaseLost } from "../db/sql-turn-leases.js";
+import { holderIsGone, TurnLeaseLost } from "../db/sql-turn-leases.js";
 
 /** A turn as its readers see it, wherever it runs. */
 export interface TurnView {
@@ -202,11 +202,16 @@ export class TurnRegistry {
     };
     if (!leases) return { ok: true, claim: { sessionId, turnId, leased: false, release } };
     try {
-      const result = await leases.store.claim(sessionId, {
-        turnId,
-        holder: leases.holder,
-        ttlMs: leases.ttlMs,
-      });
+      const ask = { turnId, holder: leases.holder, ttlMs: leases.ttlMs };
+      let result = await leases.store.claim(sessionId, ask);
+      // A lease of a process of this machine that is gone (a restart after a crash) need not be
+      // waited out.
+      if (!result.ok && holderIsGone(result.heldBy.holder)) {
+        result = await leases.store.claim(sessionId, {
+          ...ask,
+          presumedDead: result.heldBy.turnId,
+        });
+      }
       if (!result.ok) {
         this.#claiming.delete(sessionId);
         const left = result.heldBy.expiresAt - Date.now();
