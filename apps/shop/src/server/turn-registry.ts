@@ -320,14 +320,15 @@ export class TurnRegistry {
   }
 
   /**
-   * True while a turn of the session runs anywhere: here, under a live lease (any instance), or
-   * as the shared turns say.
+   * True while a turn of the session runs anywhere: here, or under a live lease (any instance;
+   * not a lease of a process of this machine that is gone); without leases, as the shared turns
+   * say.
    */
   async busy(sessionId: string): Promise<boolean> {
     if (this.running(sessionId)) return true;
     if (this.#leases) {
       const lease = await this.#leases.store.current(sessionId);
-      return lease !== undefined && lease.expiresAt > Date.now();
+      return lease !== undefined && lease.expiresAt > Date.now() && !holderIsGone(lease.holder);
     }
     return (await this.find(sessionId))?.running === true;
   }
