@@ -2,7 +2,8 @@
  * The shopper's page: chat with the shopping assistant, the cart and the timeline. The cart and
  * the orders belong to the shopper, not to one chat: the bar above the conversation has "New
  * chat" (a new chat of the same shopper: the cart stays), "Chats" (the shopper's chats, to reopen
- * one) and "Orders" (what was ordered). The page speaks the shopper's language (that of their latest message, kept across
+ * one), "Orders" (what was ordered) and "Forget me" (after a confirmation, the shopper's tokens
+ * are revoked and the page starts over as a new shopper). The page speaks the shopper's language (that of their latest message, kept across
  * chats).
  */
 
@@ -24,6 +25,7 @@ import { shopperSession } from "../session/storage";
 import { type SessionLoad, useSessionLoader } from "../session/use-session-loader";
 import { AccountBar } from "../shopper/AccountBar";
 import { ChatsDrawer } from "../shopper/ChatsDrawer";
+import { ForgetDialog } from "../shopper/ForgetDialog";
 import { OrdersDrawer } from "../shopper/OrdersDrawer";
 import { TimelinePanel } from "../timeline/TimelinePanel";
 import { Icon } from "../ui/Icon";
@@ -39,10 +41,18 @@ const SUGGESTIONS = [
 ];
 
 /** Which drawer is open over the page. */
-type Drawer = "chats" | "orders" | undefined;
+type Drawer = "chats" | "orders" | "forget" | undefined;
+
+/** Said once the page forgot the shopper and started over. */
+const forgottenHere = (lang: Lang) =>
+  pick(
+    lang,
+    "This device no longer remembers you: your tokens were revoked. You are starting over as a new shopper.",
+    "此设备已不再记住您：您的凭证已被撤销。您现在作为新顾客重新开始。",
+  );
 
 export function ShopperApp({ health }: { health: HealthState }) {
-  const { load, switching, retry, restart, open } = useSessionLoader({
+  const { load, switching, retry, restart, open, startOver } = useSessionLoader({
     endpoints: SHOPPER,
     slot: shopperSession,
     create: createShopper,
@@ -68,6 +78,12 @@ export function ShopperApp({ health }: { health: HealthState }) {
     },
     [open],
   );
+  const forgotten = useCallback(() => {
+    setDrawer(undefined);
+    // Nothing of the old shopper carries over: the new one starts with an empty cart.
+    lastCart.current = undefined;
+    startOver(forgottenHere(shopperLang()));
+  }, [startOver]);
   const ready = load.status === "ready" ? load : undefined;
 
   return (
@@ -90,6 +106,7 @@ export function ShopperApp({ health }: { health: HealthState }) {
                 onChats={() => setDrawer("chats")}
                 onOrders={() => setDrawer("orders")}
                 onNewChat={newChat}
+                onForget={() => setDrawer("forget")}
                 switching={switching}
               />
             }
@@ -106,6 +123,13 @@ export function ShopperApp({ health }: { health: HealthState }) {
         )}
         {ready && drawer === "orders" && (
           <OrdersDrawer token={ready.credentials.token} onClose={closeDrawer} />
+        )}
+        {ready && drawer === "forget" && (
+          <ForgetDialog
+            credentials={ready.credentials}
+            onForgotten={forgotten}
+            onClose={closeDrawer}
+          />
         )}
       </Shell>
     </LangContext.Provider>

@@ -57,14 +57,21 @@ export interface SessionLoaderOptions {
 const english = (): Lang => "en";
 
 /** What to open next. */
-type Intent = { kind: "remembered" } | { kind: "new" };
+type Intent =
+  | { kind: "remembered" }
+  | { kind: "new" }
+  /** A new owner, forgetting the remembered one (the shopper's "Forget me on this device"). */
+  | { kind: "fresh"; notice: string | undefined };
 
-/** The remembered token is no longer valid (a reset database, another server). */
+/**
+ * The remembered token no longer opens anything: it expired, it was revoked ("Forget me" on
+ * another tab), or the server does not know it (a reset database, another server).
+ */
 const forgotten = (lang: Lang) =>
   pick(
     lang,
-    "Your previous conversation is no longer available on the server, so a new one was started.",
-    "服务器上已没有您之前的对话，所以开始了一个新的对话。",
+    "Your saved session on this device has ended (it expired or was revoked, or the server no longer knows it), so you are starting again as a new shopper.",
+    "此设备上保存的会话已结束（已过期或已被撤销，或服务器已不再认识它），所以您将作为新顾客重新开始。",
   );
 
 /** The token is valid but the chat is not there for it: a new chat of the same shopper. */
@@ -77,7 +84,8 @@ const chatGone = (lang: Lang) =>
 
 /**
  * Opens the session; `retry` tries again after a failure, `restart` starts a new conversation,
- * `open(id)` opens another chat of the same shopper.
+ * `open(id)` opens another chat of the same shopper, `startOver(notice)` forgets the remembered
+ * session and opens one of a new owner (a new shopper), showing `notice`.
  */
 export function useSessionLoader(options: SessionLoaderOptions): {
   load: SessionLoad;
@@ -86,6 +94,7 @@ export function useSessionLoader(options: SessionLoaderOptions): {
   retry: () => void;
   restart: () => void;
   open: (id: string) => void;
+  startOver: (notice?: string) => void;
 } {
   const { endpoints, slot, create, newChat } = options;
   const langOf = options.lang ?? english;
@@ -106,7 +115,9 @@ export function useSessionLoader(options: SessionLoaderOptions): {
     const opened =
       intent.kind === "new"
         ? openNew(slot, create, newChat, signal, langOf)
-        : openSession(endpoints, slot, create, newChat, signal, langOf);
+        : intent.kind === "fresh"
+          ? openNew(slot, create, undefined, signal, langOf, intent.notice)
+          : openSession(endpoints, slot, create, newChat, signal, langOf);
     opened.then(
       (ready) => {
         if (signal.aborted) return;
@@ -143,7 +154,14 @@ export function useSessionLoader(options: SessionLoaderOptions): {
     },
     [slot],
   );
-  return { load, switching, retry, restart, open };
+  const startOver = useCallback(
+    (notice?: string) => {
+      slot.clear();
+      setRequest((r) => ({ attempt: r.attempt + 1, intent: { kind: "fresh", notice } }));
+    },
+    [slot],
+  );
+  return { load, switching, retry, restart, open, startOver };
 }
 
 /** A new conversation: a new chat of the remembered owner when possible, else a fresh session. */
