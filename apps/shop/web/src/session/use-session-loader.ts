@@ -74,6 +74,14 @@ const forgotten = (lang: Lang) =>
     "此设备上保存的会话已结束（已过期或已被撤销，或服务器已不再认识它），所以您将作为新顾客重新开始。",
   );
 
+/** The merchant's remembered session no longer opens (expired, a reset database, another server). */
+const sessionGone = (lang: Lang) =>
+  pick(
+    lang,
+    "Your previous conversation is no longer available (it expired, or the server no longer knows it), so a new one was started.",
+    "您之前的对话已不可用（已过期，或服务器已不再认识它），所以开始了一个新的对话。",
+  );
+
 /** The token is valid but the chat is not there for it: a new chat of the same shopper. */
 const chatGone = (lang: Lang) =>
   pick(
@@ -231,7 +239,7 @@ async function openSession(
       }
       // The token or the session is gone (a reset database, another server): start over.
       slot.clear();
-      notice = forgotten(langOf());
+      notice = endpoints.kind === "shopper" ? forgotten(langOf()) : sessionGone(langOf());
     }
   }
   const credentials = await create(signal);
