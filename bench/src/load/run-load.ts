@@ -107,6 +107,8 @@ export async function main(options: LoadOptions): Promise<void> {
           Math.max(1_000, 2 * (options.conversations + options.warmup + options.loneTurns)),
         ),
         RATE_LIMIT_TURNS_PER_MINUTE: "1000",
+        // Every conversation holds a connection at once (the default cap is 900).
+        MAX_CONNECTIONS: String(Math.max(900, 2 * options.conversations + 100)),
       },
     });
     const shopPid = shop.child.pid as number;
