@@ -994,7 +994,8 @@ export function registerUpgradeSuite(name: string, createEmpty: () => Promise<Em
       try {
         const { db, dialect } = empty;
         expect(await migrateToLatest(db, dialect, 2)).toEqual([1, 2]);
-        const at = "2026-01-02T03:04:05.000Z";
+        // A minute ago: a token older than the token lifetime (30 days) would open nothing.
+        const at = new Date(Date.now() - 60_000).toISOString();
         await sql`insert into sessions (id, kind, token_hash, created_at) values
           ('s-old-a', 'shopper', ${sha256("token-a")}, ${at}),
           ('s-old-b', 'shopper', ${sha256("token-b")}, ${at}),
