@@ -28,7 +28,7 @@
 
 import { performance } from "node:perf_hooks";
 import { z } from "zod";
-import type { AgentEvent } from "../../packages/overlap/src/round/agent-event.js";
+import type { AgentEvent } from "../../packages/overlap/src/protocol/agent-event.js";
 import { StreamedRound } from "../../packages/overlap/src/round/streamed-round.js";
 import {
   BlockAssembler,

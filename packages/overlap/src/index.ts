@@ -2,9 +2,11 @@
  * overlap: start each tool call the moment its arguments are complete, while the model is still
  * generating, with every tool run exactly once, results in call order and a valid conversation.
  *
- * Layers, from the bottom: json (two parsers that never mix), stream (neutral events and the
- * BlockAssembler), tools (defineTool, ToolExecutor), dispatch (EagerDispatcher), round
- * (StreamedRound), agent (the round loop, repair, validator, stores), sse (wire encoding).
+ * Layers, from the bottom (each imports only the ones below it; `npm run depcheck` holds it so):
+ * protocol (the AgentEvent vocabulary and the types every layer and the browser share), json (two
+ * parsers that never mix), sse (wire encoding), stream (neutral events and the BlockAssembler),
+ * tools (defineTool, ToolExecutor), dispatch (EagerDispatcher), round (StreamedRound), agent (the
+ * round loop, repair, validator, stores), then providers, mcp and testing.
  */
 
 export {
@@ -48,11 +50,6 @@ export {
 export {
   APPROVAL_DECLINED_TEXT,
   APPROVAL_TIMEOUT_TEXT,
-  type ApprovalDecision,
-  type ApprovalRequest,
-  type ApprovalResolution,
-  type ApprovalResolved,
-  type ApprovalSource,
   type AwaitApprovalOptions,
   awaitApproval,
   DEFAULT_APPROVAL_TIMEOUT_MS,
@@ -72,11 +69,7 @@ export {
   parseToolInput,
   type ToolInput,
 } from "./json/parse-tool-input.js";
-export {
-  type JsonPreview,
-  PartialJsonParser,
-  parsePartialJson,
-} from "./json/partial-json-parser.js";
+export { PartialJsonParser, parsePartialJson } from "./json/partial-json-parser.js";
 export type {
   AgentEvent,
   AgentEventBase,
@@ -84,15 +77,26 @@ export type {
   AgentEventType,
   DispatchDecision,
   ToolCallState,
-} from "./round/agent-event.js";
-export { PreviewCoalescer } from "./round/preview-coalescer.js";
-export { InMemoryRoundJournal, type RoundJournal } from "./round/round-journal.js";
+} from "./protocol/agent-event.js";
+export type {
+  ApprovalDecision,
+  ApprovalRequest,
+  ApprovalResolution,
+  ApprovalResolved,
+  ApprovalSource,
+} from "./protocol/approval.js";
+export type { JsonPreview } from "./protocol/json-preview.js";
 export {
   type BlockTiming,
   type RoundTimings,
   savedMsOf,
   type ToolTiming,
-} from "./round/round-timings.js";
+} from "./protocol/round-timings.js";
+export type { StopReason } from "./protocol/stop-reason.js";
+export type { UiEvent } from "./protocol/ui-event.js";
+export type { Usage } from "./protocol/usage.js";
+export { PreviewCoalescer } from "./round/preview-coalescer.js";
+export { InMemoryRoundJournal, type RoundJournal } from "./round/round-journal.js";
 export {
   type RoundResult,
   StreamedRound,
@@ -149,9 +153,7 @@ export {
   type ContentDelta,
   normalizeStopReason,
   type StartedContentBlock,
-  type StopReason,
   type StreamEvent,
-  type Usage,
 } from "./stream/stream-event.js";
 export {
   type ApprovalNeed,
@@ -186,9 +188,4 @@ export {
   ToolExecutor,
   type ToolExecutorOptions,
 } from "./tools/tool-executor.js";
-export {
-  failedOutcome,
-  type ToolOutcome,
-  type ToolOutcomeStatus,
-  type UiEvent,
-} from "./tools/tool-outcome.js";
+export { failedOutcome, type ToolOutcome, type ToolOutcomeStatus } from "./tools/tool-outcome.js";

@@ -12,7 +12,7 @@
 
 import type { ToolContext, ToolResultSpec } from "overlap-runtime";
 import type { RecordOption } from "../db/shop-store.js";
-import type { ShopToolContext } from "./shop-agents.js";
+import type { ShopToolContext } from "./tool-context.js";
 
 /**
  * The `record` option writing this call's ledger record in the change's transaction. `reply`

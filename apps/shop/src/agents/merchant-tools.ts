@@ -10,8 +10,8 @@ import type { ProductChangeResult } from "../domain/merchant.js";
 import { formatCents } from "../domain/money.js";
 import { countOf } from "../views/count-words.js";
 import { recordCall } from "./call-record.js";
-import type { ShopToolContext } from "./shop-agents.js";
 import { productLine, productView } from "./shop-views.js";
+import type { ShopToolContext } from "./tool-context.js";
 
 const productId = z.string().min(1).max(40).describe("A product id, like p-0001.");
 

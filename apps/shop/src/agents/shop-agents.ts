@@ -7,34 +7,9 @@
 import { type ModelClient, ToolExecutor } from "overlap-runtime";
 import type { ShopStore } from "../db/shop-store.js";
 import { merchantTools } from "./merchant-tools.js";
+import type { ShopAgent, ShopExecutorOptions } from "./shop-agent.js";
 import { shopperTools } from "./shopper-tools.js";
-
-/** What every shop tool receives as `ctx.context`. */
-export interface ShopToolContext {
-  sessionId: string;
-  store: ShopStore;
-  /**
-   * The turn whose lease the tools' turn holds: every effect checks it in its transaction, so a
-   * turn another instance took over changes nothing more. Absent outside a leased turn.
-   */
-  lease?: string;
-}
-
-/** Options of {@link ShopAgent.executor}. */
-export interface ShopExecutorOptions {
-  /** Leave out the tools that change the shop. */
-  readOnly?: boolean;
-  /** The lease of the turn the tools run in (see {@link ShopToolContext.lease}). */
-  lease?: string;
-}
-
-/** One agent: its name (carried by its events), its system prompt, its tools per session. */
-export interface ShopAgent {
-  name: "shopper" | "merchant";
-  system: string;
-  /** The agent's tools bound to a session (and the lease of the turn they run in). */
-  executor(sessionId: string, options?: ShopExecutorOptions): ToolExecutor<ShopToolContext>;
-}
+import type { ShopToolContext } from "./tool-context.js";
 
 /** The shopper and merchant agents. */
 export interface ShopAgents {

@@ -32,8 +32,9 @@ import { formatCents } from "../domain/money.js";
 import { type CartView, cartView } from "../views/cart-view.js";
 import { countOf } from "../views/count-words.js";
 import { recordCall } from "./call-record.js";
-import type { ShopAgent, ShopToolContext } from "./shop-agents.js";
+import type { ShopAgent } from "./shop-agent.js";
 import { cartSummary, productLine, productView, variantText } from "./shop-views.js";
+import type { ShopToolContext } from "./tool-context.js";
 
 const productId = z
   .string()

@@ -9,7 +9,7 @@ import type { Hono } from "hono";
 import type { ModelClient } from "overlap-runtime";
 import type { Logger } from "pino";
 import { z } from "zod";
-import type { ShopAgent } from "../agents/shop-agents.js";
+import type { ShopAgent } from "../agents/shop-agent.js";
 import { loadRecoveredConversation } from "../db/recover-conversation.js";
 import type { SessionKind, ShopStore } from "../db/shop-store.js";
 import type { AppEnv } from "./app-env.js";

@@ -16,7 +16,7 @@ import {
   runAgentTurn,
 } from "overlap-runtime";
 import type { Logger } from "pino";
-import type { ShopAgent } from "../agents/shop-agents.js";
+import type { ShopAgent } from "../agents/shop-agent.js";
 import { loadRecoveredConversation } from "../db/recover-conversation.js";
 import type { ShopStore } from "../db/shop-store.js";
 import { isTurnLeaseLost } from "../db/sql-turn-leases.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { InMemoryToolLedger } from "../dispatch/tool-ledger.js";
-import type { AgentEvent } from "../round/agent-event.js";
+import type { AgentEvent } from "../protocol/agent-event.js";
 import type { Message } from "../stream/message.js";
 import { buildStreamEvents, fakeModel } from "../testing/stream-builder.js";
 import { defineTool } from "../tools/define-tool.js";

@@ -4,14 +4,15 @@
  * before the next request, so a crash loses at most the round in flight (and repair covers it).
  */
 
-import type { ApprovalSource } from "../dispatch/approval-gate.js";
 import type { ToolLedger } from "../dispatch/tool-ledger.js";
 import { OverlapError } from "../errors.js";
-import type { AgentEventSink } from "../round/agent-event.js";
+import type { AgentEventSink } from "../protocol/agent-event.js";
+import type { ApprovalSource } from "../protocol/approval.js";
+import type { StopReason } from "../protocol/stop-reason.js";
 import type { RoundJournal } from "../round/round-journal.js";
 import { type RoundResult, StreamedRound } from "../round/streamed-round.js";
 import { isCallBlock, type Message } from "../stream/message.js";
-import type { StopReason, StreamEvent } from "../stream/stream-event.js";
+import type { StreamEvent } from "../stream/stream-event.js";
 import type { CallEntry } from "../tools/call-entry.js";
 import type { ToolCall, ToolExecutor } from "../tools/tool-executor.js";
 import type { ModelClient } from "./model-client.js";

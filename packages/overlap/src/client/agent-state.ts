@@ -7,12 +7,13 @@
  * states and leave old ones intact, so a UI can compare by reference.
  */
 
-import type { ApprovalResolution } from "../dispatch/approval-gate.js";
-import type { JsonPreview } from "../json/partial-json-parser.js";
-import type { DispatchDecision } from "../round/agent-event.js";
-import type { RoundTimings } from "../round/round-timings.js";
-import type { StopReason, Usage } from "../stream/stream-event.js";
-import type { UiEvent } from "../tools/tool-outcome.js";
+import type { DispatchDecision } from "../protocol/agent-event.js";
+import type { ApprovalResolution } from "../protocol/approval.js";
+import type { JsonPreview } from "../protocol/json-preview.js";
+import type { RoundTimings } from "../protocol/round-timings.js";
+import type { StopReason } from "../protocol/stop-reason.js";
+import type { UiEvent } from "../protocol/ui-event.js";
+import type { Usage } from "../protocol/usage.js";
 import { SeenIds } from "./seen-ids.js";
 
 /**

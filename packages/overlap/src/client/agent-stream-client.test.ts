@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { AgentEvent } from "../round/agent-event.js";
+import type { AgentEvent } from "../protocol/agent-event.js";
 import { encodeAgentEvent } from "../sse/sse-encoder.js";
 import { sseResponseBody } from "../sse/sse-response-body.js";
 import { type LoggedEvent, TurnEventLog } from "../sse/turn-event-log.js";

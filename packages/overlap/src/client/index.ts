@@ -5,17 +5,18 @@
  * `Last-Event-ID` and a subscribable store. Nothing here imports the server side: only types.
  */
 
-export type { JsonPreview } from "../json/partial-json-parser.js";
 export type {
   AgentEvent,
   AgentEventBase,
   AgentEventType,
   DispatchDecision,
   ToolCallState,
-} from "../round/agent-event.js";
-export type { BlockTiming, RoundTimings, ToolTiming } from "../round/round-timings.js";
-export type { StopReason, Usage } from "../stream/stream-event.js";
-export type { UiEvent } from "../tools/tool-outcome.js";
+} from "../protocol/agent-event.js";
+export type { JsonPreview } from "../protocol/json-preview.js";
+export type { BlockTiming, RoundTimings, ToolTiming } from "../protocol/round-timings.js";
+export type { StopReason } from "../protocol/stop-reason.js";
+export type { UiEvent } from "../protocol/ui-event.js";
+export type { Usage } from "../protocol/usage.js";
 export {
   type AgentError,
   type AgentState,

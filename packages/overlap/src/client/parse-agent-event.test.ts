@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { AgentEvent } from "../round/agent-event.js";
+import type { AgentEvent } from "../protocol/agent-event.js";
 import { AGENT_EVENT_SAMPLES } from "./__fixtures__/agent-event-samples.js";
 import { buildTurnEvents, turnScriptArb } from "./__fixtures__/turn-script.js";
 import { isAgentEvent, parseAgentEvent } from "./parse-agent-event.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AgentEvent } from "../round/agent-event.js";
+import type { AgentEvent } from "../protocol/agent-event.js";
 import { parseAgentEvent } from "./parse-agent-event.js";
 
 const roundEnd = (timings: Record<string, unknown>) =>

@@ -6,7 +6,7 @@
  * break an older client; the reader skips and counts such frames.
  */
 
-import type { AgentEvent, AgentEventType } from "../round/agent-event.js";
+import type { AgentEvent, AgentEventType } from "../protocol/agent-event.js";
 
 type Check = (value: unknown) => boolean;
 

@@ -8,7 +8,7 @@
  */
 
 import { createParser, type EventSourceMessage } from "eventsource-parser";
-import type { AgentEvent } from "../round/agent-event.js";
+import type { AgentEvent } from "../protocol/agent-event.js";
 import { SseEventBound } from "../sse/sse-event-bound.js";
 import { parseAgentEvent } from "./parse-agent-event.js";
 

@@ -1,7 +1,7 @@
 /** The client's view of approvals (issue 12): a pending approval is visible, then its outcome. */
 
 import { describe, expect, it } from "vitest";
-import type { AgentEvent } from "../round/agent-event.js";
+import type { AgentEvent } from "../protocol/agent-event.js";
 import { type AgentState, initialAgentState, pendingApprovals } from "./agent-state.js";
 import { parseAgentEvent } from "./parse-agent-event.js";
 import { reduceAgentEvent } from "./reduce-agent-event.js";

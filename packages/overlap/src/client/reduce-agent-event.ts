@@ -7,7 +7,7 @@
  * into the outer turn's text, rounds or end.
  */
 
-import type { AgentEvent, DispatchDecision } from "../round/agent-event.js";
+import type { AgentEvent, DispatchDecision } from "../protocol/agent-event.js";
 import {
   type AgentState,
   type AssistantTurn,

@@ -8,54 +8,15 @@
  * only the round's join waits for it.
  */
 
+import type {
+  ApprovalDecision,
+  ApprovalRequest,
+  ApprovalResolution,
+  ApprovalResolved,
+  ApprovalSource,
+} from "../protocol/approval.js";
 import type { ToolCall, ToolExecutor } from "../tools/tool-executor.js";
 import { failedOutcome, type ToolOutcome } from "../tools/tool-outcome.js";
-
-/** The user's answer to one approval request. */
-export interface ApprovalDecision {
-  approve: boolean;
-  /** Why (optional); a declined call's result quotes it to the model. */
-  reason?: string;
-}
-
-/** What the user is asked to approve; also the `approval-request` event's fields. */
-export interface ApprovalRequest {
-  callId: string;
-  name: string;
-  /** The call's arguments (strict parse). */
-  input: Readonly<Record<string, unknown>>;
-  /** What the call will do, in words (the tool's `summarize`, or a generic sentence). */
-  summary: string;
-  /** Structured details from the tool's `summarize` (the host's shape), for a richer card. */
-  details?: Record<string, unknown>;
-  /** How long the round waits for an answer; absent when it waits without limit. */
-  timeoutMs?: number;
-}
-
-/**
- * Where decisions come from: the host's link to its user (a UI's buttons behind an HTTP route,
- * a terminal prompt...). `wait` resolves with the user's decision; `signal` aborts when the round
- * stops waiting (timeout: reason named `TimeoutError`; the round was cancelled: `AbortError`),
- * after which its result is ignored and the source should forget the request.
- */
-export interface ApprovalSource {
-  wait(callId: string, signal: AbortSignal, request: ApprovalRequest): Promise<ApprovalDecision>;
-}
-
-/**
- * How an approval request ended: `approved` (the call runs), `declined`, `timeout` (no answer in
- * time), `cancelled` (the round was cancelled while waiting, or the source failed).
- */
-export type ApprovalResolution = "approved" | "declined" | "timeout" | "cancelled";
-
-/** An approval request that ended; also the `approval-resolved` event's fields. */
-export interface ApprovalResolved {
-  callId: string;
-  name: string;
-  decision: ApprovalResolution;
-  /** The user's reason, when they gave one. */
-  reason?: string;
-}
 
 /** Default time to wait for the user: 5 minutes. */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 5 * 60_000;

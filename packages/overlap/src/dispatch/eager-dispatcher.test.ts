@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { parseToolInput, type ToolInput } from "../json/parse-tool-input.js";
-import type { ToolCallState } from "../round/agent-event.js";
+import type { ToolCallState } from "../protocol/agent-event.js";
 import { defineTool } from "../tools/define-tool.js";
 import { type ToolCall, ToolExecutor } from "../tools/tool-executor.js";
 import { EagerDispatcher, type FinalToolUse } from "./eager-dispatcher.js";

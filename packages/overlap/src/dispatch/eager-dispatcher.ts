@@ -6,17 +6,13 @@
  */
 
 import type { ParseToolInputResult } from "../json/parse-tool-input.js";
-import type { AgentEventSink, ToolCallState } from "../round/agent-event.js";
-import type { StopReason } from "../stream/stream-event.js";
+import type { AgentEventSink, ToolCallState } from "../protocol/agent-event.js";
+import type { ApprovalRequest, ApprovalResolved, ApprovalSource } from "../protocol/approval.js";
+import type { StopReason } from "../protocol/stop-reason.js";
 import type { CallEntry } from "../tools/call-entry.js";
 import type { ToolCall, ToolExecutor } from "../tools/tool-executor.js";
 import { failedOutcome, type ToolOutcome } from "../tools/tool-outcome.js";
-import {
-  type ApprovalRequest,
-  type ApprovalResolved,
-  type ApprovalSource,
-  awaitApproval,
-} from "./approval-gate.js";
+import { awaitApproval } from "./approval-gate.js";
 import type { ToolLedger } from "./tool-ledger.js";
 
 /** A call as listed in the final message: the truth for {@link EagerDispatcher.collect}. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import type { ApprovalRequest } from "../protocol/approval.js";
 import { defineTool } from "../tools/define-tool.js";
-import type { ApprovalRequest } from "./approval-gate.js";
 import { InMemoryApprovals } from "./in-memory-approvals.js";
 
 const request = (callId: string): ApprovalRequest => ({

@@ -10,7 +10,7 @@ import type {
   ApprovalRequest,
   ApprovalResolution,
   ApprovalSource,
-} from "./approval-gate.js";
+} from "../protocol/approval.js";
 
 /** What {@link InMemoryApprovals.decide} did. */
 export type DecideResult =

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type JsonPreview, PartialJsonParser, parsePartialJson } from "./partial-json-parser.js";
+import type { JsonPreview } from "../protocol/json-preview.js";
+import { PartialJsonParser, parsePartialJson } from "./partial-json-parser.js";
 
 // ---------------------------------------------------------------------------------------------
 // Helpers

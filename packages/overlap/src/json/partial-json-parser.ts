@@ -30,14 +30,7 @@
  * which is exactly when they stop changing, so no copy is needed then.
  */
 
-/** A best-effort JSON value shown while arguments stream: deep read-only, never executed. */
-export type JsonPreview =
-  | null
-  | boolean
-  | number
-  | string
-  | readonly JsonPreview[]
-  | { readonly [key: string]: JsonPreview };
+import type { JsonPreview } from "../protocol/json-preview.js";
 
 // Scanner modes. Plain numbers rather than an enum: they are compared in the hot loop and
 // `const enum` does not mix well with isolatedModules.

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runAgentTurn } from "../agent/run-agent-turn.js";
 import { validateConversation } from "../agent/validate-conversation.js";
 import { parseToolInput, type ToolInput } from "../json/parse-tool-input.js";
-import type { AgentEvent } from "../round/agent-event.js";
+import type { AgentEvent } from "../protocol/agent-event.js";
 import type { ToolResultBlock } from "../stream/message.js";
 import { buildStreamEvents, fakeModel } from "../testing/index.js";
 import { type ToolCall, ToolExecutor } from "../tools/tool-executor.js";

@@ -27,6 +27,7 @@ import type {
   Tool as McpToolDefinition,
   ToolAnnotations,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { UiEvent } from "../protocol/ui-event.js";
 import {
   defineJsonSchemaTool,
   type JsonObject,
@@ -34,7 +35,6 @@ import {
 } from "../tools/define-json-schema-tool.js";
 import type { DispatchPolicy, Tool, ToolReturn } from "../tools/define-tool.js";
 import { ToolError } from "../tools/tool-error.js";
-import type { UiEvent } from "../tools/tool-outcome.js";
 
 /** What mcpTools needs of a client: the SDK's `Client` has it. */
 export type McpClientLike = Pick<Client, "listTools" | "callTool">;

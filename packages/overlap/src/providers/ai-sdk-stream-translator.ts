@@ -43,8 +43,10 @@ import type {
   SharedV3ProviderMetadata,
 } from "@ai-sdk/provider";
 import { OverlapError } from "../errors.js";
+import type { StopReason } from "../protocol/stop-reason.js";
+import type { Usage } from "../protocol/usage.js";
 import type { AssistantContentBlock } from "../stream/message.js";
-import type { StopReason, StreamEvent, Usage } from "../stream/stream-event.js";
+import type { StreamEvent } from "../stream/stream-event.js";
 
 /** The block type of a provider-executed tool's result, as the AI SDK reported it. */
 export const AI_SDK_TOOL_RESULT = "ai_sdk_tool_result";

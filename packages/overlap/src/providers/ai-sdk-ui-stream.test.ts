@@ -16,9 +16,9 @@ import {
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { runAgentTurn } from "../agent/run-agent-turn.js";
-import type { JsonPreview } from "../json/partial-json-parser.js";
 import { PartialJsonParser } from "../json/partial-json-parser.js";
-import type { AgentEvent } from "../round/agent-event.js";
+import type { AgentEvent } from "../protocol/agent-event.js";
+import type { JsonPreview } from "../protocol/json-preview.js";
 import { buildStreamEvents, fakeModel, type ScriptBlock } from "../testing/stream-builder.js";
 import { defineTool } from "../tools/define-tool.js";
 import { ToolError } from "../tools/tool-error.js";

@@ -30,10 +30,10 @@
  *   out.
  */
 
-import type { JsonPreview } from "../json/partial-json-parser.js";
-import type { AgentEvent, AgentEventSink } from "../round/agent-event.js";
-import type { StopReason } from "../stream/stream-event.js";
-import type { UiEvent } from "../tools/tool-outcome.js";
+import type { AgentEvent, AgentEventSink } from "../protocol/agent-event.js";
+import type { JsonPreview } from "../protocol/json-preview.js";
+import type { StopReason } from "../protocol/stop-reason.js";
+import type { UiEvent } from "../protocol/ui-event.js";
 
 /** The AI SDK's finish reasons. */
 export type UiFinishReason =

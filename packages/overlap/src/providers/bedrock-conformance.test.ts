@@ -33,7 +33,7 @@ import type { SimScript, SimServer } from "overlap-sim";
 import { describe, expect, it, vi } from "vitest";
 import type { ModelClient, ModelRequest } from "../agent/model-client.js";
 import { runAgentTurn } from "../agent/run-agent-turn.js";
-import type { AgentEvent } from "../round/agent-event.js";
+import type { AgentEvent } from "../protocol/agent-event.js";
 import { StreamedRound } from "../round/streamed-round.js";
 import type { Message, UserMessage } from "../stream/message.js";
 import {

@@ -32,7 +32,8 @@
 
 import type { ConverseStreamOutput } from "@aws-sdk/client-bedrock-runtime";
 import { OverlapError } from "../errors.js";
-import type { StreamEvent, Usage } from "../stream/stream-event.js";
+import type { Usage } from "../protocol/usage.js";
+import type { StreamEvent } from "../stream/stream-event.js";
 
 /** One event of a ConverseStream response, as the AWS SDK yields it. */
 export type BedrockStreamEvent = ConverseStreamOutput;

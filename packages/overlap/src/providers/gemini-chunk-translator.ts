@@ -32,7 +32,8 @@
  * from `usageMetadata` (output tokens include thought tokens).
  */
 
-import type { StreamEvent, Usage } from "../stream/stream-event.js";
+import type { Usage } from "../protocol/usage.js";
+import type { StreamEvent } from "../stream/stream-event.js";
 import { JsonPathWriter, type PartialArg, PartialArgsOrderError } from "./gemini-partial-args.js";
 
 /** A `functionCall` as the translator reads it. */

@@ -22,7 +22,7 @@ import type { SimScript, SimServer } from "overlap-sim";
 import { describe, expect, it } from "vitest";
 import type { ModelRequest } from "../agent/model-client.js";
 import { runAgentTurn } from "../agent/run-agent-turn.js";
-import type { AgentEvent } from "../round/agent-event.js";
+import type { AgentEvent } from "../protocol/agent-event.js";
 import { StreamedRound } from "../round/streamed-round.js";
 import type { Message, UserMessage } from "../stream/message.js";
 import { geminiModel, geminiRequestBody, geminiStreamUrl, toGeminiContents } from "./google.js";

@@ -16,7 +16,7 @@ import type { ModelClient } from "../agent/model-client.js";
 import { appendUserText } from "../agent/repair-conversation.js";
 import { runAgentTurn } from "../agent/run-agent-turn.js";
 import { validateConversation } from "../agent/validate-conversation.js";
-import type { AgentEvent } from "../round/agent-event.js";
+import type { AgentEvent } from "../protocol/agent-event.js";
 import { type RoundResult, StreamedRound } from "../round/streamed-round.js";
 import type { Message } from "../stream/message.js";
 import type { StreamEvent } from "../stream/stream-event.js";

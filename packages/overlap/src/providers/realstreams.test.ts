@@ -54,7 +54,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { runAgentTurn } from "../agent/run-agent-turn.js";
 import { validateConversation } from "../agent/validate-conversation.js";
-import type { AgentEvent } from "../round/agent-event.js";
+import type { AgentEvent } from "../protocol/agent-event.js";
 import type { AssistantContentBlock, Message, UserMessage } from "../stream/message.js";
 import { splitSeeded } from "../testing/replay.js";
 import { defineTool } from "../tools/define-tool.js";

@@ -24,8 +24,9 @@
  * calls...) are not translated: overlap sends only function tools.
  */
 
+import type { Usage } from "../protocol/usage.js";
 import type { AssistantContentBlock, TextBlock, ToolUseBlock } from "../stream/message.js";
-import type { StreamEvent, Usage } from "../stream/stream-event.js";
+import type { StreamEvent } from "../stream/stream-event.js";
 
 /** An output item as the translator reads it (the SDK's types are wider). */
 export interface ResponsesItem {

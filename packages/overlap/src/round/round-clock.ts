@@ -7,7 +7,7 @@ import {
   type RoundTimings,
   savedMsOf,
   type ToolTiming,
-} from "./round-timings.js";
+} from "../protocol/round-timings.js";
 
 /** Records block and tool times relative to the round start. */
 export class RoundClock {

@@ -9,14 +9,11 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { runAgentTurn } from "../agent/run-agent-turn.js";
 import { validateConversation } from "../agent/validate-conversation.js";
-import type {
-  ApprovalDecision,
-  ApprovalRequest,
-  ApprovalSource,
-} from "../dispatch/approval-gate.js";
 import { APPROVAL_DECLINED_TEXT, APPROVAL_TIMEOUT_TEXT } from "../dispatch/approval-gate.js";
 import { InMemoryApprovals } from "../dispatch/in-memory-approvals.js";
 import { InMemoryToolLedger } from "../dispatch/tool-ledger.js";
+import type { AgentEvent } from "../protocol/agent-event.js";
+import type { ApprovalDecision, ApprovalRequest, ApprovalSource } from "../protocol/approval.js";
 import type { Message } from "../stream/message.js";
 import {
   buildStreamEvents,
@@ -26,7 +23,6 @@ import {
 } from "../testing/stream-builder.js";
 import { defineTool } from "../tools/define-tool.js";
 import { ToolExecutor } from "../tools/tool-executor.js";
-import type { AgentEvent } from "./agent-event.js";
 import { StreamedRound, type StreamedRoundOptions } from "./streamed-round.js";
 
 interface Ctx {

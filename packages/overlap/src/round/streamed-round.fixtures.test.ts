@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { validateConversation } from "../agent/validate-conversation.js";
+import type { AgentEvent } from "../protocol/agent-event.js";
 import type { Message } from "../stream/message.js";
 import { streamFixtures } from "../testing/fixtures.js";
 import { replayChunked, splitFrames, splitSeeded } from "../testing/replay.js";
 import { buildStreamEvents, replayEvents } from "../testing/stream-builder.js";
 import { defineTool } from "../tools/define-tool.js";
 import { ToolExecutor } from "../tools/tool-executor.js";
-import type { AgentEvent } from "./agent-event.js";
 import { StreamedRound } from "./streamed-round.js";
 
 /** Tools named like the fixtures' calls; each records its runs. */

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import type { AgentEvent } from "../protocol/agent-event.js";
 import { DEFAULT_MAX_BLOCK_CHARS } from "../stream/block-assembler.js";
 import type { Message } from "../stream/message.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import { buildStreamEvents, replayEvents, type ScriptBlock } from "../testing/stream-builder.js";
 import { defineTool } from "../tools/define-tool.js";
 import { ToolExecutor } from "../tools/tool-executor.js";
-import type { AgentEvent } from "./agent-event.js";
 import { StreamedRound } from "./streamed-round.js";
 
 /** Tools that record runs and aborts; `ms` in the input sets how long a call takes. */

@@ -7,10 +7,14 @@
  * tool_use still gets exactly one result (S17, B6).
  */
 
-import type { ApprovalSource } from "../dispatch/approval-gate.js";
 import { EagerDispatcher, type FinalToolUse } from "../dispatch/eager-dispatcher.js";
 import type { ToolLedger } from "../dispatch/tool-ledger.js";
 import { OverlapError } from "../errors.js";
+import type { AgentEvent, AgentEventSink } from "../protocol/agent-event.js";
+import type { ApprovalSource } from "../protocol/approval.js";
+import type { RoundTimings } from "../protocol/round-timings.js";
+import type { StopReason } from "../protocol/stop-reason.js";
+import type { Usage } from "../protocol/usage.js";
 import { type AssemblerReport, BlockAssembler } from "../stream/block-assembler.js";
 import {
   type AssistantMessage,
@@ -19,15 +23,13 @@ import {
   type ToolUseBlock,
   type UserMessage,
 } from "../stream/message.js";
-import type { StopReason, StreamEvent, Usage } from "../stream/stream-event.js";
+import type { StreamEvent } from "../stream/stream-event.js";
 import type { CallEntry } from "../tools/call-entry.js";
 import type { ToolCall, ToolExecutor } from "../tools/tool-executor.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
-import type { AgentEvent, AgentEventSink } from "./agent-event.js";
 import { PreviewCoalescer } from "./preview-coalescer.js";
 import { RoundClock } from "./round-clock.js";
 import type { RoundJournal } from "./round-journal.js";
-import type { RoundTimings } from "./round-timings.js";
 
 /** Options of a {@link StreamedRound}. */
 export interface StreamedRoundOptions {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { AgentEvent } from "../round/agent-event.js";
+import type { AgentEvent } from "../protocol/agent-event.js";
 import { SseDecoder, type SseFrame } from "./sse-decoder.js";
 import {
   encodeAgentEvent,

@@ -4,7 +4,7 @@
  * frames of its own (injection); `data` is split into several `data:` lines instead.
  */
 
-import type { AgentEvent } from "../round/agent-event.js";
+import type { AgentEvent } from "../protocol/agent-event.js";
 
 /** The fields of one frame to write; see {@link encodeSseFrame}. */
 export interface SseFrameInit {

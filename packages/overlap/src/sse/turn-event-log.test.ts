@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AgentEvent } from "../round/agent-event.js";
+import type { AgentEvent } from "../protocol/agent-event.js";
 import { decodeSseStream } from "./decode-sse-stream.js";
 import { sseResponseBody } from "./sse-response-body.js";
 import { type LoggedEvent, TurnEventLog } from "./turn-event-log.js";

@@ -5,7 +5,7 @@
  * (or nothing) gets this turn from its start.
  */
 
-import type { AgentEvent } from "../round/agent-event.js";
+import type { AgentEvent } from "../protocol/agent-event.js";
 
 /** One logged event with its SSE id. */
 export interface LoggedEvent {

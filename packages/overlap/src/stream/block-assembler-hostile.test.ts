@@ -9,6 +9,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isOverlapError, OverlapError } from "../errors.js";
+import type { StopReason } from "../protocol/stop-reason.js";
 import { shoppingRound } from "../testing/fixtures.js";
 import { sseToStreamEvents } from "../testing/replay.js";
 import {
@@ -16,7 +17,7 @@ import {
   BlockAssembler,
   DEFAULT_MAX_BLOCK_CHARS,
 } from "./block-assembler.js";
-import { normalizeStopReason, type StopReason, type StreamEvent } from "./stream-event.js";
+import { normalizeStopReason, type StreamEvent } from "./stream-event.js";
 
 const STOP_REASONS: readonly StopReason[] = [
   "end_turn",

@@ -13,7 +13,10 @@ import {
   parseToolInput,
   type ToolInput,
 } from "../json/parse-tool-input.js";
-import { type JsonPreview, PartialJsonParser } from "../json/partial-json-parser.js";
+import { PartialJsonParser } from "../json/partial-json-parser.js";
+import type { JsonPreview } from "../protocol/json-preview.js";
+import type { StopReason } from "../protocol/stop-reason.js";
+import type { Usage } from "../protocol/usage.js";
 import {
   type AssistantContentBlock,
   type AssistantMessage,
@@ -23,12 +26,7 @@ import {
   type TextBlock,
   type ThinkingBlock,
 } from "./message.js";
-import {
-  normalizeStopReason,
-  type StopReason,
-  type StreamEvent,
-  type Usage,
-} from "./stream-event.js";
+import { normalizeStopReason, type StreamEvent } from "./stream-event.js";
 
 /** A tool call as recorded in the assembled message, with the fate of its arguments. */
 export interface ToolUseRecord {

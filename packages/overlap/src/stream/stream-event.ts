@@ -5,28 +5,9 @@
  * where their missing per-call stop signal is synthesised (B1).
  */
 
+import type { StopReason } from "../protocol/stop-reason.js";
+import type { Usage } from "../protocol/usage.js";
 import type { AssistantContentBlock, Citation } from "./message.js";
-
-/**
- * Why a message ended, in one set for every provider. `error` is never sent by a provider: the
- * runtime uses it for a stream that failed or was cut.
- */
-export type StopReason =
-  | "end_turn"
-  | "tool_use"
-  | "max_tokens"
-  | "stop_sequence"
-  | "pause_turn"
-  | "refusal"
-  | "error";
-
-/** Token usage; `message_delta` carries cumulative values. */
-export interface Usage {
-  input_tokens?: number | null;
-  output_tokens?: number | null;
-  cache_creation_input_tokens?: number | null;
-  cache_read_input_tokens?: number | null;
-}
 
 /** A block as announced at `content_block_start` (tool inputs are still the `{}` placeholder). */
 export type StartedContentBlock = AssistantContentBlock;

@@ -8,8 +8,8 @@
  * real streams do.
  */
 
+import type { StopReason } from "../protocol/stop-reason.js";
 import type { AssistantMessage } from "../stream/message.js";
-import type { StopReason } from "../stream/stream-event.js";
 
 /** A tool call as the assembler must report it at its block stop, in report order. */
 export interface ExpectedToolCall {

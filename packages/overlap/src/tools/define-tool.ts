@@ -5,10 +5,11 @@
  */
 
 import { z } from "zod";
-import type { AgentEvent } from "../round/agent-event.js";
+import type { AgentEvent } from "../protocol/agent-event.js";
+import type { UiEvent } from "../protocol/ui-event.js";
 import { type ApprovalPolicy, type ApprovalSummary, approvalMethods } from "./approval.js";
 import type { CallEntry } from "./call-entry.js";
-import type { ToolOutcome, UiEvent } from "./tool-outcome.js";
+import type { ToolOutcome } from "./tool-outcome.js";
 
 /**
  * - `handler`: business logic with effects (add to cart...).

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { parseToolInput, type ToolInput } from "../json/parse-tool-input.js";
-import type { AgentEvent } from "../round/agent-event.js";
+import type { AgentEvent } from "../protocol/agent-event.js";
 import { defineTool } from "./define-tool.js";
 import { ToolError } from "./tool-error.js";
 import { type ToolCall, ToolExecutor } from "./tool-executor.js";

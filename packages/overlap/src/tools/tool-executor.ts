@@ -6,7 +6,7 @@
 
 import { z } from "zod";
 import type { ToolInput } from "../json/parse-tool-input.js";
-import type { AgentEvent, AgentEventSink } from "../round/agent-event.js";
+import type { AgentEvent, AgentEventSink } from "../protocol/agent-event.js";
 import { type ApprovalNeed, approvalNeedOf, defaultApprovalSummary } from "./approval.js";
 import type { CallEntry } from "./call-entry.js";
 import {

@@ -3,14 +3,7 @@
  * events for the front end. Every way a call can end is a ToolOutcome, never an exception.
  */
 
-/**
- * A formal UI event produced by a tool (a card, a cart update...). `type` names it; the rest is
- * the host application's payload. Sent to the browser as an AgentEvent `ui` after the join.
- */
-export interface UiEvent {
-  type: string;
-  [key: string]: unknown;
-}
+import type { UiEvent } from "../protocol/ui-event.js";
 
 /**
  * How a call ended.

@@ -3,7 +3,7 @@
  * event names, so a new event type fails to compile here until it has a sample.
  */
 
-import type { AgentEvent, AgentEventType } from "../../round/agent-event.js";
+import type { AgentEvent, AgentEventType } from "../../protocol/agent-event.js";
 
 /** A sample event per type. */
 export const AGENT_EVENT_SAMPLES: {

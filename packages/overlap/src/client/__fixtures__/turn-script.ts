@@ -8,9 +8,9 @@
  */
 
 import fc from "fast-check";
-import type { AgentEvent } from "../../round/agent-event.js";
+import type { AgentEvent } from "../../protocol/agent-event.js";
+import type { UiEvent } from "../../protocol/ui-event.js";
 import { mulberry32 } from "../../testing/replay.js";
-import type { UiEvent } from "../../tools/tool-outcome.js";
 
 /** One tool call of a script. */
 export interface ScriptCall {

@@ -7,11 +7,12 @@
  * `callId`, so a preview and its final card meet (S13).
  */
 
-import type { ApprovalResolution } from "../dispatch/approval-gate.js";
-import type { JsonPreview } from "../json/partial-json-parser.js";
-import type { StopReason, Usage } from "../stream/stream-event.js";
-import type { UiEvent } from "../tools/tool-outcome.js";
+import type { ApprovalResolution } from "./approval.js";
+import type { JsonPreview } from "./json-preview.js";
 import type { RoundTimings } from "./round-timings.js";
+import type { StopReason } from "./stop-reason.js";
+import type { UiEvent } from "./ui-event.js";
+import type { Usage } from "./usage.js";
 
 /** Fields every event may carry. */
 export interface AgentEventBase {

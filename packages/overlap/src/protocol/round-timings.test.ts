@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RoundClock } from "./round-clock.js";
+import { RoundClock } from "../round/round-clock.js";
 import { savedMsOf, type ToolTiming } from "./round-timings.js";
 
 const tool = (startMs: number, endMs: number, readyMs = startMs): ToolTiming => ({

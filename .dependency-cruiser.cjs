@@ -1,0 +1,77 @@
+/**
+ * Import rules checked by `npm run depcheck` (part of `npm test`): no import cycle anywhere in our
+ * sources, and the runtime's layers only import downwards. The order, bottom first, is the one
+ * docs/architecture.md draws; a layer may import any layer below it, never one above. Tests may
+ * reach across (a stream test replays through the SSE decoder), the code they test may not.
+ */
+
+const RUNTIME = "^packages/overlap/src/";
+
+/** The runtime's layers, bottom first. One entry may hold several folders of the same height. */
+const LAYERS = [
+  ["protocol", "errors.ts"],
+  ["json"],
+  ["sse"],
+  ["stream"],
+  ["tools"],
+  ["dispatch"],
+  ["round"],
+  ["agent"],
+  ["providers", "mcp", "testing"],
+  ["index.ts"],
+];
+
+const pathOf = (parts) =>
+  `${RUNTIME}(${parts.map((p) => (p.endsWith(".ts") ? p.replace(".", "\\.") : `${p}/`)).join("|")})`;
+
+const layerRules = LAYERS.slice(0, -1).map((layer, i) => ({
+  name: `layer-${layer[0]}`,
+  comment: `${layer.join(", ")} may not import from a layer above it (${LAYERS.slice(i + 1)
+    .flat()
+    .join(", ")})`,
+  severity: "error",
+  from: { path: pathOf(layer), pathNot: "\\.test\\.ts$|__fixtures__" },
+  to: { path: pathOf(LAYERS.slice(i + 1).flat()) },
+}));
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      comment: "an import cycle hides the order of the code: move the shared part down",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    ...layerRules,
+    {
+      name: "client-stays-in-the-browser",
+      comment: "overlap-runtime/client and /react run in the browser: protocol, sse and errors only",
+      severity: "error",
+      from: { path: `${RUNTIME}(client|react)/`, pathNot: "\\.test\\.ts$|__fixtures__" },
+      to: {
+        path: `${RUNTIME}(json|stream|tools|dispatch|round|agent|providers|mcp|testing)/`,
+      },
+    },
+    {
+      name: "shop-domain-is-pure",
+      comment: "the shop's business rules import no storage, server, model or agent code",
+      severity: "error",
+      from: { path: "^apps/shop/src/domain/", pathNot: "\\.test\\.ts$" },
+      to: { path: "^apps/shop/src/(?!domain/)" },
+    },
+    {
+      name: "shop-db-below-the-rest",
+      comment: "the shop's storage knows the domain only",
+      severity: "error",
+      from: { path: "^apps/shop/src/db/", pathNot: "\\.test\\.ts$|\\.testkit\\.ts$" },
+      to: { path: "^apps/shop/src/(?!domain/|db/)" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "node_modules|/dist/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+  },
+};
