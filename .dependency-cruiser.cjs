@@ -46,7 +46,8 @@ module.exports = {
     ...layerRules,
     {
       name: "client-stays-in-the-browser",
-      comment: "overlap-runtime/client and /react run in the browser: protocol, sse and errors only",
+      comment:
+        "overlap-runtime/client and /react run in the browser: protocol, sse and errors only",
       severity: "error",
       from: { path: `${RUNTIME}(client|react)/`, pathNot: "\\.test\\.ts$|__fixtures__" },
       to: {
