@@ -107,9 +107,9 @@ export function registerConversationRoutes(
   });
   app.post(`${base}/:id/messages`, auth, async (c) => {
     const { text } = await readJson(c, MessageBody);
+    if (isEmptyMessage(text)) throw emptyMessage();
     // A refused stream (429) starts no turn; a request that ends without streaming gives it back.
     const stream = deps.streams.acquire(c);
-    if (isEmptyMessage(text)) throw emptyMessage();
     if (deps.draining()) {
       c.header("retry-after", String(SHUTDOWN_RETRY_AFTER_S));
       throw new HttpError(503, "shutting_down", "The server is shutting down. Try again shortly.");
