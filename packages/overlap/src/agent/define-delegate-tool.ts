@@ -6,7 +6,12 @@
 
 import type { z } from "zod";
 import type { Message } from "../stream/message.js";
-import { defineTool, type Tool, type ToolContext } from "../tools/define-tool.js";
+import {
+  defineTool,
+  type Tool,
+  type ToolContext,
+  type ToolInputSchema,
+} from "../tools/define-tool.js";
 import { ToolError } from "../tools/tool-error.js";
 import type { AgentTurnOptions } from "./run-agent-turn.js";
 import { runAgentTurn } from "./run-agent-turn.js";
@@ -18,7 +23,7 @@ export type DelegateAgent = Omit<AgentTurnOptions, "sink" | "signal" | "messages
 };
 
 /** The definition passed to {@link defineDelegateTool}. */
-export interface DelegateToolConfig<S extends z.ZodType, C> {
+export interface DelegateToolConfig<S extends ToolInputSchema, C> {
   name: string;
   description: string;
   input: S;
@@ -28,7 +33,7 @@ export interface DelegateToolConfig<S extends z.ZodType, C> {
 }
 
 /** Defines a tool of kind `delegate` that runs another agent and returns its final text. */
-export function defineDelegateTool<S extends z.ZodType, C = unknown>(
+export function defineDelegateTool<S extends ToolInputSchema, C = unknown>(
   config: DelegateToolConfig<S, C>,
 ): Tool<S, C> {
   return defineTool<S, C>({

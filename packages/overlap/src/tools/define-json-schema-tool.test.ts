@@ -1,4 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { OverlapError } from "../errors.js";
 import { parseToolInput, type ToolInput } from "../json/parse-tool-input.js";
 import { defineJsonSchemaTool } from "./define-json-schema-tool.js";
 import { type ToolCall, ToolExecutor } from "./tool-executor.js";
@@ -123,7 +125,9 @@ describe("defineJsonSchemaTool", () => {
 
   it("rejects what defineTool rejects, non-object schemas and schemas ajv cannot compile", () => {
     const base = { description: "", inputSchema: { type: "object" }, run: () => "" };
-    expect(() => defineJsonSchemaTool({ ...base, name: "has space" })).toThrow(TypeError);
+    expect(() => defineJsonSchemaTool({ ...base, name: "has space" })).toThrow(
+      /Tool "has space": its name/,
+    );
     expect(() =>
       defineJsonSchemaTool({ ...base, name: "card", kind: "display", dispatch: "deferred" }),
     ).toThrow(/deferred/);
@@ -137,5 +141,98 @@ describe("defineJsonSchemaTool", () => {
         inputSchema: { type: "object", properties: { a: { $ref: "#/$defs/missing" } } },
       }),
     ).toThrow(/Tool "r" input schema cannot be compiled/);
+  });
+
+  describe("refuses a definition it cannot use, saying what to do", () => {
+    const base = { name: "lookup", description: "Looks up.", run: () => "" };
+    const object = { type: "object", properties: { q: { type: "string" } } };
+
+    /** The sentence of the invalid_tool_definition error this definition throws. */
+    function definitionError(make: () => unknown): string {
+      try {
+        make();
+      } catch (error) {
+        expect(error).toBeInstanceOf(OverlapError);
+        expect((error as OverlapError).code).toBe("invalid_tool_definition");
+        return (error as OverlapError).message;
+      }
+      throw new Error("the definition was accepted");
+    }
+
+    it("a missing inputSchema, or a zod schema given to it", () => {
+      expect(definitionError(() => defineJsonSchemaTool({ ...base } as never))).toBe(
+        'Tool "lookup": it has no inputSchema; add a JSON Schema such as inputSchema: { type: "object", properties: {...} }.',
+      );
+      expect(
+        definitionError(() => defineJsonSchemaTool({ ...base, input: z.object({}) } as never)),
+      ).toBe(
+        'Tool "lookup": defineJsonSchemaTool takes a JSON Schema as inputSchema; for a zod schema (input) use defineTool.',
+      );
+      expect(
+        definitionError(() =>
+          defineJsonSchemaTool({ ...base, inputSchema: z.object({ q: z.string() }) as never }),
+        ),
+      ).toBe(
+        'Tool "lookup": its inputSchema is a zod schema (z.object({...})); use defineTool({ input }) for zod, defineJsonSchemaTool takes a JSON Schema object.',
+      );
+    });
+
+    it('a schema whose type is not "object"', () => {
+      expect(
+        definitionError(() =>
+          defineJsonSchemaTool({ ...base, inputSchema: { type: "array", items: {} } }),
+        ),
+      ).toBe(
+        'Tool "lookup": its input schema must have type "object" (the model APIs send tool arguments as a JSON object), got type "array"; put the value in a property: { type: "object", properties: { value: {...} } }.',
+      );
+      expect(
+        definitionError(() => defineJsonSchemaTool({ ...base, inputSchema: { properties: {} } })),
+      ).toContain(
+        'must have type "object" (the model APIs send tool arguments as a JSON object), got no type;',
+      );
+      expect(
+        definitionError(() => defineJsonSchemaTool({ ...base, inputSchema: "object" as never })),
+      ).toBe(
+        'Tool "lookup": its inputSchema must be a JSON Schema object such as { type: "object", properties: {...} }, got "object".',
+      );
+    });
+
+    it("a schema ajv cannot compile", () => {
+      expect(
+        definitionError(() =>
+          defineJsonSchemaTool({
+            ...base,
+            inputSchema: { type: "object", properties: { a: { $ref: "#/$defs/missing" } } },
+          }),
+        ),
+      ).toMatch(/^Tool "lookup" input schema cannot be compiled: .*missing.*\. Fix the schema\.$/);
+    });
+
+    it("a bad name, a missing or non-function run, an unknown dispatch, a bad timeout", () => {
+      expect(
+        definitionError(() => defineJsonSchemaTool({ ...base, name: "a.b", inputSchema: object })),
+      ).toContain('Tool "a.b": its name must be 1 to 64 letters, digits, _ or -,');
+      const { run: _run, ...noRun } = base;
+      expect(
+        definitionError(() => defineJsonSchemaTool({ ...noRun, inputSchema: object } as never)),
+      ).toBe(
+        'Tool "lookup": it has no run function; add run: (input, ctx) => ..., returning the text (or { data }) the model reads.',
+      );
+      expect(
+        definitionError(() =>
+          defineJsonSchemaTool({ ...base, inputSchema: object, run: {} as never }),
+        ),
+      ).toBe('Tool "lookup": run must be a function (input, ctx) => ..., got an object.');
+      expect(
+        definitionError(() =>
+          defineJsonSchemaTool({ ...base, inputSchema: object, dispatch: "now" as "eager" }),
+        ),
+      ).toContain('dispatch must be "eager"');
+      expect(
+        definitionError(() =>
+          defineJsonSchemaTool({ ...base, inputSchema: object, timeoutMs: -5 }),
+        ),
+      ).toContain("timeoutMs must be a positive number of milliseconds");
+    });
   });
 });

@@ -24,6 +24,14 @@ import {
   type ToolKind,
   type ToolReturn,
 } from "./define-tool.js";
+import {
+  checkToolBasics,
+  describeValue,
+  describeZod,
+  invalidDefinition,
+  isZodSchema,
+  toolLabel,
+} from "./tool-definition-checks.js";
 
 /** A tool input that passed its JSON Schema: a JSON object. */
 export type JsonObject = Record<string, unknown>;
@@ -48,17 +56,50 @@ export interface JsonSchemaToolConfig<C> {
   run(input: JsonObject, ctx: ToolContext<C>): ToolReturn | Promise<ToolReturn>;
 }
 
+/** Checks a JSON Schema tool's `inputSchema`: present, a JSON Schema (not zod), of type "object". */
+function checkJsonSchemaInput(config: Readonly<Record<string, unknown>>): void {
+  const label = toolLabel(config.name);
+  const { inputSchema } = config;
+  if (inputSchema === undefined) {
+    invalidDefinition(
+      config.input !== undefined
+        ? `${label}: defineJsonSchemaTool takes a JSON Schema as inputSchema; for a zod schema (input) use defineTool.`
+        : `${label}: it has no inputSchema; add a JSON Schema such as inputSchema: { type: "object", properties: {...} }.`,
+    );
+  }
+  if (isZodSchema(inputSchema)) {
+    invalidDefinition(
+      `${label}: its inputSchema is a zod schema (${describeZod(inputSchema)}); use defineTool({ input }) for zod, defineJsonSchemaTool takes a JSON Schema object.`,
+    );
+  }
+  if (typeof inputSchema !== "object" || inputSchema === null || Array.isArray(inputSchema)) {
+    invalidDefinition(
+      `${label}: its inputSchema must be a JSON Schema object such as { type: "object", properties: {...} }, got ${describeValue(inputSchema)}.`,
+    );
+  }
+  const { type } = inputSchema as Record<string, unknown>;
+  if (type !== "object") {
+    invalidDefinition(
+      `${label}: its input schema must have type "object" (the model APIs send tool arguments as a JSON object), got ${type === undefined ? "no type" : `type ${JSON.stringify(type)}`}; put the value in a property: { type: "object", properties: { value: {...} } }.`,
+    );
+  }
+}
+
 /** Most schema failures listed in one `invalid_input` result. */
 const MAX_ISSUES = 10;
 
 /**
- * Defines a tool from a JSON Schema. Throws a TypeError for a name the model APIs would reject, a
- * schema that is not an object schema, or one ajv cannot compile (a `$ref` it cannot resolve...).
+ * Defines a tool from a JSON Schema. Throws an `OverlapError` with code `invalid_tool_definition`
+ * for what {@link defineTool} refuses (a name the model APIs would reject, a missing `run`...), a
+ * missing schema, a schema that is not an object schema, or one ajv cannot compile (a `$ref` it
+ * cannot resolve...).
  */
 export function defineJsonSchemaTool<C = unknown>(
   config: JsonSchemaToolConfig<C>,
 ): Tool<JsonSchemaInput, C> {
-  // defineTool checks the name, the kind and the policy; its zod schema is replaced below.
+  checkToolBasics(config, "defineJsonSchemaTool");
+  checkJsonSchemaInput(config as unknown as Record<string, unknown>);
+  // defineTool checks the rest; its zod schema is replaced below.
   const base = defineTool<z.ZodObject, C>({
     name: config.name,
     description: config.description,
@@ -68,9 +109,6 @@ export function defineJsonSchemaTool<C = unknown>(
     ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
     run: () => "",
   });
-  if (config.inputSchema.type !== "object") {
-    throw new TypeError(`Tool "${config.name}" input schema must have type "object".`);
-  }
   const validate = compileJsonSchema(config.name, config.inputSchema);
   return {
     ...base,
@@ -127,7 +165,7 @@ function compileJsonSchema(
     return ajvFor(dialectOf(schema)).compile(rest);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    throw new TypeError(`Tool "${name}" input schema cannot be compiled: ${why}`);
+    invalidDefinition(`Tool "${name}" input schema cannot be compiled: ${why}. Fix the schema.`);
   }
 }
 

@@ -9,6 +9,13 @@ import type { AgentEvent } from "../protocol/agent-event.js";
 import type { UiEvent } from "../protocol/ui-event.js";
 import { type ApprovalPolicy, type ApprovalSummary, approvalMethods } from "./approval.js";
 import type { CallEntry } from "./call-entry.js";
+import {
+  checkToolBasics,
+  checkZodInput,
+  describeZod,
+  invalidDefinition,
+  toolLabel,
+} from "./tool-definition-checks.js";
 import type { ToolOutcome } from "./tool-outcome.js";
 
 /**
@@ -69,8 +76,14 @@ export interface ToolResultSpec {
 /** What `run` may return: plain text for the model, or a {@link ToolResultSpec}. */
 export type ToolReturn = string | ToolResultSpec;
 
+/**
+ * The input schemas a zod tool may have: an object (the model APIs send tool arguments as a JSON
+ * object), optionally piped into a transform.
+ */
+export type ToolInputSchema = z.ZodObject | z.ZodPipe<z.ZodObject, z.ZodType>;
+
 /** The definition passed to {@link defineTool}. */
-export interface ToolConfig<S extends z.ZodType, C> {
+export interface ToolConfig<S extends ToolInputSchema, C> {
   name: string;
   description: string;
   input: S;
@@ -121,26 +134,36 @@ export interface ToolSpec {
   input_schema: Record<string, unknown>;
 }
 
-const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
-
-/** Defines a tool. Throws a TypeError for a name the model APIs would reject. */
-export function defineTool<S extends z.ZodType, C = unknown>(config: ToolConfig<S, C>): Tool<S, C> {
-  if (!TOOL_NAME.test(config.name)) {
-    throw new TypeError(
-      `Tool name "${config.name}" must match ${TOOL_NAME} (the model APIs require it).`,
+/**
+ * Defines a tool. Throws an `OverlapError` with code `invalid_tool_definition`, whose message
+ * names the tool and says what to change, for a definition the model APIs or the executor could
+ * not use: a missing or non-object input schema, a field JSON cannot carry (`z.date()`,
+ * `z.bigint()`, `z.map()`...), a name the model APIs refuse, a missing `run`, an unknown kind or
+ * dispatch policy, a timeout that is not a positive number.
+ */
+export function defineTool<S extends ToolInputSchema, C = unknown>(
+  config: ToolConfig<S, C>,
+): Tool<S, C> {
+  checkToolBasics(config, "defineTool");
+  checkZodInput(config as unknown as Record<string, unknown>);
+  const label = toolLabel(config.name);
+  let schema: Record<string, unknown>;
+  try {
+    schema = z.toJSONSchema(config.input, { io: "input", unrepresentable: "any" }) as Record<
+      string,
+      unknown
+    >;
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    invalidDefinition(
+      `${label}: its input schema cannot be turned into the JSON Schema the model reads (${why}); simplify the schema.`,
     );
   }
-  if (config.kind === "display" && config.dispatch === "deferred") {
-    // Display tools have no side effects; deferring them only delays the UI.
-    throw new TypeError(`Display tool "${config.name}" cannot be deferred.`);
-  }
-  const schema = z.toJSONSchema(config.input, { io: "input", unrepresentable: "any" }) as Record<
-    string,
-    unknown
-  >;
   delete schema.$schema;
   if (schema.type !== "object") {
-    throw new TypeError(`Tool "${config.name}" input must be an object schema (z.object(...)).`);
+    invalidDefinition(
+      `${label}: its input must be a zod object schema (z.object({...})), got ${describeZod(config.input)}.`,
+    );
   }
   return {
     name: config.name,

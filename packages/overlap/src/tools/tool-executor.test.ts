@@ -39,7 +39,7 @@ describe("defineTool", () => {
 
   it("rejects names the APIs would refuse, non-object inputs and deferred display tools", () => {
     const base = { description: "x", input: z.object({}), run: () => "" };
-    expect(() => defineTool({ ...base, name: "has space" })).toThrow(TypeError);
+    expect(() => defineTool({ ...base, name: "has space" })).toThrow(/Tool "has space": its name/);
     expect(() => defineTool({ ...base, name: "ok", input: z.string() as never })).toThrow(/object/);
     expect(() =>
       defineTool({ ...base, name: "card", kind: "display", dispatch: "deferred" }),
