@@ -18,7 +18,7 @@ const LAYERS = [
   ["round"],
   ["agent"],
   ["providers", "mcp", "testing"],
-  ["index.ts"],
+  ["index.ts", "core"],
 ];
 
 const pathOf = (parts) =>

@@ -19,7 +19,7 @@
 import { resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
-import type { StreamEvent } from "overlap-runtime";
+import type { StreamEvent } from "overlap-runtime/core";
 import { z } from "zod";
 import { scenarioBlocks } from "./peers/bench-policy.js";
 import { buildScenarios, SIM_DELTA_CHARS } from "./peers/scenarios.js";

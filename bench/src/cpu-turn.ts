@@ -32,10 +32,10 @@ import {
   type Message,
   type ModelClient,
   runAgentTurn,
-  type StreamEvent,
   ToolExecutor,
 } from "overlap-runtime";
 import { anthropicModel } from "overlap-runtime/anthropic";
+import type { StreamEvent } from "overlap-runtime/core";
 import { benchTool, tappedFetch } from "./peers/child-kit.js";
 import {
   BENCH_TOOL_SCHEMA,

@@ -2,6 +2,11 @@
  * overlap: start each tool call the moment its arguments are complete, while the model is still
  * generating, with every tool run exactly once, results in call order and a valid conversation.
  *
+ * This entry point holds what a host needs to build an agent: defining tools, the executor,
+ * `runAgentTurn`, the conversation helpers, the in-memory stores, the errors and the SSE writer,
+ * with the types they speak. The building blocks they are made of (the assembler, the
+ * dispatcher, the round, the parsers, the SSE decoder...) are in `overlap-runtime/core`.
+ *
  * Layers, from the bottom (each imports only the ones below it; `npm run depcheck` holds it so):
  * protocol (the AgentEvent vocabulary and the types every layer and the browser share), json (two
  * parsers that never mix), sse (wire encoding), stream (neutral events and the BlockAssembler),
@@ -21,13 +26,8 @@ export {
   defineDelegateTool,
 } from "./agent/define-delegate-tool.js";
 export type { ModelClient, ModelRequest } from "./agent/model-client.js";
+export { appendUserText, repairConversation } from "./agent/repair-conversation.js";
 export {
-  appendUserText,
-  MISSING_RESULT_TEXT,
-  repairConversation,
-} from "./agent/repair-conversation.js";
-export {
-  NOT_RUN_AFTER_RESTART,
   notRunAfterRestartText,
   type RecordedCall,
   type RestoredRound,
@@ -47,29 +47,10 @@ export {
   type ValidateConversationOptions,
   validateConversation,
 } from "./agent/validate-conversation.js";
-export {
-  APPROVAL_DECLINED_TEXT,
-  APPROVAL_TIMEOUT_TEXT,
-  type AwaitApprovalOptions,
-  awaitApproval,
-  DEFAULT_APPROVAL_TIMEOUT_MS,
-} from "./dispatch/approval-gate.js";
-export {
-  CancelledError,
-  type DispatchResult,
-  EagerDispatcher,
-  type EagerDispatcherOptions,
-  type FinalToolUse,
-} from "./dispatch/eager-dispatcher.js";
 export { type DecideResult, InMemoryApprovals } from "./dispatch/in-memory-approvals.js";
 export { InMemoryToolLedger, type ToolLedger } from "./dispatch/tool-ledger.js";
 export { isOverlapError, OverlapError, type OverlapErrorCode } from "./errors.js";
-export {
-  type ParseToolInputResult,
-  parseToolInput,
-  type ToolInput,
-} from "./json/parse-tool-input.js";
-export { PartialJsonParser, parsePartialJson } from "./json/partial-json-parser.js";
+export type { ToolInput } from "./json/parse-tool-input.js";
 export type {
   AgentEvent,
   AgentEventBase,
@@ -86,47 +67,14 @@ export type {
   ApprovalSource,
 } from "./protocol/approval.js";
 export type { JsonPreview } from "./protocol/json-preview.js";
-export {
-  type BlockTiming,
-  type RoundTimings,
-  savedMsOf,
-  type ToolTiming,
-} from "./protocol/round-timings.js";
+export type { BlockTiming, RoundTimings, ToolTiming } from "./protocol/round-timings.js";
 export type { StopReason } from "./protocol/stop-reason.js";
 export type { UiEvent } from "./protocol/ui-event.js";
 export type { Usage } from "./protocol/usage.js";
-export { PreviewCoalescer } from "./round/preview-coalescer.js";
 export { InMemoryRoundJournal, type RoundJournal } from "./round/round-journal.js";
-export {
-  type RoundResult,
-  StreamedRound,
-  type StreamedRoundOptions,
-  toolResultMessage,
-} from "./round/streamed-round.js";
-export { decodeSseStream, type SseSource } from "./sse/decode-sse-stream.js";
-export {
-  DEFAULT_MAX_SSE_EVENT_CHARS,
-  SseDecoder,
-  type SseDecoderOptions,
-  type SseFrame,
-} from "./sse/sse-decoder.js";
-export {
-  encodeAgentEvent,
-  encodeSseComment,
-  encodeSseFrame,
-  type SseFrameInit,
-} from "./sse/sse-encoder.js";
-export { SseEventBound } from "./sse/sse-event-bound.js";
+export { encodeAgentEvent } from "./sse/sse-encoder.js";
 export { type SseResponseBodyOptions, sseResponseBody } from "./sse/sse-response-body.js";
 export { type LoggedEvent, TurnEventLog } from "./sse/turn-event-log.js";
-export {
-  type AssemblerReport,
-  BlockAssembler,
-  type BlockAssemblerOptions,
-  DEFAULT_MAX_BLOCK_CHARS,
-  isServerToolResult,
-  type ToolUseRecord,
-} from "./stream/block-assembler.js";
 export type {
   AssistantContentBlock,
   AssistantMessage,
@@ -148,19 +96,8 @@ export type {
   UserContentBlock,
   UserMessage,
 } from "./stream/message.js";
-export { isCallBlock, isProviderCallBlock, SERVER_TOOL_RESULT_TYPES } from "./stream/message.js";
-export {
-  type ContentDelta,
-  normalizeStopReason,
-  type StartedContentBlock,
-  type StreamEvent,
-} from "./stream/stream-event.js";
-export {
-  type ApprovalNeed,
-  type ApprovalPolicy,
-  type ApprovalSummary,
-  defaultApprovalSummary,
-} from "./tools/approval.js";
+export { isCallBlock } from "./stream/message.js";
+export type { ApprovalNeed, ApprovalPolicy, ApprovalSummary } from "./tools/approval.js";
 export type { CallEntry } from "./tools/call-entry.js";
 export {
   defineJsonSchemaTool,
@@ -188,4 +125,4 @@ export {
   ToolExecutor,
   type ToolExecutorOptions,
 } from "./tools/tool-executor.js";
-export { failedOutcome, type ToolOutcome, type ToolOutcomeStatus } from "./tools/tool-outcome.js";
+export type { ToolOutcome, ToolOutcomeStatus } from "./tools/tool-outcome.js";

@@ -160,6 +160,7 @@ async function startSimCommand(cwd: string): Promise<{ child: ChildProcess; url:
 /** Named exports that must be functions, per entry point (every entry point is loaded anyway). */
 const EXPECTED_FUNCTIONS: Record<string, string[]> = {
   "overlap-runtime": ["runAgentTurn", "defineTool", "ToolExecutor", "validateConversation"],
+  "overlap-runtime/core": ["BlockAssembler", "EagerDispatcher", "StreamedRound", "parseToolInput"],
   "overlap-runtime/anthropic": ["anthropicModel"],
   "overlap-runtime/openai": ["openaiChatModel", "ChatChunkTranslator", "toChatMessages"],
   "overlap-runtime/client": ["AgentStreamClient", "reduceAgentEvent", "initialAgentState"],

@@ -12,11 +12,11 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import {
   type AgentEvent,
-  decodeSseStream,
   type Message,
   notRunAfterRestartText,
   validateConversation,
 } from "overlap-runtime";
+import { decodeSseStream } from "overlap-runtime/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { type ShopProcess, spawnShop, stopShop } from "./spawn-shop.js";
 

@@ -8,11 +8,11 @@
 
 import {
   type AgentEvent,
-  decodeSseStream,
   type LoggedEvent,
   type Message,
   validateConversation,
 } from "overlap-runtime";
+import { decodeSseStream } from "overlap-runtime/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestShop, readEvents, type TestShop } from "./test-shop.js";
 

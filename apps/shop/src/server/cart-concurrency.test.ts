@@ -1,4 +1,5 @@
-import { parseToolInput, type ToolInput } from "overlap-runtime";
+import type { ToolInput } from "overlap-runtime";
+import { parseToolInput } from "overlap-runtime/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cartTotal } from "../domain/cart.js";
 import type { Product } from "../domain/catalog.js";

@@ -3,10 +3,10 @@ import {
   type AgentEvent,
   type LoggedEvent,
   type ModelClient,
-  type StreamEvent,
   validateConversation,
 } from "overlap-runtime";
 import { anthropicModel } from "overlap-runtime/anthropic";
+import type { StreamEvent } from "overlap-runtime/core";
 import { type SimServer, startSim } from "overlap-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestShop, readEvents, type TestShop } from "./test-shop.js";

@@ -5,7 +5,8 @@
  */
 
 import { Writable } from "node:stream";
-import { type AgentEvent, decodeSseStream, type LoggedEvent } from "overlap-runtime";
+import type { AgentEvent, LoggedEvent } from "overlap-runtime";
+import { decodeSseStream } from "overlap-runtime/core";
 import type { Pacing, SimPolicy } from "overlap-sim";
 import pino from "pino";
 import { createShopAgents, type ShopAgents } from "../agents/shop-agents.js";

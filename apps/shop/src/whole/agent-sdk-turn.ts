@@ -42,23 +42,25 @@ import {
   type ApprovalSource,
   type AssistantContentBlock,
   type AssistantMessage,
-  awaitApproval,
-  failedOutcome,
   type Message,
-  normalizeStopReason,
   OverlapError,
-  parseToolInput,
   type RoundTimings,
   type StopReason,
-  savedMsOf,
   type ToolExecutor,
   type ToolLedger,
   type ToolOutcome,
   type ToolUseBlock,
-  toolResultMessage,
   type Usage,
 } from "overlap-runtime";
 import { anthropicParams } from "overlap-runtime/anthropic";
+import {
+  awaitApproval,
+  failedOutcome,
+  normalizeStopReason,
+  parseToolInput,
+  savedMsOf,
+  toolResultMessage,
+} from "overlap-runtime/core";
 import type { MessagesApiEndpoint } from "../model/model-from-env.js";
 import { transcriptEntries, transcriptStore } from "./claude-transcript.js";
 
