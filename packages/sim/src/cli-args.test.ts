@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_CLI_PORT, parseCliArgs, startupBanner } from "./cli-args.js";
+import { CLI_USAGE, DEFAULT_CLI_PORT, parseCliArgs, startupBanner } from "./cli-args.js";
 
 describe("parseCliArgs", () => {
   it("maps the options to server options", () => {
@@ -41,6 +41,18 @@ describe("parseCliArgs", () => {
     expect(() => parseCliArgs(["--port", "-1"])).toThrow(/--port/);
   });
 
+  it("the usage names every wire format the server speaks, with its route", () => {
+    for (const line of [
+      "Anthropic Messages       POST /v1/messages",
+      "OpenAI Chat Completions  POST /v1/chat/completions",
+      "OpenAI Responses         POST /v1/responses",
+      "Gemini                   POST /v1beta/models/{model}:streamGenerateContent?alt=sse",
+      "Amazon Bedrock Converse  POST /model/{modelId}/converse-stream",
+    ]) {
+      expect(CLI_USAGE).toContain(line);
+    }
+  });
+
   it("tells how to point the SDKs at the server and that it is scripted", () => {
     const banner = startupBanner("http://127.0.0.1:8317");
     expect(banner).toContain("ANTHROPIC_BASE_URL=http://127.0.0.1:8317\n");
@@ -50,6 +62,25 @@ describe("parseCliArgs", () => {
 });
 
 describe("overlap-sim", () => {
+  it("--help prints the usage, every wire format included, and exits", async () => {
+    const cli = fileURLToPath(new URL("./cli.ts", import.meta.url));
+    const child = spawn(
+      process.execPath,
+      ["--conditions=overlap-source", "--import", "tsx", cli, "--help"],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    expect(code).toBe(0);
+    expect(out).toBe(CLI_USAGE);
+    for (const format of ["Messages", "Chat Completions", "Responses", "Gemini", "Bedrock"]) {
+      expect(out).toContain(format);
+    }
+  });
+
   it("starts, prints where it listens, and answers", async () => {
     const cli = fileURLToPath(new URL("./cli.ts", import.meta.url));
     const child = spawn(

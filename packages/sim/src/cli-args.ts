@@ -7,8 +7,15 @@ import type { SimServerOptions } from "./sim-server.js";
 /** The usage text printed by `--help`. */
 export const CLI_USAGE = `Usage: overlap-sim [options]
 
-A scripted model server speaking the Anthropic Messages API and the OpenAI Chat
-Completions API. It is not a language model: a fixed policy writes every answer.
+A scripted model server. It is not a language model: a fixed policy writes every
+answer. It speaks five wire formats, streaming and not:
+
+  Anthropic Messages       POST /v1/messages
+  OpenAI Chat Completions  POST /v1/chat/completions
+  OpenAI Responses         POST /v1/responses
+  Gemini                   POST /v1beta/models/{model}:streamGenerateContent?alt=sse
+                           (and :generateContent)
+  Amazon Bedrock Converse  POST /model/{modelId}/converse-stream (and /converse)
 
 Options:
   --port N             port to listen on (default 8317; 0 picks a free one)
