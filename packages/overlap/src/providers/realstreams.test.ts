@@ -1,6 +1,6 @@
 /**
- * Real recorded streams (`../shared/realstreams`, relative to the repository root; read in place,
- * never copied) replayed through the real adapters and the official SDKs, the way a server would
+ * Real recorded streams (the directory `OVERLAP_REALSTREAMS_DIR` names, else `../shared/realstreams`
+ * relative to the repository root; read in place, never copied) replayed through the real adapters and the official SDKs, the way a server would
  * send them: every response of every recorded conversation is served, as raw bytes, by a fake
  * `fetch` given to `new Anthropic(...)` / `new OpenAI(...)`; `anthropicModel` / `openaiChatModel`
  * read it like any HTTP answer, and `runAgentTurn` drives the conversation (response K answers
@@ -66,7 +66,15 @@ import { openaiChatModel } from "./openai.js";
 // The recordings
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../../..");
-const FIXTURES = resolve(REPO_ROOT, "../shared/realstreams/fixtures");
+/**
+ * The recordings' directory (the one holding `fixtures/manifest.json`): `OVERLAP_REALSTREAMS_DIR`
+ * when set (a relative path from the working directory), else `../shared/realstreams` beside the
+ * repository, where CI has them.
+ */
+const REALSTREAMS_DIR = process.env.OVERLAP_REALSTREAMS_DIR?.trim()
+  ? resolve(process.env.OVERLAP_REALSTREAMS_DIR.trim())
+  : resolve(REPO_ROOT, "../shared/realstreams");
+const FIXTURES = resolve(REALSTREAMS_DIR, "fixtures");
 
 type Format = "anthropic" | "chat";
 
@@ -534,7 +542,7 @@ async function replayTurn(fixture: Fixture, chunking: Chunking) {
 // Tests
 
 if (!fixtures) {
-  const message = `Real recorded streams not found at ${FIXTURES}: realstreams.test.ts tests nothing.`;
+  const message = `Real recorded streams not found at ${FIXTURES} (set OVERLAP_REALSTREAMS_DIR to the directory holding fixtures/): realstreams.test.ts tests nothing.`;
   if (process.env.CI === "true") {
     it("the real recorded streams are present (required under CI)", () => {
       throw new Error(message);
