@@ -183,12 +183,16 @@ describe("variants on a cart line", () => {
   const cap = testProduct({ id: "cap", name: "Sport Cap", sizes: [], colors: ["Grey"] });
 
   it("keeps the product's own size and colour names for the shopper's words", () => {
-    const cart = cartOf(addToCart(EMPTY_CART, runner, 2, DEFAULT_CART_RULES, { size: "10" }));
+    const cart = cartOf(
+      addToCart(EMPTY_CART, runner, 2, DEFAULT_CART_RULES, { size: "10", color: "volt" }),
+    );
     expect(cart.lines).toEqual([
-      { productId: "runner", quantity: 2, unitPriceCents: 1_000, size: "US 10" },
+      { productId: "runner", quantity: 2, unitPriceCents: 1_000, size: "US 10", color: "Volt" },
     ]);
-    const volt = cartOf(addToCart(cart, runner, 1, DEFAULT_CART_RULES, { color: "volt" }));
-    expect(volt.lines[0]).toMatchObject({ quantity: 3, size: "US 10", color: "Volt" });
+    const more = cartOf(
+      addToCart(cart, runner, 1, DEFAULT_CART_RULES, { size: "US 10", color: "Volt" }),
+    );
+    expect(more.lines).toEqual([{ ...cart.lines[0], quantity: 3 }]);
     expect(
       cartOf(addToCart(EMPTY_CART, gloves, 1, DEFAULT_CART_RULES, { size: "large" })).lines[0]
         ?.size,
@@ -198,7 +202,52 @@ describe("variants on a cart line", () => {
     ).toBe("Grey");
   });
 
-  it("refuses a size or colour the product does not come in, or another size on the same line", () => {
+  it("refuses a sized or many-coloured product without its variant, listing the choices", () => {
+    const none = addToCart(EMPTY_CART, runner, 1);
+    expect(none).toEqual({
+      ok: false,
+      code: "variant_required",
+      message:
+        "Choose a size (US 9, US 10, US 11) and a colour (Slate, Volt) for Aero Trail Runner; nothing was added.",
+      params: {
+        choices: [
+          {
+            productId: "runner",
+            name: "Aero Trail Runner",
+            missing: ["size", "color"],
+            sizes: ["US 9", "US 10", "US 11"],
+            colors: ["Slate", "Volt"],
+          },
+        ],
+      },
+    });
+    expect(addToCart(EMPTY_CART, runner, 1, DEFAULT_CART_RULES, { color: "Slate" })).toMatchObject({
+      code: "variant_required",
+      message: "Choose a size (US 9, US 10, US 11) for Aero Trail Runner; nothing was added.",
+      params: { choices: [{ missing: ["size"], color: "Slate" }] },
+    });
+    expect(addToCart(EMPTY_CART, runner, 1, DEFAULT_CART_RULES, { size: "9" })).toMatchObject({
+      code: "variant_required",
+      params: { choices: [{ missing: ["color"], size: "US 9" }] },
+    });
+    expect(addToCart(EMPTY_CART, gloves, 1)).toMatchObject({
+      code: "variant_required",
+      params: { choices: [{ missing: ["size"] }] },
+    });
+  });
+
+  it("gives a one-colour product its colour; one-size products need nothing", () => {
+    expect(cartOf(addToCart(EMPTY_CART, cap, 1)).lines).toEqual([
+      { productId: "cap", quantity: 1, unitPriceCents: 1_000, color: "Grey" },
+    ]);
+    const bottle = testProduct({ id: "bottle", name: "Bottle", colors: ["Blue", "Green"] });
+    expect(addToCart(EMPTY_CART, bottle, 1)).toMatchObject({ code: "variant_required" });
+    expect(cartOf(addToCart(EMPTY_CART, shoe, 1)).lines).toEqual([
+      { productId: "shoe", quantity: 1, unitPriceCents: 8_900 },
+    ]);
+  });
+
+  it("refuses a size or colour the product does not come in", () => {
     expect(addToCart(EMPTY_CART, runner, 1, DEFAULT_CART_RULES, { size: "15" })).toMatchObject({
       ok: false,
       code: "invalid_variant",
@@ -210,20 +259,79 @@ describe("variants on a cart line", () => {
     expect(addToCart(EMPTY_CART, cap, 1, DEFAULT_CART_RULES, { color: "pink" })).toMatchObject({
       code: "invalid_variant",
     });
-    const ten = cartOf(addToCart(EMPTY_CART, runner, 1, DEFAULT_CART_RULES, { size: "US 10" }));
-    expect(addToCart(ten, runner, 1, DEFAULT_CART_RULES, { size: "11" })).toMatchObject({
-      code: "invalid_variant",
-      message: expect.stringContaining("in US 10"),
+  });
+
+  it("keeps another size of the same product on its own line; stock counts every line", () => {
+    const ten = cartOf(
+      addToCart(EMPTY_CART, runner, 1, DEFAULT_CART_RULES, { size: "10", color: "Volt" }),
+    );
+    const both = cartOf(
+      addToCart(ten, runner, 2, DEFAULT_CART_RULES, { size: "11", color: "Volt" }),
+    );
+    expect(both.lines.map((l) => [l.size, l.quantity])).toEqual([
+      ["US 10", 1],
+      ["US 11", 2],
+    ]);
+    expect(isWellFormedCart(both)).toBe(true);
+    const scarce = { ...runner, stock: 3 };
+    expect(
+      addToCart(both, scarce, 1, DEFAULT_CART_RULES, { size: "9", color: "Slate" }),
+    ).toMatchObject({
+      code: "insufficient_stock",
+      message:
+        "Only 3 × Aero Trail Runner in stock; the cart would hold 4 (3 already in the cart).",
     });
+    expect(cartOf(removeLine(both, "runner", { size: "10" })).lines.map((l) => l.size)).toEqual([
+      "US 11",
+    ]);
+    expect(cartOf(removeLine(both, "runner")).lines).toEqual([]);
+    expect(removeLine(both, "runner", { size: "9" })).toMatchObject({ code: "not_in_cart" });
   });
 
   it("updateQuantity keeps the variant, or changes it when asked; clearCart empties", () => {
-    const ten = cartOf(addToCart(EMPTY_CART, runner, 1, DEFAULT_CART_RULES, { size: "10" }));
+    const ten = cartOf(
+      addToCart(EMPTY_CART, runner, 1, DEFAULT_CART_RULES, { size: "10", color: "Volt" }),
+    );
     const three = cartOf(updateQuantity(ten, runner, 3));
-    expect(three.lines[0]).toMatchObject({ quantity: 3, size: "US 10" });
+    expect(three.lines[0]).toMatchObject({ quantity: 3, size: "US 10", color: "Volt" });
     const eleven = cartOf(updateQuantity(three, runner, 3, DEFAULT_CART_RULES, { size: "11" }));
-    expect(eleven.lines[0]).toMatchObject({ quantity: 3, size: "US 11" });
+    expect(eleven.lines[0]).toMatchObject({ quantity: 3, size: "US 11", color: "Volt" });
     expect(cartOf(clearCart(eleven)).lines).toEqual([]);
     expect(isWellFormedCart(eleven)).toBe(true);
+  });
+
+  it("completes a line that lacks its variant, and picks among several lines", () => {
+    // A line from before sizes were required: no size, no colour.
+    const old: Cart = {
+      lines: [
+        { productId: "runner", quantity: 2, unitPriceCents: 1_000 },
+        { productId: "runner", quantity: 1, unitPriceCents: 1_000, size: "US 9", color: "Slate" },
+      ],
+    };
+    expect(updateQuantity(old, runner, 4)).toMatchObject({ code: "ambiguous_line" });
+    const fixed = cartOf(
+      updateQuantity(old, runner, undefined, DEFAULT_CART_RULES, { size: "10", color: "Volt" }),
+    );
+    expect(fixed.lines[0]).toEqual({
+      productId: "runner",
+      quantity: 2,
+      unitPriceCents: 1_000,
+      size: "US 10",
+      color: "Volt",
+    });
+    const nine = cartOf(
+      updateQuantity(old, runner, 5, DEFAULT_CART_RULES, {}, { size: "9", color: "slate" }),
+    );
+    expect(nine.lines[1]).toMatchObject({ quantity: 5, size: "US 9" });
+    // Changed into the variant of another line, the two become one.
+    const joined = cartOf(
+      updateQuantity(old, runner, undefined, DEFAULT_CART_RULES, { size: "9", color: "Slate" }),
+    );
+    expect(joined.lines).toEqual([
+      { productId: "runner", quantity: 3, unitPriceCents: 1_000, size: "US 9", color: "Slate" },
+    ]);
+    expect(updateQuantity(old, runner, 1, DEFAULT_CART_RULES, {}, { size: "12" })).toMatchObject({
+      code: "not_in_cart",
+    });
   });
 });

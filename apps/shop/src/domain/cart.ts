@@ -3,9 +3,11 @@
  * total stays within a configurable limit. Every function is pure and returns the new cart or a
  * {@link RuleViolation}; the store runs them under the per-session lock.
  *
- * Variants: a line may carry the size and colour chosen, one of the product's own (checked here);
- * a line holds one variant, so adding the product again in another size is refused rather than
- * silently changing the size of what is already there.
+ * Variants: a product with sizes needs a size chosen, one with several colours a colour, before
+ * it enters the cart (a product with one colour gets that colour); a request without them is a
+ * `variant_required` violation listing the choices. A line is one product in one variant: the
+ * same product in another size is another line. Lines without a required variant can still exist
+ * (carts made before the rule); they can be changed and completed, and checkout refuses them.
  *
  * Prices: a line captures the product's unit price when it is added or changed (what the shopper
  * was shown), and the limit is checked with those captured prices. Checkout (`checkout` in
@@ -15,7 +17,13 @@
 
 import type { Product } from "./catalog.js";
 import { formatCents } from "./money.js";
-import { type RuleViolation, unknownProduct, violation } from "./rule-violation.js";
+import {
+  type RuleViolation,
+  unknownProduct,
+  type VariantChoice,
+  type VariantKind,
+  violation,
+} from "./rule-violation.js";
 
 /** One product in a cart. */
 export interface CartLine {
@@ -24,9 +32,12 @@ export interface CartLine {
   readonly quantity: number;
   /** The unit price when the line was last added to or changed, in cents. */
   readonly unitPriceCents: number;
-  /** The size chosen, one of the product's sizes; absent when none was chosen. */
+  /**
+   * The size chosen, one of the product's sizes; absent for one-size products (and on lines made
+   * before a size was required, which checkout refuses until one is chosen).
+   */
   readonly size?: string;
-  /** The colour chosen, one of the product's colours; absent when none was chosen. */
+  /** The colour chosen, one of the product's colours; absent for products without colours. */
   readonly color?: string;
 }
 
@@ -36,7 +47,7 @@ export interface VariantRequest {
   readonly color?: string;
 }
 
-/** A session's cart: at most one line per product, in the order products were first added. */
+/** A session's cart: at most one line per product and variant, in the order they were added. */
 export interface Cart {
   readonly lines: readonly CartLine[];
 }
@@ -71,15 +82,65 @@ export function cartItemCount(cart: Cart): number {
   return cart.lines.reduce((sum, line) => sum + line.quantity, 0);
 }
 
-/** The cart's line for a product, if any. */
+/** The cart's first line of a product, if any. */
 export function findLine(cart: Cart, productId: string): CartLine | undefined {
   return cart.lines.find((line) => line.productId === productId);
 }
 
+/** Whether two lines hold the same product in the same variant (a cart has one line of each). */
+export function sameVariant(
+  a: Pick<CartLine, "productId" | "size" | "color">,
+  b: Pick<CartLine, "productId" | "size" | "color">,
+): boolean {
+  return a.productId === b.productId && a.size === b.size && a.color === b.color;
+}
+
 /**
- * Adds `quantity` units of `product` (`undefined` when the id was not found), in the size and
- * colour asked for, if any. An existing line grows, and its unit price is refreshed to the current
- * price; the line must still hold 1..max, and keeps its variant (another size is refused).
+ * What a line (or a request) of `product` still has to choose: a size when the product has
+ * sizes, a colour when it has more than one. Names must be the product's own (see
+ * {@link chooseVariant}); a size or colour the product no longer has counts as missing.
+ */
+export function missingVariant(product: Product, variant: VariantRequest): VariantKind[] {
+  const missing: VariantKind[] = [];
+  if (product.sizes.length > 0 && !product.sizes.includes(variant.size ?? "")) missing.push("size");
+  if (product.colors.length > 1 && !product.colors.includes(variant.color ?? "")) {
+    missing.push("color");
+  }
+  return missing;
+}
+
+/** The choice a line (or a request) of `product` needs, or undefined when it needs none. */
+export function variantChoice(
+  product: Product,
+  variant: VariantRequest = {},
+): VariantChoice | undefined {
+  const missing = missingVariant(product, variant);
+  if (missing.length === 0) return undefined;
+  return {
+    productId: product.id,
+    name: product.name,
+    missing,
+    sizes: product.sizes,
+    colors: product.colors,
+    ...(variant.size !== undefined && !missing.includes("size") ? { size: variant.size } : {}),
+    ...(variant.color !== undefined && !missing.includes("color") ? { color: variant.color } : {}),
+  };
+}
+
+/** "a size (US 9, US 10) and a colour (Slate, Volt)": what a choice asks for, with the options. */
+export function choiceWords(choice: VariantChoice): string {
+  const parts: string[] = [];
+  if (choice.missing.includes("size")) parts.push(`a size (${choice.sizes.join(", ")})`);
+  if (choice.missing.includes("color")) parts.push(`a colour (${choice.colors.join(", ")})`);
+  return parts.join(" and ");
+}
+
+/**
+ * Adds `quantity` units of `product` (`undefined` when the id was not found) in the size and
+ * colour asked for. A product with sizes needs a size, one with several colours a colour (one
+ * colour is chosen by itself); otherwise nothing is added and the violation lists the choices.
+ * The line of that product in that variant grows (its unit price refreshed), or a new line
+ * starts; a line must still hold 1..max.
  */
 export function addToCart(
   cart: Cart,
@@ -93,55 +154,83 @@ export function addToCart(
   if (outOfRange) return outOfRange;
   const chosen = chooseVariant(product, variant);
   if (!chosen.ok) return chosen;
-  const line = findLine(cart, product.id);
-  for (const key of ["size", "color"] as const) {
-    const had = line?.[key];
-    if (had !== undefined && chosen[key] !== undefined && chosen[key] !== had) {
-      return violation(
-        "invalid_variant",
-        `The cart already holds ${product.name} in ${had}; a cart line holds one ${key === "size" ? "size" : "colour"}. ` +
-          `Change that line's ${key === "size" ? "size" : "colour"} or remove it first.`,
-      );
-    }
+  const wanted = {
+    productId: product.id,
+    size: chosen.size,
+    color: chosen.color ?? (product.colors.length === 1 ? product.colors[0] : undefined),
+  };
+  const choice = variantChoice(product, wanted);
+  if (choice) {
+    return violation(
+      "variant_required",
+      `Choose ${choiceWords(choice)} for ${product.name}; nothing was added.`,
+      { choices: [choice] },
+    );
   }
-  const existing = line?.quantity ?? 0;
+  const index = cart.lines.findIndex((line) => sameVariant(line, wanted));
+  const existing = cart.lines[index]?.quantity ?? 0;
   const next = existing + quantity;
   if (next > rules.maxQuantityPerLine) {
     return violation(
       "quantity_out_of_range",
-      `The cart already holds ${existing} × ${product.name}; adding ${quantity} would make ${next}, ` +
+      `The cart already holds ${existing} × ${product.name}${variantSuffix(wanted)}; adding ${quantity} would make ${next}, ` +
         `and a line holds at most ${rules.maxQuantityPerLine}.`,
     );
   }
-  return setLine(cart, product, next, rules, `Adding ${quantity} × ${product.name}`, "add", {
-    size: chosen.size ?? line?.size,
-    color: chosen.color ?? line?.color,
+  return setLine(cart, product, index, next, rules, `Adding ${quantity} × ${product.name}`, "add", {
+    size: wanted.size,
+    color: wanted.color,
   });
 }
 
 /**
- * Sets the quantity of a product's existing line; `0` removes the line. The unit price is
- * refreshed to the current price. A size or colour given replaces the line's; the others are kept.
+ * Changes a line of `product`: its quantity (`undefined` keeps it, `0` removes the line), and the
+ * size or colour given (the others are kept, so a quantity change keeps the variant). The line is
+ * the product's only one; with several, the one `line` names (its current size and colour), or,
+ * when a variant is given, the one line still missing a choice. A line changed into the variant
+ * of another line of the product joins it. The unit price is refreshed to the current price.
  */
 export function updateQuantity(
   cart: Cart,
   product: Product | undefined,
-  quantity: number,
+  quantity: number | undefined,
   rules: CartRules = DEFAULT_CART_RULES,
   variant: VariantRequest = {},
+  line?: VariantRequest,
 ): CartResult {
   if (!product) return unknownProduct();
-  const line = findLine(cart, product.id);
-  if (!line) return notInCart(product.name);
-  if (quantity === 0) return removeLine(cart, product.id);
-  const outOfRange = checkQuantity(quantity, rules);
+  const picked = pickLine(cart, product, variant, line);
+  if (typeof picked !== "number") return picked;
+  const current = cart.lines[picked]!;
+  const wanted = quantity ?? current.quantity;
+  if (wanted === 0) return { ok: true, cart: { lines: cart.lines.filter((_, i) => i !== picked) } };
+  const outOfRange = checkQuantity(wanted, rules);
   if (outOfRange) return outOfRange;
   const chosen = chooseVariant(product, variant);
   if (!chosen.ok) return chosen;
-  return setLine(cart, product, quantity, rules, `Setting ${product.name} to ${quantity}`, "set", {
-    size: chosen.size ?? line.size,
-    color: chosen.color ?? line.color,
-  });
+  const next = {
+    productId: product.id,
+    size: chosen.size ?? current.size,
+    color:
+      chosen.color ??
+      current.color ??
+      (product.colors.length === 1 ? product.colors[0] : undefined),
+  };
+  const action = `Setting ${product.name} to ${wanted}`;
+  const rest = cart.lines.filter((_, i) => i !== picked);
+  const other = rest.findIndex((l) => sameVariant(l, next));
+  if (other < 0) {
+    return setLine(cart, product, picked, wanted, rules, action, "set", next);
+  }
+  const merged = wanted + rest[other]!.quantity;
+  if (merged > rules.maxQuantityPerLine) {
+    return violation(
+      "quantity_out_of_range",
+      `The cart already holds ${rest[other]!.quantity} × ${product.name}${variantSuffix(next)}; ` +
+        `with this line that would make ${merged}, and a line holds at most ${rules.maxQuantityPerLine}.`,
+    );
+  }
+  return setLine({ lines: rest }, product, other, merged, rules, action, "set", next);
 }
 
 /** Empties the cart (always allowed). */
@@ -218,23 +307,30 @@ export function chooseVariant(
   };
 }
 
-/** Removes a product's line. */
-export function removeLine(cart: Cart, productId: string): CartResult {
-  if (!findLine(cart, productId)) return notInCart(`Product "${productId}"`);
-  return { ok: true, cart: { lines: cart.lines.filter((line) => line.productId !== productId) } };
+/**
+ * Removes a product's lines: every one, or with `line` only those in that size and/or colour
+ * (the product's names or the shopper's words: "10", "volt").
+ */
+export function removeLine(cart: Cart, productId: string, line: VariantRequest = {}): CartResult {
+  const removed = cart.lines.filter((l) => l.productId === productId && matchesLine(l, line));
+  if (removed.length === 0) {
+    return notInCart(`Product "${productId}"${variantSuffix(selectorOf(line))}`);
+  }
+  return { ok: true, cart: { lines: cart.lines.filter((l) => !removed.includes(l)) } };
 }
 
 /**
  * Checks that a cart is structurally sound: whole quantities of at least 1, whole-cent prices, one
- * line per product. The store refuses to persist anything else (a programming error). Limits are
+ * line per product and variant. The store refuses to persist anything else (a programming error). Limits are
  * not checked here on purpose: a limit lowered by configuration must not make existing carts
  * impossible to edit.
  */
 export function isWellFormedCart(cart: Cart): boolean {
-  const ids = new Set<string>();
+  const keys = new Set<string>();
   for (const line of cart.lines) {
-    if (ids.has(line.productId)) return false;
-    ids.add(line.productId);
+    const key = JSON.stringify([line.productId, line.size ?? null, line.color ?? null]);
+    if (keys.has(key)) return false;
+    keys.add(key);
     if (!Number.isSafeInteger(line.quantity) || line.quantity < 1) return false;
     if (!Number.isSafeInteger(line.unitPriceCents) || line.unitPriceCents < 0) return false;
   }
@@ -251,25 +347,33 @@ function checkQuantity(quantity: number, rules: CartRules): RuleViolation | unde
   );
 }
 
-/** Puts `quantity` units of `product` in the cart after the stock and limit checks. */
+/**
+ * Puts `quantity` units of `product` at line `index` (`-1`: a new line at the end) after the stock
+ * and limit checks. Stock is per product: every line of the product counts.
+ */
 function setLine(
   cart: Cart,
   product: Product,
+  index: number,
   quantity: number,
   rules: CartRules,
   action: string,
   kind: "add" | "set",
   variant: VariantRequest = {},
 ): CartResult {
-  const existing = findLine(cart, product.id)?.quantity ?? 0;
+  const existing = cart.lines[index]?.quantity ?? 0;
+  const others = cart.lines.reduce(
+    (sum, l, i) => (i !== index && l.productId === product.id ? sum + l.quantity : sum),
+    0,
+  );
   if (product.stock <= 0) {
     return violation("insufficient_stock", `${product.name} is out of stock.`);
   }
-  if (quantity > product.stock) {
-    const already = existing > 0 ? ` (${existing} already in the cart)` : "";
+  if (quantity + others > product.stock) {
+    const already = existing + others > 0 ? ` (${existing + others} already in the cart)` : "";
     return violation(
       "insufficient_stock",
-      `Only ${product.stock} × ${product.name} in stock; the cart would hold ${quantity}${already}.`,
+      `Only ${product.stock} × ${product.name} in stock; the cart would hold ${quantity + others}${already}.`,
     );
   }
   const line: CartLine = {
@@ -280,14 +384,12 @@ function setLine(
     ...(variant.color !== undefined ? { color: variant.color } : {}),
   };
   const lines =
-    existing > 0
-      ? cart.lines.map((l) => (l.productId === product.id ? line : l))
-      : [...cart.lines, line];
+    index >= 0 ? cart.lines.map((l, i) => (i === index ? line : l)) : [...cart.lines, line];
   const next: Cart = { lines };
   const total = cartTotal(next);
   if (total > rules.maxTotalCents) {
-    const others = total - line.unitPriceCents * quantity;
-    const fitting = Math.floor((rules.maxTotalCents - others) / Math.max(1, product.priceCents));
+    const rest = total - line.unitPriceCents * quantity;
+    const fitting = Math.floor((rules.maxTotalCents - rest) / Math.max(1, product.priceCents));
     const room = kind === "add" ? fitting - existing : fitting;
     const hint =
       room <= 0
@@ -302,6 +404,78 @@ function setLine(
     );
   }
   return { ok: true, cart: next };
+}
+
+/**
+ * The index of the line of `product` a change means (see {@link updateQuantity}), or why there
+ * is none.
+ */
+function pickLine(
+  cart: Cart,
+  product: Product,
+  variant: VariantRequest,
+  line: VariantRequest | undefined,
+): number | RuleViolation {
+  const indices = cart.lines.flatMap((l, i) => (l.productId === product.id ? [i] : []));
+  if (indices.length === 0) return notInCart(product.name);
+  const selector = line === undefined ? {} : selectorOf(line);
+  if (selector.size !== undefined || selector.color !== undefined) {
+    const named = chooseVariant(product, selector);
+    const wanted = named.ok ? { ...selector, ...named } : selector;
+    const matching = indices.filter((i) => matchesLine(cart.lines[i]!, wanted));
+    if (matching.length === 1) return matching[0]!;
+    if (matching.length === 0) return notInCart(`${product.name}${variantSuffix(wanted)}`);
+    return ambiguous(cart, product, matching);
+  }
+  if (indices.length === 1) return indices[0]!;
+  if (variant.size !== undefined || variant.color !== undefined) {
+    const incomplete = indices.filter((i) => missingVariant(product, cart.lines[i]!).length > 0);
+    if (incomplete.length === 1) return incomplete[0]!;
+  }
+  return ambiguous(cart, product, indices);
+}
+
+function ambiguous(cart: Cart, product: Product, indices: readonly number[]): RuleViolation {
+  const held = indices.map((i) => {
+    const words = variantSuffix(cart.lines[i]!).replace(/^ \((.*)\)$/, "$1");
+    return words === "" ? "without a size or colour" : words;
+  });
+  return violation(
+    "ambiguous_line",
+    `The cart holds ${product.name} in ${held.length} variants (${held.join("; ")}); say which line to change.`,
+  );
+}
+
+/** The size and colour of a selector that are set (blank ones dropped). */
+function selectorOf(line: VariantRequest): VariantRequest {
+  return {
+    ...(line.size !== undefined && line.size.trim() !== "" ? { size: line.size } : {}),
+    ...(line.color !== undefined && line.color.trim() !== "" ? { color: line.color } : {}),
+  };
+}
+
+/** Whether a line has the size and colour a selector gives (in the product's or shoppers' words). */
+function matchesLine(line: CartLine, selector: VariantRequest): boolean {
+  const { size, color } = selectorOf(selector);
+  if (size !== undefined && (line.size === undefined || sizeKey(line.size) !== sizeKey(size))) {
+    return false;
+  }
+  if (
+    color !== undefined &&
+    (line.color === undefined || colorKey(line.color) !== colorKey(color))
+  ) {
+    return false;
+  }
+  return true;
+}
+
+/** " (size US 10, Volt)" for a variant, "" for none. */
+function variantSuffix(variant: VariantRequest): string {
+  const parts = [
+    ...(variant.size !== undefined ? [`size ${variant.size}`] : []),
+    ...(variant.color !== undefined ? [variant.color] : []),
+  ];
+  return parts.length > 0 ? ` (${parts.join(", ")})` : "";
 }
 
 function notInCart(what: string): RuleViolation {

@@ -19,11 +19,11 @@ export interface Product {
   readonly tags: readonly string[];
   readonly priceCents: number;
   /**
-   * Available sizes (empty for one-size products). Informational: stock is tracked per product,
-   * not per size, and cart lines do not carry a size.
+   * Available sizes (empty for one-size products). A cart line of a sized product needs one
+   * (domain/cart.ts); stock is tracked per product, not per size.
    */
   readonly sizes: readonly string[];
-  /** Available colours, informational like sizes. */
+  /** Available colours; with more than one, a cart line needs one chosen. */
   readonly colors: readonly string[];
   /** Units in stock, a non-negative integer. */
   readonly stock: number;

@@ -123,3 +123,70 @@ describe("checkout keeps variants", () => {
     expect(result.draft.lines[1]).not.toHaveProperty("color");
   });
 });
+
+describe("checkout refuses a line without its variant", () => {
+  const boot = testProduct({
+    id: "boot",
+    name: "Ridge Boot",
+    stock: 4,
+    sizes: ["US 9", "US 10"],
+    colors: ["Slate", "Rust"],
+  });
+  const cap = testProduct({ id: "cap", name: "Sport Cap", colors: ["Grey"] });
+
+  it("names every such line with its choices, and orders nothing", () => {
+    const cart: Cart = {
+      lines: [
+        { productId: "boot", quantity: 1, unitPriceCents: 1_000, color: "Rust" },
+        { productId: "sock", quantity: 1, unitPriceCents: 1_450 },
+        { productId: "boot", quantity: 1, unitPriceCents: 1_000 },
+      ],
+    };
+    expect(checkout(cart, catalog(boot, sock))).toEqual({
+      ok: false,
+      code: "variant_required",
+      message:
+        "Choose a size (US 9, US 10) for Ridge Boot (Rust); a size (US 9, US 10) and a colour (Slate, Rust) for Ridge Boot before checking out; nothing was ordered.",
+      params: {
+        choices: [
+          {
+            productId: "boot",
+            name: "Ridge Boot",
+            missing: ["size"],
+            sizes: ["US 9", "US 10"],
+            colors: ["Slate", "Rust"],
+            color: "Rust",
+          },
+          {
+            productId: "boot",
+            name: "Ridge Boot",
+            missing: ["size", "color"],
+            sizes: ["US 9", "US 10"],
+            colors: ["Slate", "Rust"],
+          },
+        ],
+      },
+    });
+  });
+
+  it("orders a one-colour product's line in its colour; stock counts every line of a product", () => {
+    const cart: Cart = {
+      lines: [
+        { productId: "cap", quantity: 1, unitPriceCents: 1_000 },
+        { productId: "boot", quantity: 3, unitPriceCents: 1_000, size: "US 9", color: "Rust" },
+        { productId: "boot", quantity: 1, unitPriceCents: 1_000, size: "US 10", color: "Rust" },
+      ],
+    };
+    const result = checkout(cart, catalog(boot, cap));
+    if (!result.ok) throw new Error(result.message);
+    expect(result.draft.lines[0]).toMatchObject({ productId: "cap", color: "Grey" });
+    expect(result.draft.stockDecrements).toEqual([
+      { productId: "cap", quantity: 1 },
+      { productId: "boot", quantity: 4 },
+    ]);
+    expect(checkout(cart, catalog({ ...boot, stock: 3 }, cap))).toMatchObject({
+      code: "insufficient_stock",
+      message: "Only 3 × Ridge Boot left in stock; the cart holds 4.",
+    });
+  });
+});

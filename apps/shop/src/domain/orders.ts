@@ -4,10 +4,16 @@
  * persists the draft, applies its stock decrements and empties the cart in one transaction.
  */
 
-import { type Cart, type CartRules, DEFAULT_CART_RULES } from "./cart.js";
+import {
+  type Cart,
+  type CartRules,
+  choiceWords,
+  DEFAULT_CART_RULES,
+  variantChoice,
+} from "./cart.js";
 import type { Product } from "./catalog.js";
 import { formatCents } from "./money.js";
-import { type RuleViolation, violation } from "./rule-violation.js";
+import { type RuleViolation, type VariantChoice, violation } from "./rule-violation.js";
 
 /** One product of an order, at the price charged. */
 export interface OrderLine {
@@ -72,8 +78,10 @@ export type CheckoutDraftResult = { readonly ok: true; readonly draft: OrderDraf
 
 /**
  * Validates `cart` against the current products and builds the order draft. Fails when the cart
- * is empty, a product left the catalog, a line exceeds the per-line maximum or the stock, or the
- * total at current prices exceeds the limit.
+ * is empty, a product left the catalog, a line lacks the size or colour its product needs (every
+ * such line is named, with its choices), a line exceeds the per-line maximum or the stock, or the
+ * total at current prices exceeds the limit. A line of a one-colour product without a colour is
+ * ordered in that colour.
  */
 export function checkout(
   cart: Cart,
@@ -83,8 +91,26 @@ export function checkout(
   if (cart.lines.length === 0) {
     return violation("empty_cart", "The cart is empty; add something before checking out.");
   }
+  const choices: VariantChoice[] = [];
+  for (const line of cart.lines) {
+    const product = products.get(line.productId);
+    const choice = product ? variantChoice(product, line) : undefined;
+    if (choice) choices.push(choice);
+  }
+  if (choices.length > 0) {
+    const named = choices.map((c) => {
+      const held = [c.size !== undefined ? `size ${c.size}` : "", c.color ?? ""].filter(Boolean);
+      return `${choiceWords(c)} for ${c.name}${held.length > 0 ? ` (${held.join(", ")})` : ""}`;
+    });
+    return violation(
+      "variant_required",
+      `Choose ${named.join("; ")} before checking out; nothing was ordered.`,
+      { choices },
+    );
+  }
   const lines: OrderLine[] = [];
   const priceChanges: PriceChange[] = [];
+  const stockTaken = new Map<string, number>();
   for (const line of cart.lines) {
     const product = products.get(line.productId);
     if (!product) {
@@ -100,15 +126,21 @@ export function checkout(
           `${rules.maxQuantityPerLine}.`,
       );
     }
-    if (line.quantity > product.stock) {
+    const taken = (stockTaken.get(product.id) ?? 0) + line.quantity;
+    stockTaken.set(product.id, taken);
+    if (taken > product.stock) {
       return violation(
         "insufficient_stock",
         product.stock <= 0
           ? `${product.name} is now out of stock; remove it from the cart.`
-          : `Only ${product.stock} × ${product.name} left in stock; the cart holds ${line.quantity}.`,
+          : `Only ${product.stock} × ${product.name} left in stock; the cart holds ${taken}.`,
       );
     }
-    if (product.priceCents !== line.unitPriceCents) {
+    const color = line.color ?? (product.colors.length === 1 ? product.colors[0] : undefined);
+    if (
+      product.priceCents !== line.unitPriceCents &&
+      !priceChanges.some((c) => c.productId === product.id)
+    ) {
       priceChanges.push({
         productId: product.id,
         name: product.name,
@@ -123,7 +155,7 @@ export function checkout(
       unitPriceCents: product.priceCents,
       lineTotalCents: product.priceCents * line.quantity,
       ...(line.size !== undefined ? { size: line.size } : {}),
-      ...(line.color !== undefined ? { color: line.color } : {}),
+      ...(color !== undefined ? { color } : {}),
     });
   }
   const totalCents = lines.reduce((sum, line) => sum + line.lineTotalCents, 0);
@@ -140,10 +172,7 @@ export function checkout(
       lines,
       totalCents,
       itemCount: lines.reduce((sum, line) => sum + line.quantity, 0),
-      stockDecrements: lines.map((line) => ({
-        productId: line.productId,
-        quantity: line.quantity,
-      })),
+      stockDecrements: [...stockTaken].map(([productId, quantity]) => ({ productId, quantity })),
       priceChanges,
     },
   };

@@ -14,7 +14,11 @@
  * - `empty_cart`: checkout of a cart without lines.
  * - `invalid_quantity`: a merchant restock quantity outside its range.
  * - `invalid_price`: a merchant price outside its range or not whole cents.
- * - `invalid_variant`: a size or colour the product does not come in, or another than its line's.
+ * - `invalid_variant`: a size or colour the product does not come in.
+ * - `variant_required`: a product with sizes (or several colours) added, or checked out, without
+ *   the size (or colour) chosen; `params.choices` lists the lines and what they can be.
+ * - `ambiguous_line`: the cart holds the product in several variants and the change did not say
+ *   which line.
  */
 export type RuleCode =
   | "unknown_product"
@@ -25,18 +29,47 @@ export type RuleCode =
   | "empty_cart"
   | "invalid_quantity"
   | "invalid_price"
-  | "invalid_variant";
+  | "invalid_variant"
+  | "variant_required"
+  | "ambiguous_line";
+
+/** What a variant is made of. */
+export type VariantKind = "size" | "color";
+
+/** A product (or a cart line of it) that needs a size or colour chosen, with what it can be. */
+export interface VariantChoice {
+  readonly productId: string;
+  readonly name: string;
+  /** What has to be chosen. */
+  readonly missing: readonly VariantKind[];
+  /** The product's sizes (empty for one-size products). */
+  readonly sizes: readonly string[];
+  /** The product's colours. */
+  readonly colors: readonly string[];
+  /** The size the line already has, if any. */
+  readonly size?: string;
+  /** The colour the line already has, if any. */
+  readonly color?: string;
+}
+
+/** Machine-readable details of a violation, for clients that offer a choice instead of a sentence. */
+export interface RuleParams {
+  /** `variant_required`: every product or line that needs a choice. */
+  readonly choices?: readonly VariantChoice[];
+}
 
 /** A broken rule, with a sentence meant for people and models. */
 export interface RuleViolation {
   readonly ok: false;
   readonly code: RuleCode;
   readonly message: string;
+  /** Details the sentence is made from, when a client can act on them. */
+  readonly params?: RuleParams;
 }
 
 /** Builds a {@link RuleViolation}. */
-export function violation(code: RuleCode, message: string): RuleViolation {
-  return { ok: false, code, message };
+export function violation(code: RuleCode, message: string, params?: RuleParams): RuleViolation {
+  return params === undefined ? { ok: false, code, message } : { ok: false, code, message, params };
 }
 
 /** The violation for a product id that is not in the catalog. */
