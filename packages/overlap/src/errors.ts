@@ -18,7 +18,7 @@ export type OverlapErrorCode =
   /** A documented size limit was passed (an SSE event, a block of a model message). */
   | "limit_exceeded";
 
-/** Messages safe to show a browser, per code (error details are masked toward users, B12). */
+/** Messages safe to show a browser, per code (error details are masked toward users). */
 const PUBLIC_MESSAGES: Readonly<Record<OverlapErrorCode, string>> = {
   stream_protocol: "The model's response could not be read.",
   stream_error: "The model reported an error while answering.",

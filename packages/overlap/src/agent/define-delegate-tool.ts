@@ -1,5 +1,5 @@
 /**
- * A delegate tool (S9): hands a task to another agent running on the same runtime (S19) and
+ * A delegate tool: hands a task to another agent running on the same runtime and
  * returns that agent's final answer. The inner agent's events stream to the display channel live,
  * tagged with the parent call id, and its tools obey the parent's AbortSignal.
  */

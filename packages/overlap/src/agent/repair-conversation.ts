@@ -1,5 +1,5 @@
 /**
- * Repair (S16, S17, B6): turns a conversation left behind by a crash, a cancelled turn or a
+ * Repair: turns a conversation left behind by a crash, a cancelled turn or a
  * dropped connection into one the Messages API accepts, without losing what was generated.
  * Untouched messages are returned by identity, so a store can rewrite only from the first change.
  */

@@ -236,7 +236,7 @@ describe("runAgentTurn", () => {
     expect(new Set(tools.runs).size).toBe(tools.runs.length);
   });
 
-  it("a retried turn with the same call ids reuses recorded outcomes (exactly once across retries, B4)", async () => {
+  it("a retried turn with the same call ids reuses recorded outcomes (exactly once across retries)", async () => {
     const tools = cartTools();
     const ledger = new InMemoryToolLedger();
     const model = fakeModel([toolRound, finalRound, toolRound, finalRound]);

@@ -1,5 +1,5 @@
 /**
- * The round loop (S11): rounds continue while the model stops for tool use, up to a limit. Every
+ * The round loop: rounds continue while the model stops for tool use, up to a limit. Every
  * request is checked by the validator first; every round's messages are handed to `onMessages`
  * before the next request, so a crash loses at most the round in flight (and repair covers it).
  */

@@ -1,5 +1,5 @@
 /**
- * The structural rules of the Messages API, checked before a request is sent (B6): a conversation
+ * The structural rules of the Messages API, checked before a request is sent: a conversation
  * that breaks one is rejected by the provider with a 400, after the tools already ran. Checking
  * here turns that into a precise, local error that names the message and the call ids.
  */

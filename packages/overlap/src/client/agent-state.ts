@@ -1,8 +1,8 @@
 /**
  * What a user interface shows of a conversation with an agent, folded from AgentEvents by
  * `reduceAgentEvent`: the turns with their streaming text, one entry per tool call that goes
- * from argument preview to final card under the same call id (S13), statuses in completion order
- * and results in call order (S14), the latest UI event of each kind (the cart), errors, and the
+ * from argument preview to final card under the same call id, statuses in completion order
+ * and results in call order, the latest UI event of each kind (the cart), errors, and the
  * per-round timeline. Every value is immutable; the operations here and the reducer return new
  * states and leave old ones intact, so a UI can compare by reference.
  */

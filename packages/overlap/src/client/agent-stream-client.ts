@@ -1,5 +1,5 @@
 /**
- * The I/O adapter around the pure reducer (B9): sends a message, reads the turn's SSE stream into
+ * The I/O adapter around the pure reducer: sends a message, reads the turn's SSE stream into
  * the state, and when the connection drops before the turn's own `done`, reconnects with the last
  * applied event id, with backoff, until the turn ends or the attempts run out. Duplicates from an
  * overlapping replay are dropped by the reducer, so the final state is the one an uninterrupted

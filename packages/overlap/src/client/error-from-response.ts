@@ -1,6 +1,6 @@
 /**
  * Turns a failed HTTP answer into an {@link AgentError} to show. The server answers every failure
- * with `{ error: { code, message } }` and its message is already masked (safe to show, B12), so
+ * with `{ error: { code, message } }` and its message is already masked (safe to show: no internal details), so
  * it is used as is. Anything else (a proxy's HTML page, an empty body) gets a sentence of ours:
  * a body we do not understand is never shown to the user.
  */

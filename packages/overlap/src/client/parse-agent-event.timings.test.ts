@@ -11,7 +11,7 @@ const roundEnd = (timings: Record<string, unknown>) =>
     timings: { startedAt: 1_700_000_000_000, blocks: [], tools: [], ...timings },
   });
 
-describe("parseAgentEvent: round-end timings (B13)", () => {
+describe("parseAgentEvent: round-end timings", () => {
   it("accepts the figures of a round (firstTokenMs, firstToolStartMs, savedMs...)", () => {
     const data = roundEnd({
       firstEventMs: 3,

@@ -1,5 +1,5 @@
 /**
- * The reading half of the client (S12, B9): the body of an SSE response in, validated
+ * The reading half of the client: the body of an SSE response in, validated
  * {@link AgentEvent}s with their ids out. Framing is eventsource-parser's; bytes are decoded with
  * a streaming TextDecoder, so a character split across network chunks (Chinese text, emoji)
  * arrives whole. Heartbeat comments are ignored by the parser; frames that are not valid events

@@ -1,4 +1,4 @@
-/** The client's view of approvals (issue 12): a pending approval is visible, then its outcome. */
+/** The client's view of approvals: a pending approval is visible, then its outcome. */
 
 import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../protocol/agent-event.js";

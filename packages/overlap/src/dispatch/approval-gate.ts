@@ -1,5 +1,5 @@
 /**
- * Approval before irreversible actions (issue 12), the round's side: a call whose tool needs the
+ * Approval before irreversible actions, the round's side: a call whose tool needs the
  * user's approval is announced (`approval-request`), then waits for a decision from the host's
  * {@link ApprovalSource}, bounded by a timeout and by the round's cancellation. Approved, it runs
  * as usual; declined or unanswered, it is answered `declined` with a sentence the model reads;

@@ -204,7 +204,7 @@ describe("EagerDispatcher", () => {
     ]);
   });
 
-  it("replays a recorded outcome from the ledger instead of running again (B4)", async () => {
+  it("replays a recorded outcome from the ledger instead of running again", async () => {
     const ledger = new InMemoryToolLedger();
     const first = harness({ ledger });
     const a = first.call("a", 1);

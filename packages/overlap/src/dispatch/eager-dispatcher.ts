@@ -1,5 +1,5 @@
 /**
- * EagerDispatcher (S6, S8, B2, B3): starts a tool the moment its call is complete, keeps the
+ * EagerDispatcher: starts a tool the moment its call is complete, keeps the
  * running task by call id, and at the end of the message joins every call of the final message in
  * that message's order, whatever order they finished in. Nothing runs twice: tasks are keyed by
  * call id, and a ledger (when given) replays outcomes recorded by an earlier attempt.
@@ -31,7 +31,7 @@ export interface EagerDispatcherOptions {
   executor: ToolExecutor<any>;
   /** Most tools running at once in this round. Default: unlimited. */
   concurrency?: number;
-  /** Replays outcomes of calls that finished in an earlier attempt (B4). */
+  /** Replays outcomes of calls that finished in an earlier attempt (exactly once across retries). */
   ledger?: ToolLedger;
   /** Display channel for events tools send while running (delegate tools). */
   emit?: AgentEventSink;
@@ -117,7 +117,7 @@ export class EagerDispatcher {
   }
 
   /**
-   * Joins the round (S8). `toolUses` is the final message's list of local calls, the truth:
+   * Joins the round. `toolUses` is the final message's list of local calls, the truth:
    * started tasks are reused, missing ones are started when allowed, and every call gets exactly
    * one outcome, returned in this list's order.
    */
@@ -147,7 +147,7 @@ export class EagerDispatcher {
   }
 
   /**
-   * Aborts every running task and keeps queued ones from starting (S17). Their outcomes become
+   * Aborts every running task and keeps queued ones from starting. Their outcomes become
    * `interrupted` / `not_executed`; tasks that already finished keep their real result.
    */
   cancelAll(reason: string): void {

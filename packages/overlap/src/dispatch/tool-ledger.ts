@@ -1,5 +1,5 @@
 /**
- * The tool-execution ledger (B4): outcomes recorded by call id, so a retried or resumed round
+ * The tool-execution ledger: outcomes recorded by call id, so a retried or resumed round
  * reuses a finished side effect's outcome instead of running it again. The shop stores it in SQL;
  * {@link InMemoryToolLedger} serves tests and single-process use.
  */

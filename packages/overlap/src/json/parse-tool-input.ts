@@ -1,5 +1,5 @@
 /**
- * Strict execution parse (S4). Only a complete buffer, parsed by `JSON.parse`, whose value is a
+ * Strict execution parse. Only a complete buffer, parsed by `JSON.parse`, whose value is a
  * JSON object, becomes a {@link ToolInput}. Nothing tolerant ever produces one, so the type system
  * keeps previews away from anything with side effects.
  */

@@ -1,6 +1,6 @@
 /**
  * Incremental, tolerant JSON parser for *display previews* of tool arguments while they stream
- * (S4, B5). It never feeds anything that executes: only `parseToolInput` on the complete
+ * (the tolerant parser: it never mixes with the strict one). It never feeds anything that executes: only `parseToolInput` on the complete
  * buffer does that. Here the goal is a cheap, never-throwing, best-effort picture of the value.
  *
  * How it works:
@@ -199,7 +199,7 @@ function isNumberTerminal(state: number): boolean {
 }
 
 /**
- * Incremental tolerant JSON parser for display only (S4, B5).
+ * Incremental tolerant JSON parser for display only, never for execution.
  *
  * Feed it the argument text in whatever fragments arrive ({@link push}) and ask for a
  * best-effort value at any time ({@link snapshot}). It never throws. Invalid JSON makes it stop

@@ -1,10 +1,10 @@
 /**
  * The AgentEvent protocol: what a round tells the user interface (docs/protocol.md). Two channels
- * share it (S14): display events (`text-delta`, `tool-call-start`, `tool-input-preview`,
+ * share it: display events (`text-delta`, `tool-call-start`, `tool-input-preview`,
  * `tool-call`, `tool-status`, `server-tool`, `approval-request`, `approval-resolved`) flow while
  * the model generates (and, for approvals, during the join); result events (`ui`,
  * `tool-result`) are emitted in call order after the join. Every event concerning a call carries
- * `callId`, so a preview and its final card meet (S13).
+ * `callId`, so a preview and its final card meet (one card per call, from first byte to result).
  */
 
 import type { ApprovalResolution } from "./approval.js";

@@ -11,7 +11,7 @@ const tool = (startMs: number, endMs: number, readyMs = startMs): ToolTiming => 
   status: "done",
 });
 
-describe("savedMsOf (B13)", () => {
+describe("savedMsOf", () => {
   it("a tool that ran during the stream saves the part of it the stream covered", () => {
     // Stream ends at 100; the tool ran 40..70: waiting would have ended at 130, it ended at 100.
     expect(savedMsOf({ streamEndMs: 100, tools: [tool(40, 70)] })).toBe(30);

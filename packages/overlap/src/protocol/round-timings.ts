@@ -1,5 +1,5 @@
 /**
- * Per-round timings (B11, B13): when each block streamed and when each tool ran, in milliseconds
+ * Per-round timings: when each block streamed and when each tool ran, in milliseconds
  * since the round started, so a timeline can draw them on one axis.
  */
 
@@ -57,7 +57,7 @@ export interface RoundTimings {
 
 /**
  * The time saved by starting tools while the model still streamed, versus waiting for the end of
- * the response (B13): for each tool that ran, its start moved to the stream's end when it started
+ * the response: for each tool that ran, its start moved to the stream's end when it started
  * earlier (a tool that started later, e.g. after an approval, keeps its start), then the latest
  * end of that schedule minus the latest real end, both at least the stream's end. Never negative.
  * `undefined` when the stream did not end or no tool ran (started and ended).

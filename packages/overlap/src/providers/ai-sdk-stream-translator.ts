@@ -1,5 +1,5 @@
 /**
- * AiSdkStreamTranslator (B1, B7): a pure state machine that turns the stream parts of a Vercel AI
+ * AiSdkStreamTranslator: a pure state machine that turns the stream parts of a Vercel AI
  * SDK language model (`LanguageModelV3.doStream`, the provider specification v3) into the neutral
  * stream events.
  *
@@ -11,7 +11,7 @@
  *   the same call again: never a second block (deduplicated by `toolCallId`); it only ends a block
  *   that `tool-input-end` did not end, and supplies the arguments when none were streamed.
  * - Provider-executed calls (`providerExecuted`) become `server_tool_use` blocks, and their
- *   `tool-result` parts whole {@link AiSdkToolResultBlock}s: recorded, never run locally (S18).
+ *   `tool-result` parts whole {@link AiSdkToolResultBlock}s: recorded, never run locally (the provider ran them).
  *
  * When a provider ends its calls is its own business, and it varies: see the provider table in
  * docs/architecture.md (`@ai-sdk/openai`'s Chat Completions model ends every call only when the

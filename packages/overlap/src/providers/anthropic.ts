@@ -1,5 +1,5 @@
 /**
- * The Anthropic Messages API through the official SDK (B7). The SDK's raw stream events are
+ * The Anthropic Messages API through the official SDK. The SDK's raw stream events are
  * already the neutral vocabulary; we read them raw (not the SDK's accumulating helper, which
  * re-parses the whole tool input on every delta). `ANTHROPIC_API_KEY` and `ANTHROPIC_BASE_URL`
  * are the SDK's own variables.

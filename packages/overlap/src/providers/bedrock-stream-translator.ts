@@ -1,5 +1,5 @@
 /**
- * BedrockStreamTranslator (B1, B7): a pure state machine that turns the events of an Amazon
+ * BedrockStreamTranslator: a pure state machine that turns the events of an Amazon
  * Bedrock `ConverseStream` response (as the AWS SDK decodes them: one union member per event)
  * into the neutral stream events.
  *
@@ -245,7 +245,7 @@ export class BedrockStreamTranslator {
   }
 
   #messageStop(out: StreamEvent[], reason: string | undefined): void {
-    // messageStop ends every block still open (B1), in order.
+    // messageStop ends every block still open, in order: each open call is complete there.
     for (const at of [...this.#blocks.keys()].sort((a, b) => a - b)) this.#blockStop(out, at);
     const stop = reason ?? "end_turn";
     if (FAILURES.has(stop)) {

@@ -261,7 +261,7 @@ describe("ChatChunkTranslator", () => {
     });
   }
 
-  it("completes a call when the next one starts, not when its arguments parse (B1)", () => {
+  it("completes a call when the next one starts, not when its arguments parse", () => {
     const translator = new ChatChunkTranslator();
     const events = [
       ...translator.push(chunk(call(0, "call_a", "add_to_cart", JSON.stringify(addA)))),

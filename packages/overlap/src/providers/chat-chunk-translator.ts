@@ -1,5 +1,5 @@
 /**
- * ChatChunkTranslator (B1, B7): a pure state machine that turns OpenAI Chat Completions stream
+ * ChatChunkTranslator: a pure state machine that turns OpenAI Chat Completions stream
  * chunks into the neutral stream events. Chat Completions has no per-call end event, so this is
  * where the end-of-call signal is synthesised: a call is complete when a later call starts (a
  * higher index, or a new id at the same index, as some servers send every parallel call at index

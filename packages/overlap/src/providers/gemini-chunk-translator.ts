@@ -1,5 +1,5 @@
 /**
- * GeminiChunkTranslator (B1, B7): a pure state machine that turns the chunks of a Gemini
+ * GeminiChunkTranslator: a pure state machine that turns the chunks of a Gemini
  * `streamGenerateContent` stream (each a `GenerateContentResponse`) into the neutral stream
  * events.
  *

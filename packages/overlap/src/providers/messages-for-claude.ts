@@ -1,6 +1,6 @@
 /**
  * What the Messages API must not receive from a conversation another provider took part in
- * (B7: one conversation shape, every adapter translating at its edge). Claude rejects fields it
+ * (one conversation shape, every adapter translating at its edge). Claude rejects fields it
  * does not know on a block, and a thinking block it did not sign:
  *
  * - the opaque fields other adapters keep on blocks (`thoughtSignature` of Gemini, see

@@ -1,5 +1,5 @@
 /**
- * The OpenAI Responses API (`POST /v1/responses`) through the official `openai` SDK (B7). Events
+ * The OpenAI Responses API (`POST /v1/responses`) through the official `openai` SDK. Events
  * are translated by {@link ResponsesEventTranslator}: each call's end is the API's own
  * `function_call_arguments.done` / `output_item.done`. Stateless by default (`store: false`): the
  * conversation is ours, sent whole every round, reasoning items included (their encrypted

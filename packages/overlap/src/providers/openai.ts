@@ -1,5 +1,5 @@
 /**
- * OpenAI-compatible Chat Completions through the official `openai` SDK (B7): OpenAI, Ollama,
+ * OpenAI-compatible Chat Completions through the official `openai` SDK: OpenAI, Ollama,
  * vLLM, llama.cpp's server. Chunks are translated by {@link ChatChunkTranslator}, which
  * synthesises the end-of-call signal Chat Completions lacks. `OPENAI_API_KEY` and
  * `OPENAI_BASE_URL` are the SDK's own variables.

@@ -292,7 +292,7 @@ describe("ResponsesEventTranslator", () => {
     expect(calls.map((c) => c.callId)).toEqual(["call_A1", "call_B2", "call_C3"]);
   });
 
-  it("a call is complete at function_call_arguments.done (B1): before the next item starts, never when a prefix parses", () => {
+  it("a call is complete at function_call_arguments.done: before the next item starts, never when a prefix parses", () => {
     const events = stream([ADD, TOTAL, SEARCH]);
     const { calls } = run(events);
     for (const call of calls) {

@@ -1,5 +1,5 @@
 /**
- * ResponsesEventTranslator (B1, B7): a pure state machine that turns OpenAI Responses API stream
+ * ResponsesEventTranslator: a pure state machine that turns OpenAI Responses API stream
  * events into the neutral stream events. The Responses API streams output items, each with an
  * explicit end, so no end-of-call signal has to be guessed:
  *

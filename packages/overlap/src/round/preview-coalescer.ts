@@ -1,5 +1,5 @@
 /**
- * Coalesces argument previews (B5): at most one `tool-input-preview` per call per interval, with a
+ * Coalesces argument previews: at most one `tool-input-preview` per call per interval, with a
  * trailing emission so the last state shows even when deltas pause. Snapshots are taken only when
  * an event is actually sent, so preview work follows the interval, not the delta rate.
  */

@@ -1,5 +1,5 @@
 /**
- * Timing bookkeeping of one round (B11, B13), kept apart from the relay so the relay stays short.
+ * Timing bookkeeping of one round (the timeline and the time saved), kept apart from the relay so the relay stays short.
  */
 
 import {

@@ -1,5 +1,5 @@
 /**
- * Approval before irreversible actions (issue 12) through a whole round: a call whose tool needs
+ * Approval before irreversible actions through a whole round: a call whose tool needs
  * the user's approval emits `approval-request`, waits for the approval source, and runs only when
  * approved; declined, unanswered or cancelled it is answered without running, the conversation
  * valid; other calls of the round are not held back, and results stay in call order.

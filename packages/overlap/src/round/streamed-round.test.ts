@@ -91,7 +91,7 @@ async function relay(
 const indexOf = (seen: AgentEvent[], pred: (e: AgentEvent) => boolean) => seen.findIndex(pred);
 
 describe("StreamedRound.relay", () => {
-  it("starts a tool while the model is still generating later blocks (S7)", async () => {
+  it("starts a tool while the model is still generating later blocks", async () => {
     const { seen } = await relay(buildStreamEvents(blocks), { delayMs: 2 });
     const firstRunning = indexOf(
       seen,
@@ -105,7 +105,7 @@ describe("StreamedRound.relay", () => {
     expect(firstRunning).toBeLessThan(lastCallStart);
   });
 
-  it("emits results in call order after the join, with ONE user message of tool_results (S11)", async () => {
+  it("emits results in call order after the join, with ONE user message of tool_results", async () => {
     const { result, seen, runs } = await relay(buildStreamEvents(blocks), { delayMs: 1 });
     // a takes longest, so completion order is c, b, a; result order must still be a, b, c.
     const done = seen
@@ -174,7 +174,7 @@ describe("StreamedRound.relay", () => {
     expect(String((last.preview as { note?: string }).note ?? "")).toMatch(/^x*$/);
   });
 
-  it("does not run a call whose arguments are invalid JSON, and tells the model (S16)", async () => {
+  it("does not run a call whose arguments are invalid JSON, and tells the model", async () => {
     const events = buildStreamEvents([
       {
         type: "tool_use",
@@ -202,7 +202,7 @@ describe("StreamedRound.relay", () => {
     });
   });
 
-  it("max_tokens inside a tool_use: finished eager work keeps its result, the cut call and deferred tools do not run (B3)", async () => {
+  it("max_tokens inside a tool_use: finished eager work keeps its result, the cut call and deferred tools do not run", async () => {
     const events = buildStreamEvents(
       [
         { type: "tool_use", id: "toolu_a", name: "add_to_cart", input: { sku: "AERO-1" } },
@@ -232,7 +232,7 @@ describe("StreamedRound.relay", () => {
     expect(result.outcomes.map((o) => o.resultText)).toEqual(["added AERO-1", "order placed"]);
   });
 
-  it("records server tools but never executes them (S18)", async () => {
+  it("records server tools but never executes them", async () => {
     const events = buildStreamEvents(
       [
         {
@@ -276,7 +276,7 @@ describe("StreamedRound.relay", () => {
     expect(t.savedMs).toBeGreaterThanOrEqual(0);
   });
 
-  it("a stream error event mid-stream: running tools cancelled, every call answered (S17)", async () => {
+  it("a stream error event mid-stream: running tools cancelled, every call answered", async () => {
     const events = buildStreamEvents(blocks).slice(0, -6);
     events.push({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } });
     const { result } = await relay(events, { delayMs: 1 });
@@ -305,7 +305,7 @@ describe("StreamedRound.relay", () => {
   });
 });
 
-describe("interruption after every event index (S17, B6)", () => {
+describe("interruption after every event index: every call answered, the conversation valid", () => {
   const slowBlocks: ScriptBlock[] = [
     { type: "text", text: "On it." },
     { type: "tool_use", id: "toolu_a", name: "add_to_cart", input: { sku: "AERO-1", ms: 10_000 } },

@@ -1,10 +1,10 @@
 /**
- * StreamedRound (S1, S7, S11, S14): one model round end to end. Events are processed one at a time
- * (S3); at each tool block's stop the call is dispatched at once, so tools run while the model
- * still writes (S7). Display events go to the sink as they happen; at the end the round joins,
+ * StreamedRound: one model round end to end. Events are processed one at a time, in order; at
+ * each tool block's stop the call is dispatched at once, so tools run while the model still
+ * writes. Display events go to the sink as they happen; at the end the round joins,
  * emits `ui` and `tool-result` events in call order and returns the assistant message plus ONE
  * user message holding every tool_result. A failed or cancelled stream is repaired here: every
- * tool_use still gets exactly one result (S17, B6).
+ * tool_use still gets exactly one result, so the conversation stays valid.
  */
 
 import { EagerDispatcher, type FinalToolUse } from "../dispatch/eager-dispatcher.js";
@@ -43,7 +43,7 @@ export interface StreamedRoundOptions {
   agent?: string;
   /** Most tools running at once in this round. Default: unlimited. */
   concurrency?: number;
-  /** Replays outcomes recorded by an earlier attempt (B4). */
+  /** Replays outcomes recorded by an earlier attempt (exactly once across retries). */
   ledger?: ToolLedger;
   /** Cancels the round: the stream is left, running tools are aborted, the result is repaired. */
   signal?: AbortSignal;
@@ -356,7 +356,7 @@ export class StreamedRound {
     });
   }
 
-  /** Moment 2: the call's arguments are complete. Dispatch it now (S6). */
+  /** Moment 2: the call's arguments are complete. Dispatch it now. */
   #toolCall(report: Extract<AssemblerReport, { type: "tool-call" }>): void {
     const { callId, name, index, input } = report;
     const round = this.#round;
@@ -478,7 +478,7 @@ export class StreamedRound {
   }
 }
 
-/** ONE user message answering every call, tool_result blocks in call order (S11). */
+/** ONE user message answering every call, tool_result blocks in call order. */
 export function toolResultMessage(outcomes: readonly ToolOutcome[]): UserMessage {
   return {
     role: "user",

@@ -1,5 +1,5 @@
 /**
- * The server side of S12/B9: AgentEvents written as `text/event-stream` frames. A value that could
+ * The server side of the event stream: AgentEvents written as `text/event-stream` frames, resumable by id. A value that could
  * end a line inside `event:`, `id:` or a comment is refused, because it would let that value write
  * frames of its own (injection); `data` is split into several `data:` lines instead.
  */
@@ -61,7 +61,7 @@ export function encodeSseComment(text: string): string {
 
 /**
  * Encodes an {@link AgentEvent} as one frame: its `type` as the event name, the whole event
- * (including `type`) as JSON data, and `id` for resumption (B9).
+ * (including `type`) as JSON data, and `id` so a reconnecting reader resumes after it.
  * @throws TypeError when `id` could inject lines (see {@link encodeSseFrame}).
  */
 export function encodeAgentEvent(event: AgentEvent, id: string): string {

@@ -1,5 +1,5 @@
 /**
- * The body of an SSE response (S12, B9) as a web-standard ReadableStream: logged events as
+ * The body of an SSE response (resumable with `Last-Event-ID`) as a web-standard ReadableStream: logged events as
  * frames with ids, and a heartbeat comment whenever the stream has been quiet for a while, so
  * proxies keep the connection open. Cancelling the body (the browser left) stops reading only.
  */

@@ -1,5 +1,5 @@
 /**
- * TurnEventLog (B9): every AgentEvent of one turn, numbered, kept until the turn is forgotten, so
+ * TurnEventLog: every AgentEvent of one turn, numbered, kept until the turn is forgotten, so
  * a reader that reconnects with `Last-Event-ID` gets exactly what it missed and then the live
  * rest: nothing lost, nothing twice. Ids are `<turnId>:<seq>`; a reader that names another turn
  * (or nothing) gets this turn from its start.

@@ -78,7 +78,7 @@ function expectMatches(result: Replay, expected: StreamFixtureExpectation): void
     for (const report of reports) {
       if (report.type === "block-start" && "id" in report.block) started.add(report.block.id);
       if (report.type === "tool-input-delta") expect(started.has(report.callId)).toBe(true);
-      // B1: a call completes only at its block's stop (or at message_stop, which ends all).
+      // A call completes only at its block's stop (or at message_stop, which ends all).
       if (report.type === "tool-call") {
         expect(started.has(report.callId)).toBe(true);
         expect(["content_block_stop", "message_stop"]).toContain(event.type);
@@ -325,7 +325,7 @@ describe("BlockAssembler rules", () => {
     expect(assembler.partial().message.content).toStrictEqual([]);
   });
 
-  it("reports a call only at its block stop even when its arguments parse earlier (B1)", () => {
+  it("reports a call only at its block stop even when its arguments parse earlier", () => {
     const assembler = new BlockAssembler();
     const before = [start, toolStart(0, "toolu_b1"), json(0, ""), json(0, '{"a":'), json(0, "1}")];
     const early = before.flatMap((e) => [...assembler.push(e)]);

@@ -1,5 +1,5 @@
 /**
- * BlockAssembler (S2, S3, B1): a pure, synchronous state machine fed one neutral stream event at a
+ * BlockAssembler: a pure, synchronous state machine fed one neutral stream event at a
  * time. State is kept per content-block index. It never does I/O and never runs a tool; it reports
  * what happened so the round above can act (display, dispatch, join).
  *
@@ -76,7 +76,7 @@ export type AssemblerReport =
       message: AssistantMessage;
       stopReason: StopReason;
       usage: Usage;
-      /** The message's local tool calls in index order: the truth for the join (S8). */
+      /** The message's local tool calls in index order: the truth for the join. */
       toolUses: ToolUseRecord[];
     }
   | { type: "stream-error"; errorType: string; message: string };
@@ -439,7 +439,7 @@ export class BlockAssembler {
 
   #messageStop(): readonly AssemblerReport[] {
     const reports: AssemblerReport[] = [];
-    // message_stop is an explicit end for every block still open (B1): close them in order.
+    // message_stop is an explicit end for every block still open: close them in order.
     for (const index of this.#sortedIndexes()) {
       const state = this.#blocks.get(index)!;
       if (!state.stopped) reports.push(...this.#blockStop(state, index));
@@ -540,7 +540,7 @@ export class BlockAssembler {
   }
 }
 
-/** True for a block type that arrives whole and is produced by the provider (S18). */
+/** True for a block type that arrives whole and is produced by the provider (never run locally). */
 export function isServerToolResult(block: AssistantContentBlock): boolean {
   return SERVER_TOOL_RESULT_TYPES.has(block.type);
 }

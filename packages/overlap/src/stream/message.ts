@@ -88,7 +88,7 @@ export interface OpenAIReasoningBlock {
   item: Readonly<Record<string, unknown>>;
 }
 
-/** A call of a provider-side tool (e.g. web search): recorded, never executed locally (S18). */
+/** A call of a provider-side tool (e.g. web search): recorded, never executed locally. */
 export interface ServerToolUseBlock {
   type: "server_tool_use";
   id: string;
@@ -183,7 +183,7 @@ export function isCallBlock(block: { type: string }): block is CallBlock {
   );
 }
 
-/** True for a call the provider runs itself (S18): recorded and shown, never executed locally. */
+/** True for a call the provider runs itself: recorded and shown, never executed locally. */
 export function isProviderCallBlock(block: { type: string }): boolean {
   return block.type !== "tool_use" && isCallBlock(block);
 }

@@ -2,7 +2,7 @@
  * The neutral stream vocabulary every provider adapter produces. It is the Messages API's streaming
  * vocabulary (the richest one: explicit per-block start and stop), with stop reasons normalised.
  * Other wire formats (OpenAI Chat Completions) are translated into it by their adapter, which is
- * where their missing per-call stop signal is synthesised (B1).
+ * where their missing per-call stop signal is synthesised.
  */
 
 import type { StopReason } from "../protocol/stop-reason.js";

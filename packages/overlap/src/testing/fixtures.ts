@@ -15,7 +15,7 @@ import type { AssistantMessage } from "../stream/message.js";
 export interface ExpectedToolCall {
   callId: string;
   name: string;
-  /** True for a provider-side (server_tool_use) call, which is never run locally (S18). */
+  /** True for a provider-side (server_tool_use) call, which is never run locally (the provider runs it). */
   server: boolean;
   /** Whether the complete arguments passed the strict parse. */
   ok: boolean;
@@ -388,7 +388,7 @@ export const richRoundExpected: StreamFixtureExpectation = {
 };
 
 // ---------------------------------------------------------------------------------------------
-// invalidJsonRound: arguments that never become valid JSON (S16).
+// invalidJsonRound: arguments that never become valid JSON (the call must not run).
 // ---------------------------------------------------------------------------------------------
 
 /**
@@ -482,7 +482,7 @@ export const invalidJsonRoundExpected: StreamFixtureExpectation = {
 };
 
 // ---------------------------------------------------------------------------------------------
-// maxTokensRound: the output limit cuts a tool call's arguments (B3).
+// maxTokensRound: the output limit cuts a tool call's arguments (the cut call must not run).
 // ---------------------------------------------------------------------------------------------
 
 /**
@@ -563,7 +563,7 @@ export const maxTokensRoundExpected: StreamFixtureExpectation = {
 };
 
 // ---------------------------------------------------------------------------------------------
-// errorRound: the provider fails mid-stream (S17).
+// errorRound: the provider fails mid-stream (every call must still be answered).
 // ---------------------------------------------------------------------------------------------
 
 /**
