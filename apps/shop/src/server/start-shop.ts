@@ -16,6 +16,7 @@ import { modelFromEnv, type ShopModel } from "../model/model-from-env.js";
 import { overlapPathFromEnv } from "../whole/overlap-path.js";
 import { turnBodyFor } from "../whole/whole-shop-turn.js";
 import { createApp } from "./create-app.js";
+import { type OtelExport, startOtelExport } from "./otel-export.js";
 import { connectRedis } from "./redis-connection.js";
 import { RedisRateCounter } from "./redis-rate-counter.js";
 import { RedisTurnLogs } from "./redis-turn-logs.js";
@@ -59,6 +60,7 @@ export async function startShop(options: StartShopOptions): Promise<RunningShop>
     tokenTtlMs: config.sessionTokenTtlMs,
   });
   let model: ShopModel | undefined;
+  let otel: OtelExport | undefined;
   // REDIS_URL: turns and rate limits shared by every instance; unreachable at start is an error.
   const redis = config.redis
     ? await connectRedis({ url: config.redis.url, logger }).catch(async (error: unknown) => {
@@ -81,8 +83,10 @@ export async function startShop(options: StartShopOptions): Promise<RunningShop>
       policy: options.policy,
       ...(options.pacing ? { pacing: options.pacing } : {}),
     });
+    // Before the first turn: with OTEL_EXPORTER_OTLP_ENDPOINT, every turn is traced.
+    otel = startOtelExport(options.env, logger);
     const agents = createShopAgents({ store, model: model.model });
-    // OVERLAP_PATH: the streamed runner (default) or the whole-response one (S20).
+    // OVERLAP_PATH: the streamed runner (default) or the whole-response one (Claude Agent SDK).
     const turnBody = turnBodyFor(overlapPathFromEnv(options.env), model);
     const shop = createApp({
       store,
@@ -127,6 +131,7 @@ export async function startShop(options: StartShopOptions): Promise<RunningShop>
       await redis?.quit().catch(() => redis.disconnect());
       await opened.close();
       await store.close();
+      await otel?.shutdown();
     };
     return {
       url: http.url,
@@ -142,6 +147,7 @@ export async function startShop(options: StartShopOptions): Promise<RunningShop>
     await model?.close().catch(() => {});
     redis?.disconnect();
     await store.close().catch(() => {});
+    await otel?.shutdown();
     throw error;
   }
 }

@@ -20,6 +20,11 @@ export interface ModelClient {
   /** A short honest label for UIs and logs (e.g. "claude-sonnet-4-5", "scripted-shop"). */
   readonly label?: string;
   /**
+   * The provider, as OpenTelemetry's `gen_ai.provider.name` names it (`anthropic`, `openai`,
+   * `gcp.gemini`, `aws.bedrock`...), for traces; absent when unknown.
+   */
+  readonly provider?: string;
+  /**
    * Streams one response. Errors before the stream (HTTP 4xx/5xx) are thrown from the first
    * `next()`; aborting `signal` must end the request.
    */

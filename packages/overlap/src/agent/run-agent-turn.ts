@@ -16,6 +16,7 @@ import type { StreamEvent } from "../stream/stream-event.js";
 import type { CallEntry } from "../tools/call-entry.js";
 import type { ToolCall, ToolExecutor } from "../tools/tool-executor.js";
 import type { ModelClient } from "./model-client.js";
+import { startTurnTracing } from "./turn-tracing.js";
 import { validateConversation } from "./validate-conversation.js";
 
 /** Options of {@link runAgentTurn}. */
@@ -77,8 +78,26 @@ export interface AgentTurnResult {
   error?: OverlapError;
 }
 
-/** Runs model rounds until the model stops asking for tools. Never rejects. */
+/**
+ * Runs model rounds until the model stops asking for tools. Never rejects. With
+ * `@opentelemetry/api` installed and a tracer provider registered, the turn is traced (see
+ * `turn-tracing.ts`); otherwise tracing costs one resolved promise per turn.
+ */
 export async function runAgentTurn(options: AgentTurnOptions): Promise<AgentTurnResult> {
+  const tracing = await startTurnTracing(
+    options.agent === undefined
+      ? { model: options.model }
+      : { agent: options.agent, model: options.model },
+  );
+  if (!tracing) return runTurn(options);
+  const result = await tracing.within(() =>
+    runTurn({ ...options, sink: tracing.tap(options.sink) }),
+  );
+  tracing.end(result.error ? { stopReason: result.stopReason, error: result.error } : result);
+  return result;
+}
+
+async function runTurn(options: AgentTurnOptions): Promise<AgentTurnResult> {
   const maxRounds = options.maxRounds ?? 10;
   const messages = [...options.messages];
   const rounds: RoundResult[] = [];

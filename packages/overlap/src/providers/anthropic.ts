@@ -48,6 +48,7 @@ export function anthropicModel(options: AnthropicModelOptions): ModelClient {
   const client = options.client ?? new Anthropic();
   return {
     label: options.model,
+    provider: "anthropic",
     stream(request: ModelRequest, { signal }) {
       return sdkEventStream(
         async () =>

@@ -55,6 +55,7 @@ export function bedrockModel(options: BedrockModelOptions): ModelClient {
   const client = options.client ?? new BedrockRuntimeClient(config);
   return {
     label: options.modelId,
+    provider: "aws.bedrock",
     stream: (request, { signal }) => bedrockEventStream(client, request, options, signal),
   };
 }

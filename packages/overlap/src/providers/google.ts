@@ -59,6 +59,7 @@ export const GEMINI_BASE_URL = "https://generativelanguage.googleapis.com";
 export function geminiModel(options: GeminiModelOptions): ModelClient {
   return {
     label: options.model.replace(/^models\//, ""),
+    provider: "gcp.gemini",
     stream: (request, { signal }) => geminiEventStream(request, options, signal),
   };
 }

@@ -32,6 +32,7 @@ export function openaiChatModel(options: OpenAIChatModelOptions): ModelClient {
   const client = options.client ?? new OpenAI();
   return {
     label: options.model,
+    provider: "openai",
     stream(request: ModelRequest, { signal }) {
       const translator = new ChatChunkTranslator();
       return sdkEventStream(
