@@ -121,13 +121,13 @@ export function loadFigures(input: {
   };
 }
 
-/** One goal of the issue, and whether the run met it. */
+/** One cost-per-turn goal, and whether the run met it. */
 export interface Goal {
   name: string;
   met: boolean;
 }
 
-/** The issue's goals (issue 11, "Cost per turn"). */
+/** The cost-per-turn goals (shop and model milliseconds per turn, memory per conversation). */
 export function loadGoals(f: LoadFigures): Goal[] {
   return [
     {

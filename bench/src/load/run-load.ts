@@ -1,5 +1,5 @@
 /**
- * Benchmark: N concurrent conversations against one shop process (issue 11, "Cost per turn").
+ * Benchmark: N concurrent conversations against one shop process (the cost per turn).
  *
  * The shop's scripted model runs in a process of its own (`npm run scripted-model`'s entry point,
  * paced like the embedded model: 60 tokens/s, first token at 300 ms), and ONE shop process (as
@@ -47,7 +47,7 @@ const ENSURE_BUILD = fileURLToPath(
   new URL("../../../apps/shop/bin/ensure-build.js", import.meta.url),
 );
 
-/** The demo request of the README and the issue. */
+/** The demo request of the README. */
 const DEMO = "add the Aero trail runner and the wool socks to my cart and tell me the total";
 /** Sessions created at a time before the load (their creation is not measured). */
 const SESSION_CONCURRENCY = 32;

@@ -139,7 +139,7 @@ const SYSTEMS: SystemDef[] = [
   },
   {
     name: "whole-s20",
-    label: "whole (S20): the shop's whole-response path, Claude Agent SDK",
+    label: "whole: the shop's whole-response path, Claude Agent SDK",
     node: "20",
     entry: "bench/src/peers/systems/whole-s20.ts",
     // Each turn spawns the SDK's CLI (seconds): a sample of the fault matrix only.

@@ -1,6 +1,6 @@
 /**
  * The merchant agent's tools. Changing tools (restock, set_price) exist only in a merchant
- * session's executor; the read-only set is what a shopper's `ask_merchant` delegate may use (B12).
+ * session's executor; the read-only set is what a shopper's `ask_merchant` delegate may use (a shopper can never change the shop).
  */
 
 import { type AnyTool, defineTool, type ToolResultSpec } from "overlap-runtime";

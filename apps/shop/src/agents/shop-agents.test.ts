@@ -39,7 +39,7 @@ async function turn(sessionId: string, text: string, who: "shopper" | "merchant"
     messages,
     sink: (e) => events.push(e),
     ledger: store.ledger(sessionId),
-    // The shopper confirms whatever is asked (checkout waits for it: issue 12).
+    // The shopper confirms whatever is asked (checkout waits for it).
     approvals: { wait: async () => ({ approve: true }) },
   });
   await store.conversations.write(sessionId, 0, result.messages);

@@ -1,5 +1,5 @@
 /**
- * The shop's two agents (S19): the shopper-facing and the merchant-facing assistant. Both run on
+ * The shop's two agents: the shopper-facing and the merchant-facing assistant. Both run on
  * the same runtime (`runAgentTurn`) with the same processing; they differ only in their prompt and
  * their tools. A session's executor carries the session, so every tool acts on that session only.
  */

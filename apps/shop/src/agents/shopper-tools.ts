@@ -2,8 +2,8 @@
  * The shopper agent's tools. The cart and the orders are the shopper's, shared by all of their
  * chats; the tools reach them through the chat's session id. Cart tools run read-check-write
  * under the cart's lock (`store.withCart`), so the cart calls of one round apply in call order
- * (S15), also when another chat of the shopper changes the cart at the same time. Display tools
- * re-validate their input and fill in live price and stock before the final card (S5, S13).
+ * (so two cart calls of one round cannot both pass a limit), also when another chat of the shopper changes the cart at the same time. Display tools
+ * re-validate their input and fill in live price and stock before the final card.
  */
 
 import {
@@ -240,7 +240,7 @@ export function shopperTools(deps: {
         "Place the order for everything in the cart. Only when the shopper clearly asks to buy.",
       input: z.object({}),
       // Irreversible: it runs only once the response has ended normally, never on a cut one,
-      // and only once the shopper confirmed the order the approval request shows (issue 12).
+      // and only once the shopper confirmed the order the approval request shows.
       dispatch: "deferred",
       approval: "required",
       summarize: async (_input, context) => {

@@ -1,6 +1,6 @@
 /**
  * A FIFO queue per key: tasks with the same key run one at a time, in the order `run` was called;
- * tasks with different keys run independently. The in-process half of the per-session lock (S15):
+ * tasks with different keys run independently. The in-process half of the per-session lock:
  * it makes "add A, add B, then total" apply in call order, which a database lock alone does not
  * promise (waiters on a database lock are not guaranteed to be woken in arrival order).
  */

@@ -2,7 +2,7 @@
  * The one {@link ShopStore} implementation, over Kysely, shared by SQLite and PostgreSQL. What
  * differs (JSON column types, the in-transaction lock) comes in through a {@link StoreDialect}.
  *
- * The cart belongs to the shopper, so the cart lock (S15) is per shopper: every chat of a shopper
+ * The cart belongs to the shopper, so the cart lock is per shopper: every chat of a shopper
  * takes the same one. It has two halves: a {@link KeyedQueue} in the process, which runs a cart's
  * operations one at a time in call order, and the dialect's lock inside the transaction, which
  * makes other processes sharing the database wait (PostgreSQL advisory lock; SQLite's BEGIN

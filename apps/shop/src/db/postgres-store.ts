@@ -1,6 +1,6 @@
 /**
- * The PostgreSQL store, for several server processes sharing sessions, carts and the ledger
- * (B10): Kysely's PostgresDialect over a pg Pool. The per-session lock across processes is a
+ * The PostgreSQL store, for several server processes sharing sessions, carts and the ledger:
+ * Kysely's PostgresDialect over a pg Pool. The per-session lock across processes is a
  * transaction-scoped advisory lock, `pg_advisory_xact_lock(hashtextextended(key, 0))`, taken as
  * the transaction's first statement and released by COMMIT or ROLLBACK, so a crashed process can
  * never leave it held. Transactions stay READ COMMITTED on purpose: every statement after the lock

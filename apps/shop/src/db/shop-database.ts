@@ -105,7 +105,7 @@ export interface OrderLinesTable {
   color: string | null;
 }
 
-/** Finished tool calls (B4), keyed by session and call id. */
+/** Finished tool calls (the tool ledger), keyed by session and call id. */
 export interface ToolLedgerTable {
   session_id: string;
   call_id: string;

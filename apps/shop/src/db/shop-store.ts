@@ -1,6 +1,6 @@
 /**
  * The shop's storage, one interface over SQLite (the default) and PostgreSQL (several server
- * processes sharing one database, B10). Business rules live in `domain/`; the store loads what
+ * processes sharing one database). Business rules live in `domain/`; the store loads what
  * they need, runs them under the right lock and persists their results.
  */
 
@@ -28,7 +28,7 @@ import type { TurnLeases } from "./sql-turn-leases.js";
 /** How long a token opens anything by default, from its creation: 30 days. */
 export const DEFAULT_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** Who a session belongs to; merchant tools require a merchant session (B12). */
+/** Who a session belongs to; merchant tools require a merchant session. */
 export type SessionKind = "shopper" | "merchant";
 
 /** A stored session. A shopper session is one chat of a shopper. */
@@ -218,7 +218,7 @@ export interface ShopStore {
   /** Which turn holds each chat: one turn per chat across every instance sharing the database. */
   readonly leases: TurnLeases;
   /**
-   * The tool-execution ledger (B4) of one session: outcomes keyed by call id, so a retried or
+   * The tool-execution ledger of one session: outcomes keyed by call id, so a retried or
    * resumed round reuses a finished side effect's outcome. The first outcome recorded for a call
    * id is kept, with its call. Without `sessionId`, a ledger shared by callers that have no
    * session.
@@ -258,7 +258,7 @@ export interface ShopStore {
   lowStock(threshold?: number): Promise<Product[]>;
 
   /**
-   * Runs read cart → check rules → write cart as one unit (S15). The cart is the shopper's:
+   * Runs read cart → check rules → write cart as one unit, so two changes at once cannot both pass a limit. The cart is the shopper's:
    * `sessionId` names a chat, whose shopper owns the cart (an id that names no shopper session,
    * e.g. a shopper id, is its own cart's key). Runs under the per-cart lock (FIFO within the
    * process, a database lock across processes), so two chats of one shopper changing the cart at

@@ -1,8 +1,8 @@
 /**
- * overlap's ToolLedger over SQL (B4): finished tool outcomes keyed by (session, call id). The
+ * overlap's ToolLedger over SQL: finished tool outcomes keyed by (session, call id). The
  * session is part of the key because call ids are only unique within a conversation (some
  * OpenAI-compatible servers number calls `call_0`, `call_1`... in every session), and one
- * session must never replay another's outcome (B12).
+ * session must never replay another's outcome (nor see it).
  *
  * Each record keeps its call (the tool_use block and its place in the round). Tools with effects
  * write their record in the effect's own transaction (`insertLedgerRecord`, through the store's

@@ -1,5 +1,5 @@
 /**
- * The demo controls of one shopper session (issue 12, "How it works"): the scripted model's
+ * The demo controls of one shopper session ("How it works"): the scripted model's
  * speed, a simulated latency for the shop's services, and a fault for the next model reply. Pure:
  * the validation of an update, how it applies, and what the embedded model is told (its
  * `x-sim-pacing` / `x-sim-fault` request headers). Nothing here reaches a real provider.
@@ -34,7 +34,7 @@ export const TOOL_SERVICES: Readonly<Record<string, readonly DemoService[]>> = {
 };
 
 /**
- * Tools that go through the session's cart lock, which serves them in call order (S15): a
+ * Tools that go through the session's cart lock, which serves them in call order: a
  * simulated wait must not let a later one overtake an earlier one.
  */
 export const CART_LOCK_TOOLS: ReadonlySet<string> = new Set([

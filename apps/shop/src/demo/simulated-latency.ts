@@ -4,7 +4,7 @@
  * The wait is inside the tool's run, so the timeline draws it as the tool's own time, and it ends
  * at once when the call is aborted (a cancelled turn, an interrupted round). Calls that go through
  * the cart lock also wait for the earlier cart calls' waits, so a quick total never overtakes a
- * slow add (S15: cart calls apply in call order). Outside a demo scope, or with no latency set, a
+ * slow add (cart calls apply in call order). Outside a demo scope, or with no latency set, a
  * tool runs as it is.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Cart rules (S15): a line holds 1..10 units, never more than the product's stock, and the cart
+ * Cart rules: a line holds 1..10 units, never more than the product's stock, and the cart
  * total stays within a configurable limit. Every function is pure and returns the new cart or a
  * {@link RuleViolation}; the store runs them under the per-session lock.
  *

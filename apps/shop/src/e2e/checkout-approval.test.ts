@@ -1,5 +1,5 @@
 /**
- * Checkout asks first, in a browser (issue 12): with items in the cart, "check out" shows an order
+ * Checkout asks first, in a browser: with items in the cart, "check out" shows an order
  * summary card (lines and total) with Confirm and Cancel, and nothing is ordered before Confirm.
  * Confirm places exactly one order; Cancel places none and the assistant says so; a reload while
  * the card waits shows it again, still answerable. The real shop (SQLite, the embedded scripted

@@ -1,5 +1,5 @@
 /**
- * The "How it works" drawer in a browser (issue 12): its controls change what the next replies
+ * The "How it works" drawer in a browser: its controls change what the next replies
  * do. A simulated latency on the shop's services shows on the timeline, labelled "simulated", with
  * the time saved said in a sentence; "break the next reply" (a dropped connection, invalid tool
  * JSON) shows the repair in words under the reply, and the next message works. The real shop

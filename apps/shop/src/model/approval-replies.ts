@@ -1,6 +1,6 @@
 /**
  * What the scripted shop assistant says about a call the shopper had to approve and that did not
- * run (issue 12): checkout declined ("The user declined this action."), unanswered in time, or
+ * run: checkout declined ("The user declined this action."), unanswered in time, or
  * cancelled while it waited. The policy reads the tool_result text as a model would.
  */
 

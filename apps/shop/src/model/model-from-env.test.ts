@@ -45,7 +45,7 @@ describe("the shop on every wire format of the scripted model (SCRIPTED_API)", (
             messages: [...messages, { role: "user", content: text }],
             sink: (e) => events.push(e),
             ledger: store.ledger(id),
-            // The shopper confirms the checkout (it waits for an approval: issue 12).
+            // The shopper confirms the checkout (it waits for the shopper's approval).
             approvals: { wait: async () => ({ approve: true }) },
           });
           messages = result.messages;

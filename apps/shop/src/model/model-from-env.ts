@@ -1,5 +1,5 @@
 /**
- * Which model the shop talks to (B7, B8), from the environment:
+ * Which model the shop talks to, from the environment:
  * - `ANTHROPIC_API_KEY`: Claude through the Messages API;
  * - `OPENAI_BASE_URL` or `OPENAI_API_KEY`: an OpenAI-compatible server, over Chat Completions or,
  *   with `OPENAI_API=responses`, the Responses API;

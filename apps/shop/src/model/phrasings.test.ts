@@ -67,7 +67,7 @@ async function turn(who: Who, sessionId: string, text: string): Promise<Turn> {
     messages,
     sink: (e) => events.push(e),
     ledger: store.ledger(sessionId),
-    // The shopper confirms the checkout (it waits for an approval: issue 12).
+    // The shopper confirms the checkout (it waits for the shopper's approval).
     approvals: { wait: async () => ({ approve: true }) },
   });
   expect(result.error).toBeUndefined();
@@ -136,7 +136,7 @@ const THERMAL_ANKLE = "p-0105"; // Thermal Ankle Socks
 const STORM = "p-0007"; // Storm Waterproof Trail Runner
 
 const SHOPPER: Phrasing[] = [
-  // The defects of issue 12, as reported.
+  // Misspelt and loose phrasings that were once misread, as shoppers wrote them.
   {
     say: "add the aero trial runer to my cart",
     calls: [add(AERO, { quantity: 1 })],

@@ -63,7 +63,7 @@ describe("the product resolver", () => {
     expect(name(r)).toBe(expected);
   });
 
-  it("does not let the Aero Headband win a mention of the Aero trail runner (issue 12)", () => {
+  it("does not let the Aero Headband win a mention of the Aero trail runner", () => {
     const [first, second] = index.score("aero trail runer");
     expect(first?.product.name).toBe("Aero Trail Runner");
     expect(first!.score - second!.score).toBeGreaterThan(0.25);

@@ -1,5 +1,5 @@
 /**
- * The shop's policy for the embedded scripted model (B8): it reads the conversation like a model
+ * The shop's policy for the embedded scripted model: it reads the conversation like a model
  * would (the user's words, this turn's tool results, what earlier results said about the cart and
  * the products shown) and answers with text plus tool calls, in parallel where a real model would,
  * then writes the final answer from the results, in the language of the request. It knows the

@@ -1,5 +1,5 @@
 /**
- * A server killed while checkout waits for the shopper's approval (issue 12): the turn, and the
+ * A server killed while checkout waits for the shopper's approval: the turn, and the
  * wait, die with the process; the checkout call was journaled at its block stop and has no ledger
  * record, so the restarted server's recovery (`restoreRound`) answers it as not run. No order
  * exists, the old approval is unknown (404), and the next "check out" asks again and can place

@@ -1,5 +1,5 @@
 /**
- * Checkout asks first (issue 12): over HTTP against the embedded model, "check out" shows an
+ * Checkout asks first: over HTTP against the embedded model, "check out" shows an
  * approval request with the order's lines and total and places nothing until the shopper answers
  * on `POST /api/sessions/:id/approvals/:callId`; Confirm places exactly one order, Cancel none
  * (and the assistant says so); a reload while it waits replays the request; cancel and the timeout

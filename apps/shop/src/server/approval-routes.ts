@@ -1,5 +1,5 @@
 /**
- * The user's answer to a call that waits for approval (issue 12: checkout asks before it places
+ * The user's answer to a call that waits for approval (checkout asks before it places
  * the order). `POST <base>/:id/approvals/:callId` with `{ "approve": true | false, "reason"? }`
  * and the session's token resolves the call waiting in the session's running turn (through the
  * {@link TurnRegistry}); the turn's stream then carries `approval-resolved` and what follows.

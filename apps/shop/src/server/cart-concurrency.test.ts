@@ -17,7 +17,7 @@ function input(value: object): ToolInput {
   return parsed.value;
 }
 
-describe("cart changes from tools and REST at once (S15)", () => {
+describe("cart changes from tools and REST at once, under the cart lock", () => {
   it("30 concurrent add_to_cart outcomes on one session never break the rules", async () => {
     const { id, token } = await t.session();
     const rules = t.store.cartRules;

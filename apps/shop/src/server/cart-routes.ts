@@ -1,6 +1,6 @@
 /**
  * The cart over REST. Changes go through exactly what the tools use: `store.withCart` (the
- * per-session lock and transaction, S15) around the domain's pure rules, so a shopper clicking and
+ * per-session lock and transaction) around the domain's pure rules, so a shopper clicking and
  * the assistant adding at the same moment can never overshoot a limit together. A broken rule
  * answers 409 with the rule's own sentence (these are user-facing rules); a product id that is not
  * in the catalog answers 404.

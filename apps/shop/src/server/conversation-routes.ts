@@ -1,5 +1,5 @@
 /**
- * The routes one agent's sessions share (S19: the shopper and the merchant use the same ones under
+ * The routes one agent's sessions share (the shopper and the merchant use the same ones under
  * their own prefix): read the session and its conversation, send a message (starts a turn and
  * streams it), resume the stream, cancel. A turn is independent of the connection that started
  * it: a browser that leaves only stops reading; `cancel` is what stops a turn.

@@ -1,5 +1,5 @@
 /**
- * Durability (issue 11): the shop server is killed with SIGKILL at many points of one three-call
+ * Durability (a crash loses no record): the shop server is killed with SIGKILL at many points of one three-call
  * round ("add the Aero trail runner and the wool socks to my cart and tell me the total": two
  * add_to_cart calls and cart_total, tools running while the model still writes), and a new
  * process on the same database continues the session. At every point:

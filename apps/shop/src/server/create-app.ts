@@ -178,7 +178,7 @@ export function createApp(deps: AppDeps): ShopApp {
     c.json(await store.createSession("merchant"), 201),
   );
 
-  // The demo drawer (issue 12): per shopper session, in memory. Speed and faults need the
+  // The demo drawer ("How it works"): per shopper session, in memory. Speed and faults need the
   // embedded model on the streamed path; the simulated service latency works everywhere.
   const demo = new DemoBook();
   const modelControls = deps.model.demoControls === true && deps.turnBody === undefined;

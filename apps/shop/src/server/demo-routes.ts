@@ -1,5 +1,5 @@
 /**
- * The demo drawer's settings of a shopper session (issue 12): `GET` and `PUT
+ * The demo drawer's settings of a shopper session: `GET` and `PUT
  * /api/sessions/:id/demo`, with the session's token. The model's speed and "break the next reply"
  * need the embedded scripted model (`modelControls`); with a real model a `PUT` of either is a
  * 400 that says so, and only the simulated service latency applies.

@@ -1,5 +1,5 @@
 /**
- * Graceful stop of `npm start` (issue 11): SIGTERM sent to the npm process alone (what a process
+ * Graceful stop of `npm start`: SIGTERM sent to the npm process alone (what a process
  * manager does) reaches the server; new turns are refused with 503 while a running turn finishes
  * within `SHUTDOWN_GRACE_MS`, or is cancelled and repaired once the grace is over; the process
  * exits 0; a restarted server continues the session with a valid conversation. Ctrl-C in a

@@ -1,5 +1,5 @@
 /**
- * The app's last line (B12): every failure becomes `{ error: { code, message } }`. Expected ones
+ * The app's last line: every failure becomes `{ error: { code, message } }`. Expected ones
  * ({@link HttpError}) keep their message; anything else is logged in full with the request's id
  * and answered with a generic sentence, so no stack, SQL or provider detail reaches a browser.
  * A request whose body never arrived in full (the client left, or the request timed out) is not

@@ -1,6 +1,6 @@
 /**
  * The page at `/` until the browser UI lands: it says plainly that the UI is coming, lists the
- * API, and names the model, with a clear notice when it is the embedded scripted model (B8: the
+ * API, and names the model, with a clear notice when it is the embedded scripted model (the
  * product never passes a script off as a language model).
  */
 

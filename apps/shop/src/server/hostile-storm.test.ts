@@ -1,5 +1,5 @@
 /**
- * Hostile input over real HTTP (issue 11): a shop started like `npm start` starts it (`startShop`,
+ * Hostile input over real HTTP: a shop started like `npm start` starts it (`startShop`,
  * SQLite in a temporary directory, the default rate limits) takes a few thousand generated hostile
  * requests (a table of request shapes, each with seeded variations, written as raw bytes on their
  * own connections so that nothing is cleaned up by a client library on the way), then a normal turn.

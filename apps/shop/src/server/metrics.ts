@@ -1,5 +1,5 @@
 /**
- * The shop's Prometheus metrics (B13, issue 10), served at `GET /metrics` in the text exposition
+ * The shop's Prometheus metrics, served at `GET /metrics` in the text exposition
  * format. Each app has a registry of its own (never prom-client's global one), so a process (a
  * test) can build several apps; the Node process metrics (`process_*`, `nodejs_*`) live in one
  * registry per process, shared by every app's answer, since they describe the process.

@@ -1,5 +1,5 @@
 /**
- * The one place the shop watches its turns (B13, issue 10): every turn body, streamed or whole
+ * The one place the shop watches its turns (logs and metrics): every turn body, streamed or whole
  * path, shopper or merchant, runs through {@link observedTurnBody}, which taps the turn's
  * AgentEvents on their way to the turn's log: each event feeds the metrics, each `round-end`
  * writes the round's log line, and the turn counts as active while its body runs. A body that

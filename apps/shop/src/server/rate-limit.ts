@@ -1,5 +1,5 @@
 /**
- * A fixed-window rate limit per key (B12): bounds how fast one client can create sessions and one
+ * A fixed-window rate limit per key: bounds how fast one client can create sessions and one
  * session can start turns (each turn costs model tokens when a real model is configured). The
  * counts live in this process ({@link MemoryRateCounter}) or, with `REDIS_URL`, in Redis, shared by
  * every instance (`redis-rate-counter.ts`): a coarse guard in front, not an accounting system.

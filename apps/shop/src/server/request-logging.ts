@@ -1,5 +1,5 @@
 /**
- * Per-request logging (B13): a request id (taken from a sane `x-request-id`, else generated) is put
+ * Per-request logging: a request id (taken from a sane `x-request-id`, else generated) is put
  * on the context, echoed in the response header and carried by every log line of the request.
  * Only the method, the path (never the query string), the client's address and the outcome are
  * logged: headers are not, so bearer tokens never reach a log. The client's address is resolved

@@ -1,5 +1,5 @@
 /**
- * The merchant credential (B12): creating a merchant session needs
+ * The merchant credential: creating a merchant session needs
  * `Authorization: Bearer $MERCHANT_TOKEN`. Compared in constant time (digests of equal length),
  * so the answer time says nothing about how much of a guess was right.
  */

@@ -1,5 +1,5 @@
 /**
- * Session authentication (B12): every session route needs `Authorization: Bearer <token>` of the
+ * Session authentication: every session route needs `Authorization: Bearer <token>` of the
  * route's kind. A merchant session's routes take that session's own token. A shopper session is
  * one chat of a shopper, and the shopper owns all of their chats: its routes take the chat's own
  * token, the token of any other chat of the same shopper, or the shopper's token. Any other

@@ -1,5 +1,5 @@
 /**
- * One log line per round (B13, issue 10), at info: what the `round-end` event's timings say, in
+ * One log line per round, at info: what the `round-end` event's timings say, in
  * milliseconds since the round started: the model's time to first token, when the first tool
  * started, when the stream ended and the round was ready, each tool's start and end, and the time
  * saved versus waiting for the end of the response. The line carries the same figures as the

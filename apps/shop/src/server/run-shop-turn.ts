@@ -1,5 +1,5 @@
 /**
- * The body of one turn (S11, S17, B4): load the session's conversation, restore the round a crash
+ * The body of one turn: load the session's conversation, restore the round a crash
  * may have cut off (its calls come back from the round journal and the ledger), append the user's
  * text (repairing whatever an earlier interruption left), persist it, then run the agent's rounds
  * with the session's tools, ledger and round journal, every round persisted before the next
@@ -98,7 +98,7 @@ export function shopTurn(input: ShopTurnInput): (turn: TurnContext) => Promise<v
       rounds: result.rounds.length,
       stopReason: result.stopReason,
       ms: Math.round(performance.now() - started),
-      // B13: per round, when the first tool began and what overlapping saved.
+      // Per round, when the first tool began and what overlapping saved.
       timings: result.rounds.map((r) => ({
         firstToolStartMs: r.timings.firstToolStartMs,
         streamEndMs: r.timings.streamEndMs,

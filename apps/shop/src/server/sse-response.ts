@@ -1,5 +1,5 @@
 /**
- * A turn's events as an SSE response (S12, B9): the log's entries after `lastEventId`, then the
+ * A turn's events as an SSE response: the log's entries after `lastEventId`, then the
  * live rest, each frame with its id, heartbeats while quiet. Proxies are asked not to buffer.
  * Closing the response (the browser left) stops this reader only; the turn goes on. Frames
  * written in the same turn of the event loop (a tool call's start, its arguments and its status)

@@ -1,5 +1,5 @@
 /**
- * B10 with three server processes: three shop processes (`npm start`'s entry point) on one
+ * Several server processes on one database, with three: three shop processes (`npm start`'s entry point) on one
  * PostgreSQL take 60 changes to ONE session's cart at once, through the REST cart routes and
  * through tool calls the scripted model makes in turns (add, change the quantity, remove), spread
  * over all three. The per-session lock held in the database must make them one history: every

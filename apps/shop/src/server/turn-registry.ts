@@ -1,9 +1,9 @@
 /**
- * One running turn per session (B9, S17): a turn runs on its own, independent of any HTTP
+ * One running turn per session: a turn runs on its own, independent of any HTTP
  * connection, writing every AgentEvent to its TurnEventLog. A browser that disconnects only stops
  * reading (it can resume with Last-Event-ID); `cancel` is the one thing that stops a turn. The last
  * turn's log is kept per session so a reload after the end still replays it. A turn's calls that
- * wait for the user's approval (issue 12) wait here too: each turn has its own approval source,
+ * wait for the user's approval wait here too: each turn has its own approval source,
  * answered by {@link TurnRegistry.decide} (the approval route).
  *
  * With {@link TurnRegistryOptions.leases} (the app always gives them: the database's turn leases)

@@ -132,7 +132,7 @@ describe("the demo flow over HTTP against the embedded model", () => {
   });
 });
 
-describe("resuming a turn's stream over a real connection (B9)", () => {
+describe("resuming a turn's stream over a real connection", () => {
   let t: TestShop;
   let server: HttpServer;
   beforeAll(async () => {
@@ -221,7 +221,7 @@ describe("resuming a turn's stream over a real connection (B9)", () => {
   });
 });
 
-describe("cancel (S17)", () => {
+describe("cancel", () => {
   let t: TestShop;
   beforeAll(async () => {
     t = await createTestShop({ pacing: { tokensPerSecond: 80, firstTokenMs: 20 } });

@@ -1,5 +1,5 @@
 /**
- * Several instances through Redis (issue 11), with real OS processes (`npm start`'s entry point)
+ * Several instances through Redis, with real OS processes (`npm start`'s entry point)
  * on one PostgreSQL and one Redis: a turn started on A and left mid-way resumes on B from its
  * Last-Event-ID, live, ids continuous, nothing twice or missing; B refuses a second message while
  * A runs the turn; the rate limits count across both. A key prefix of the run's own, removed after.

@@ -1,5 +1,5 @@
 /**
- * B10 over HTTP: two shop server processes sharing one PostgreSQL take cart changes for the same
+ * Several server processes on one database, over HTTP: two shop server processes sharing one PostgreSQL take cart changes for the same
  * session at the same time, and the per-session lock (held in the database) keeps every rule.
  * Real OS processes (`npm start`'s entry point), real HTTP.
  */

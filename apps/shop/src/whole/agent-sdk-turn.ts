@@ -1,5 +1,5 @@
 /**
- * The whole-response path (S20): one turn run by the Claude Agent SDK instead of overlap's
+ * The whole-response path: one turn run by the Claude Agent SDK instead of overlap's
  * streamed rounds. The host's tools are registered with the SDK through its in-process MCP server
  * (`createSdkMcpServer` + `tool()`); the SDK's CLI talks to the model and calls them. Responses are
  * collected whole and mapped to the same AgentEvents the streamed path emits, so a UI reading them

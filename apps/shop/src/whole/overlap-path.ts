@@ -1,7 +1,7 @@
 /**
  * `OVERLAP_PATH`: which turn runner the shop uses. `streamed` (the default) is overlap's own
  * runtime: tools start while the model still writes. `whole` runs each turn through the Claude
- * Agent SDK with whole responses (S20, see `agent-sdk-turn.ts`).
+ * Agent SDK with whole responses (see `agent-sdk-turn.ts`).
  */
 
 import type { ShopTurnInput } from "../server/run-shop-turn.js";

@@ -85,7 +85,7 @@ async function send(t: TestShop, id: string, token: string, message: string) {
   return readEvents(response);
 }
 
-/** "check out", confirmed as the shopper would: the turn waits for the approval (issue 12). */
+/** "check out", confirmed as the shopper would: the turn waits for the approval. */
 async function checkOutConfirmed(t: TestShop, id: string, token: string) {
   const response = await t.call("POST", `/api/sessions/${id}/messages`, {
     token,

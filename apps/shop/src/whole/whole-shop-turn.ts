@@ -1,5 +1,5 @@
 /**
- * The shop's turn on the whole-response path (`OVERLAP_PATH=whole`, S20): the same steps as the
+ * The shop's turn on the whole-response path (`OVERLAP_PATH=whole`): the same steps as the
  * streamed turn (`run-shop-turn.ts`): load the session's conversation, append the user's text
  * (repairing whatever an interruption left), store it, run the agent's tools and ledger, store
  * every round before the next request, every event to the turn's log; the rounds are run by the

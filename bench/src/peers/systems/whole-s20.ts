@@ -1,5 +1,5 @@
 /**
- * The shop's whole-response path (S20, `apps/shop/src/whole/`): `runAgentSdkTurn`, the Claude
+ * The shop's whole-response path (`apps/shop/src/whole/`): `runAgentSdkTurn`, the Claude
  * Agent SDK (its CLI, a child process of this one) with the same tools as overlap, each call run
  * once its response has ended. The CLI makes its own HTTP requests, so they go through a small
  * proxy in this process that forwards them to the scripted model with the same wire tap as every

@@ -1,5 +1,5 @@
 /**
- * A call waiting for the user's approval (issue 12), from its `approval-request`: what it will do
+ * A call waiting for the user's approval, from its `approval-request`: what it will do
  * (for checkout, the order's lines and total) with Confirm and Cancel; nothing runs before
  * Confirm. Once the wait ended (`approval-resolved`), the card shows the outcome in the same
  * place. Answers go through {@link answerApproval}.

@@ -1,6 +1,6 @@
 /**
  * The body of a call's card, by what is known: a display tool's preview (from its arguments as
- * they stream) or the formal UI events of its outcome (S5: live price and stock). The header keeps
+ * they stream) or the formal UI events of its outcome (live price and stock). The header keeps
  * its place in both, so the card never jumps when it becomes final.
  */
 

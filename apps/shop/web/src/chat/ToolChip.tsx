@@ -1,5 +1,5 @@
 /**
- * A tool call's chip, from the moment its block starts (S1 moment 1). For the shopper it says
+ * A tool call's chip, from the moment its block starts (before its arguments stream). For the shopper it says
  * what happens in words ("Adding Aero Trail Runner to your cart", then "Added…"), in their
  * language; in the developer view it shows the tool's name, its arguments, where it is (writing
  * arguments, queued, running, done...) and, once the round's timings are in, how early it

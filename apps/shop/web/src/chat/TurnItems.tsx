@@ -1,7 +1,7 @@
 /**
  * The pieces of an assistant turn in the order they started: text as it streams, and runs of
  * tool calls (chips in a row, then the cards of those that draw one). A call's card is one
- * element keyed by its call id from its first preview to its final content (S13): it changes what
+ * element keyed by its call id from its first preview to its final content: it changes what
  * it shows, it is never replaced.
  */
 

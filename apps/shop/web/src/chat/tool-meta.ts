@@ -3,7 +3,7 @@
 import type { CallPhase, JsonPreview } from "overlap-runtime/client";
 import { isRecord } from "../api/types";
 
-/** Display tools: their card is drawn from the first byte of their arguments (S13). */
+/** Display tools: their card is drawn from the first byte of their arguments. */
 export const DISPLAY_TOOLS: ReadonlySet<string> = new Set([
   "show_products",
   "compare_products",

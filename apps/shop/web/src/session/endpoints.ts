@@ -1,4 +1,4 @@
-/** The two agents' API prefixes (the routes under them are the same: S19). */
+/** The two agents' API prefixes (the routes under them are the same). */
 
 export type AgentKind = "shopper" | "merchant";
 

@@ -1,5 +1,5 @@
 /**
- * The timeline (B11): for the selected reply, one compact Gantt chart per round on a shared time
+ * The timeline: for the selected reply, one compact Gantt chart per round on a shared time
  * axis. Model blocks are drawn in the model's colours (text, tool arguments), tools in the tools'
  * (waiting, running); a vertical line marks where the model's response ended, so every tool bar
  * left of it ran while the model was still writing. Under each chart, the round as it went and as

@@ -1,5 +1,5 @@
 /**
- * The timeline's geometry (B11), computed from the `round-end` timings of a turn (docs/protocol.md,
+ * The timeline's geometry, computed from the `round-end` timings of a turn (docs/protocol.md,
  * Timings): per round, one row per content block, in the order the model wrote them. A text block
  * is one bar; a tool_use block is the bar of its arguments streaming, then (on the same row) the
  * tool's wait for a slot, if any, and its run. All rounds of a turn share one scale, so their
