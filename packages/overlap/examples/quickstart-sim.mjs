@@ -11,7 +11,8 @@ const getWeather = defineTool({
   run: ({ city }) => forecasts.get(city) ?? `No forecast for ${city}.`,
 });
 
-const client = new Anthropic({ baseURL: "http://127.0.0.1:8317", apiKey: "unused" });
+const port = process.env.SIM_PORT ?? 8317; // where `npx overlap-sim` listens
+const client = new Anthropic({ baseURL: `http://127.0.0.1:${port}`, apiKey: "unused" });
 // A script, not a language model: it calls tools when told `call <tool_name> {json}`.
 const prompt = 'call get_weather {"city": "Paris"} call get_weather {"city": "Oslo"}';
 const turn = await runAgentTurn({

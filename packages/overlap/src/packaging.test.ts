@@ -6,6 +6,9 @@
  * - imports every entry point from plain Node ESM (and CommonJS: Node 20.19+ can require() ESM),
  * - runs the README's scripted-model quick start against the installed `overlap-sim` command and
  *   compares what it prints with the output shown in the README,
+ * - runs every README example marked `<!-- checked: example-name -->` (one per entry point) against
+ *   the installed `overlap-sim` command, its port in `SIM_PORT`, and compares what it prints with
+ *   {@link EXAMPLE_OUTPUT}; the React one is compiled by `tsc` and rendered with react-dom/server,
  * - type-checks every README example marked `<!-- checked: name -->` and a file importing every
  *   entry point with `tsc` (nodenext, strict), against the packed type declarations.
  * The README examples are read from the installed packages, so the READMEs that ship are the ones
@@ -44,7 +47,7 @@ interface RunResult {
 function run(
   command: string,
   args: readonly string[],
-  options: { cwd: string; timeoutMs?: number },
+  options: { cwd: string; timeoutMs?: number; env?: NodeJS.ProcessEnv },
 ): Promise<RunResult> {
   return new Promise((resolve) => {
     execFile(
@@ -52,7 +55,7 @@ function run(
       args,
       {
         cwd: options.cwd,
-        env: childEnv(),
+        env: { ...childEnv(), ...options.env },
         timeout: options.timeoutMs ?? 2 * MINUTE,
         maxBuffer: 64 * 1024 * 1024,
       },
@@ -76,7 +79,7 @@ async function runOk(
   what: string,
   command: string,
   args: readonly string[],
-  options: { cwd: string; timeoutMs?: number },
+  options: { cwd: string; timeoutMs?: number; env?: NodeJS.ProcessEnv },
 ): Promise<RunResult> {
   const result = await run(command, args, options);
   if (result.code !== 0) throw new Error(report(what, result));
@@ -156,6 +159,42 @@ async function startSimCommand(cwd: string): Promise<{ child: ChildProcess; url:
   });
   return { child, url };
 }
+
+const SUMMARY = "Calling get_weather.\nResults: get_weather: sunny in Paris\nend_turn\n";
+
+/** What each README example (`<!-- checked: example-... -->`) prints, run against overlap-sim. */
+const EXAMPLE_OUTPUT: Record<string, string> = {
+  "example-openai-responses": SUMMARY,
+  "example-google": SUMMARY,
+  "example-bedrock": SUMMARY,
+  "example-ai-sdk-model": SUMMARY,
+  "example-ai-sdk-ui-stream":
+    "v1\ntool-input-start tool-input-delta tool-input-available tool-output-available\ndata: [DONE]\n",
+  "example-mcp": SUMMARY.replaceAll("get_weather", "wx_get_weather"),
+  "example-client": [
+    "get_weather: streaming-args",
+    "get_weather: queued",
+    "get_weather: running",
+    "get_weather: done",
+    "Calling get_weather.",
+    "Results: get_weather: sunny in Paris\n",
+  ].join("\n"),
+  "example-testing": "ok\n",
+  "example-core": [
+    '{"city":"Pa"}',
+    '{"city":"Paris"}',
+    '{"city":"Paris","days":3}',
+    "true false",
+    "message-start block-start text-delta block-stop tool-input-delta tool-call message-delta message-end tool_use\n",
+  ].join("\n"),
+};
+
+/** Renders the README's React example (compiled to out/example-react.js) on the server side. */
+const RENDER_REACT_MJS = `import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { Chat } from "./out/example-react.js";
+console.log(renderToString(createElement(Chat, { token: "t" })));
+`;
 
 /** Named exports that must be functions, per entry point (every entry point is loaded anyway). */
 const EXPECTED_FUNCTIONS: Record<string, string[]> = {
@@ -245,8 +284,9 @@ const TSCONFIG = {
     strict: true,
     noEmit: true,
     types: ["node"],
+    jsx: "react-jsx",
   },
-  include: ["*.ts"],
+  include: ["*.ts", "*.tsx"],
 };
 
 // Each step runs tools (publint, attw, node, tsc) that take seconds; more on a loaded machine.
@@ -277,8 +317,13 @@ describe("the packed packages", { timeout: 2 * MINUTE }, () => {
     // workspace uses.
     const manifest = JSON.parse(await readFile(join(PACKAGES.runtime, "package.json"), "utf8"));
     const peers = Object.keys(manifest.peerDependencies ?? {});
+    // The README's examples also import a provider package of the AI SDK, the AWS SDK's HTTP/1.1
+    // handler and react-dom (to render the React one).
+    const examplesNeed = ["@ai-sdk/anthropic", "@smithy/node-http-handler", "react-dom"];
     const dependencies = await Promise.all(
-      [...peers, "@types/react", "@types/node", "@types/json-schema"].map(workspaceVersion),
+      [...peers, ...examplesNeed, "@types/react", "@types/node", "@types/json-schema"].map(
+        workspaceVersion,
+      ),
     );
     await runOk(
       "npm install in the scratch project",
@@ -377,15 +422,13 @@ describe("the packed packages", { timeout: 2 * MINUTE }, () => {
     expect(example, "packages/overlap/examples/quickstart-sim.mjs is the README's code").toBe(
       quickstart,
     );
-    const README_URL = "http://127.0.0.1:8317";
-    expect(quickstart!.split(README_URL)).toHaveLength(2);
+    expect(quickstart, "the quick start takes its port from SIM_PORT").toContain(
+      "process.env.SIM_PORT ?? 8317",
+    );
 
     const started = await startSimCommand(consumer);
     sim = started.child;
-    await writeFile(
-      join(consumer, "quickstart-sim.mjs"),
-      quickstart!.replace(README_URL, started.url),
-    );
+    await writeFile(join(consumer, "quickstart-sim.mjs"), quickstart!);
     const result = await runOk(
       "node quickstart-sim.mjs",
       process.execPath,
@@ -393,6 +436,7 @@ describe("the packed packages", { timeout: 2 * MINUTE }, () => {
       {
         cwd: consumer,
         timeoutMs: MINUTE,
+        env: { SIM_PORT: new URL(started.url).port },
       },
     );
     // What the README shows, up to where the tool statuses fall between the streamed blocks (that
@@ -406,21 +450,72 @@ describe("the packed packages", { timeout: 2 * MINUTE }, () => {
     expect(code, "overlap-sim stops on Ctrl-C").toBe(0);
   });
 
+  it("run the README's example of every entry point against the installed overlap-sim", async () => {
+    const readme = await readFile(join(consumer, "node_modules/overlap-runtime/README.md"), "utf8");
+    const examples = [...checkedBlocks(readme)].filter(([name]) => name.startsWith("example-"));
+    expect(examples.map(([name]) => name).sort()).toEqual(
+      [...Object.keys(EXAMPLE_OUTPUT), "example-react"].sort(),
+    );
+    const started = await startSimCommand(consumer);
+    sim = started.child;
+    const env = { SIM_PORT: new URL(started.url).port };
+    for (const [name, { lang, code }] of examples) {
+      if (lang === "tsx") continue; // the React example: rendered below
+      expect(code, `${name} takes its port from SIM_PORT`).not.toMatch(/:8317\b/);
+      await writeFile(join(consumer, `${name}.mjs`), code);
+      const result = await runOk(`node ${name}.mjs`, process.execPath, [`${name}.mjs`], {
+        cwd: consumer,
+        timeoutMs: MINUTE,
+        env,
+      });
+      expect(result.stdout, name).toBe(EXAMPLE_OUTPUT[name]);
+    }
+
+    const react = examples.find(([name]) => name === "example-react")?.[1];
+    expect(react?.lang, "the React example is TSX").toBe("tsx");
+    await writeFile(join(consumer, "example-react.tsx"), react!.code);
+    const tsc = await run(
+      process.execPath,
+      [
+        join(ROOT, "node_modules/typescript/bin/tsc"),
+        ...["--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022"],
+        ...["--jsx", "react-jsx", "--strict", "--types", "node", "--outDir", "out"],
+        "example-react.tsx",
+      ],
+      { cwd: consumer },
+    );
+    expect(tsc.code, report("tsc example-react.tsx", tsc)).toBe(0);
+    await writeFile(join(consumer, "render-react.mjs"), RENDER_REACT_MJS);
+    const rendered = await runOk("node render-react.mjs", process.execPath, ["render-react.mjs"], {
+      cwd: consumer,
+    });
+    expect(rendered.stdout).toBe('<div><button type="button">Ask</button></div>\n');
+
+    sim.kill("SIGINT");
+    await once(sim, "exit");
+  });
+
   it("type-check every checked README example and every entry point (tsc nodenext, strict)", async () => {
-    const examples = new Map<string, string>();
+    const examples = new Map<string, { lang: string; code: string }>();
     for (const pkg of ["overlap-runtime", "overlap-sim"]) {
       const readme = await readFile(join(consumer, "node_modules", pkg, "README.md"), "utf8");
       for (const [name, block] of checkedBlocks(readme)) {
-        if (block.lang === "js" || block.lang === "ts") examples.set(name, block.code);
+        if (["js", "ts", "tsx"].includes(block.lang)) examples.set(name, block);
       }
     }
-    expect([...examples.keys()].sort()).toEqual([
-      "quickstart-claude",
-      "quickstart-openai",
-      "quickstart-sim",
-      "startSim",
-    ]);
-    for (const [name, code] of examples) await writeFile(join(consumer, `${name}.ts`), code);
+    expect([...examples.keys()].sort()).toEqual(
+      [
+        ...Object.keys(EXAMPLE_OUTPUT),
+        "example-react",
+        "quickstart-claude",
+        "quickstart-openai",
+        "quickstart-sim",
+        "startSim",
+      ].sort(),
+    );
+    for (const [name, { lang, code }] of examples) {
+      await writeFile(join(consumer, `${name}.${lang === "tsx" ? "tsx" : "ts"}`), code);
+    }
     await writeFile(join(consumer, "imports.ts"), IMPORTS_TS);
     await writeFile(join(consumer, "entry-points.ts"), entryPointsTs(specifiers));
     await writeFile(join(consumer, "tsconfig.json"), JSON.stringify(TSCONFIG, null, 2));
