@@ -1,5 +1,5 @@
 /**
- * Approval before irreversible actions (issue 12), the tool's side: a tool defined with
+ * Approval before irreversible actions, the tool's side: a tool defined with
  * `approval: "required"` (or a predicate over its validated input and the host context) is not run
  * until the user approves the call. `summarize` says in words what will happen, for the approval
  * card; the default is a generic sentence naming the tool and its arguments. The round asks and

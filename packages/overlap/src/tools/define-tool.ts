@@ -1,5 +1,5 @@
 /**
- * defineTool (S9, B2): a tool is a name, a description, a zod schema for its input, a kind, a
+ * defineTool: a tool is a name, a description, a zod schema for its input, a kind, a
  * dispatch policy, a timeout and a `run` function that receives validated input and an
  * AbortSignal. The model sees the JSON Schema generated from the zod schema.
  */

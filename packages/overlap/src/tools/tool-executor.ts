@@ -1,5 +1,5 @@
 /**
- * ToolExecutor (S9, S10, B2): the one place a tool runs. It looks the tool up, validates the input
+ * ToolExecutor: the one place a tool runs. It looks the tool up, validates the input
  * with the tool's schema, passes an AbortSignal, applies the timeout, and turns every way a call
  * can end into a {@link ToolOutcome}. `execute` never rejects.
  */
@@ -36,7 +36,7 @@ export interface ToolExecutorOptions<C> {
   defaultTimeoutMs?: number;
   /**
    * After an abort, how long to wait for the tool to settle before reporting it interrupted. A
-   * tool that finishes within the grace keeps its real result: its effect happened (B3).
+   * tool that finishes within the grace keeps its real result: its effect happened.
    */
   abortGraceMs?: number;
   /** Called with unexpected exceptions (their details are masked from the model and the UI). */
@@ -220,7 +220,7 @@ export class ToolExecutor<C = unknown> {
       let settled: Settled | undefined = first === ABORTED ? undefined : first;
       if (!settled) {
         // Aborted: give the tool a short grace to finish or stop. If it finished, its effect
-        // happened and we keep the real result (recorded truthfully, B3).
+        // happened and we keep the real result (recorded truthfully).
         const grace = delay(this.#abortGraceMs);
         const late = await Promise.race([running, grace.promise]);
         grace.cancel();
@@ -270,7 +270,7 @@ export class ToolExecutor<C = unknown> {
     if (error instanceof ToolError)
       return failedOutcome(call.id, call.name, "error", error.message);
     this.#onUnexpectedError?.(error, call);
-    // Unexpected exceptions are masked: their details may hold internals (B12).
+    // Unexpected exceptions are masked: their details may hold internals, never shown to users.
     return failedOutcome(
       call.id,
       call.name,

@@ -1,5 +1,5 @@
 /**
- * What one tool call produced (S10): the text the model reads next round, and the formal UI
+ * What one tool call produced: the text the model reads next round, and the formal UI
  * events for the front end. Every way a call can end is a ToolOutcome, never an exception.
  */
 
@@ -35,11 +35,11 @@ export interface ToolOutcome {
   status: ToolOutcomeStatus;
   /** The tool_result content the model reads in the next round. */
   resultText: string;
-  /** Formal UI events, emitted in call order after the join (S14). */
+  /** Formal UI events, emitted in call order after the join (the result channel). */
   events: UiEvent[];
   /** Whether the tool_result is sent with `is_error: true`. */
   isError: boolean;
-  /** True when this outcome was reused from the ledger instead of running the tool (B4). */
+  /** True when this outcome was reused from the ledger instead of running the tool (exactly once across retries). */
   replayed?: boolean;
 }
 
