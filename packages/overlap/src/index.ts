@@ -85,6 +85,7 @@ export type {
   Message,
   OpenAIItemFields,
   OpenAIReasoningBlock,
+  OpenAIToolResultBlock,
   RedactedThinkingBlock,
   ServerToolResultBlock,
   ServerToolResultType,

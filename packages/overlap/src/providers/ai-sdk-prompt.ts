@@ -12,8 +12,9 @@
  *   object (`providerExecuted` for `server_tool_use`), and the results of provider-executed tools
  *   as `tool-result` parts. A block's `ai_sdk_metadata` (what the provider sent with it) is its
  *   `providerOptions`.
- * - Blank text, and blocks only other adapters read (OpenAI Responses reasoning items...), are
- *   left out.
+ * - Blank text, and blocks only other adapters read (OpenAI Responses reasoning items, and the
+ *   Responses API's provider-side items: `openai_tool_result` blocks with the `server_tool_use`
+ *   they answer...), are left out.
  */
 
 import type {
@@ -113,7 +114,12 @@ function assistantParts(
   callMetadata: AiSdkPromptOptions["callMetadata"],
 ): AssistantPart[] {
   const parts: AssistantPart[] = [];
+  // A provider-side item of the Responses API: its call and its item go back only there.
+  const responsesItems = new Set(
+    message.content.flatMap((b) => (b.type === "openai_tool_result" ? [b.tool_use_id] : [])),
+  );
   for (const block of message.content as unknown as readonly UserBlock[]) {
+    if (block.type === "server_tool_use" && responsesItems.has(String(block.id))) continue;
     const isCall = block.type === "tool_use" || block.type === "server_tool_use";
     const providerOptions =
       metadataOf(block) ?? (isCall ? callMetadata?.(String(block.id)) : undefined);

@@ -3,7 +3,8 @@
  * are translated by {@link ResponsesEventTranslator}: each call's end is the API's own
  * `function_call_arguments.done` / `output_item.done`. Stateless by default (`store: false`): the
  * conversation is ours, sent whole every round, reasoning items included (their encrypted
- * content is asked for with `include: ["reasoning.encrypted_content"]`). `OPENAI_API_KEY` and
+ * content is asked for with `include: ["reasoning.encrypted_content"]`), and so are the items of
+ * the provider's own tools (`providerTools`, sent beside the function tools). `OPENAI_API_KEY` and
  * `OPENAI_BASE_URL` are the SDK's own variables.
  */
 
@@ -12,6 +13,7 @@ import type {
   FunctionTool,
   ResponseCreateParamsNonStreaming,
   ResponseIncludable,
+  Tool,
 } from "openai/resources/responses/responses";
 import type { ModelClient, ModelRequest } from "../agent/model-client.js";
 import {
@@ -36,6 +38,15 @@ export interface OpenAIResponsesModelOptions {
   store?: boolean;
   /** Extra request parameters (reasoning, temperature, parallel_tool_calls, tool_choice...). */
   params?: Record<string, unknown>;
+  /**
+   * Tools the provider runs itself (`{ type: "web_search" }`, `file_search`, `code_interpreter`,
+   * `mcp`, `image_generation`...), sent after the executor's function tools in every request.
+   * Their calls come back as `server_tool_use` + `openai_tool_result` blocks (shown as
+   * `server-tool` events, never run here) and go back to the API in the next request. Tools the
+   * client must answer (computer use, local shell, apply_patch, custom tools) are not run by
+   * overlap: their calls are kept the same way, but nothing answers them.
+   */
+  providerTools?: readonly Tool[];
 }
 
 /** A ModelClient for the OpenAI Responses API (or a server speaking it, like overlap-sim). */
@@ -79,17 +90,21 @@ export function responsesParams(
     params.include = include.includes(wanted) ? include : [...include, wanted];
   }
   if (request.system) params.instructions = request.system;
-  if (request.tools.length > 0) {
-    params.tools = request.tools.map(
-      (tool): FunctionTool => ({
-        type: "function",
-        name: tool.name,
-        description: tool.description,
-        parameters: tool.input_schema as Record<string, unknown>,
-        // Our schemas are not all strict-mode schemas; inputs are validated by each tool.
-        strict: false,
-      }),
-    );
+  const providerTools = options.providerTools ?? [];
+  if (request.tools.length > 0 || providerTools.length > 0) {
+    params.tools = [
+      ...request.tools.map(
+        (tool): FunctionTool => ({
+          type: "function",
+          name: tool.name,
+          description: tool.description,
+          parameters: tool.input_schema as Record<string, unknown>,
+          // Our schemas are not all strict-mode schemas; inputs are validated by each tool.
+          strict: false,
+        }),
+      ),
+      ...structuredClone(providerTools),
+    ];
   }
   const limit = request.maxTokens ?? options.maxTokens;
   if (limit !== undefined) params.max_output_tokens = limit;

@@ -61,6 +61,7 @@ import { defineTool } from "../tools/define-tool.js";
 import { ToolExecutor } from "../tools/tool-executor.js";
 import { anthropicModel } from "./anthropic.js";
 import { openaiChatModel } from "./openai.js";
+import { openaiResponsesModel, responsesParams } from "./openai-responses.js";
 
 // ---------------------------------------------------------------------------------------------
 // The recordings
@@ -763,6 +764,327 @@ if (!fixtures) {
           }
         }
       });
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// formats/: the OpenAI Responses recordings, through the SDK, openaiResponsesModel and
+// runAgentTurn, against the outcome read off their bytes (expected.json) and the items they hold
+
+const FORMATS = resolve(REALSTREAMS_DIR, "formats");
+
+/** One response of an `expected.json` (see formats/README.md). */
+interface ExpectedRound {
+  /** The text of each message part. */
+  text: string[];
+  thinking: string;
+  calls: Array<{ id: string; name: string; input: unknown }>;
+  /** Provider-side items, in output order. */
+  server: Array<{ type: string; id: string; name?: string }>;
+  reasoningItems: number;
+  /** null for a stream error. */
+  stop: string | null;
+  error: { type: string; message: string } | null;
+  usage: { input: number; output: number } | null;
+  /** Reasoning items carrying `encrypted_content`. */
+  signatures: number;
+  /** `output_text` annotations; absent when none. */
+  citations?: number;
+}
+
+interface ResponsesFixture {
+  name: string;
+  bodies: Uint8Array[];
+  expected: ExpectedRound[];
+}
+
+function loadResponsesFixtures(): ResponsesFixture[] | undefined {
+  const manifest = resolve(FORMATS, "manifest.json");
+  if (!existsSync(manifest)) return undefined;
+  const entries = JSON.parse(readFileSync(manifest, "utf8")) as Array<{
+    name: string;
+    format: string;
+    responses: string[];
+  }>;
+  return entries
+    .filter((entry) => entry.format === "responses")
+    .map((entry) => ({
+      name: entry.name,
+      bodies: entry.responses.map((path) => new Uint8Array(readFileSync(resolve(FORMATS, path)))),
+      expected: (
+        JSON.parse(readFileSync(resolve(FORMATS, entry.name, "expected.json"), "utf8")) as {
+          rounds: ExpectedRound[];
+        }
+      ).rounds,
+    }));
+}
+
+const responsesFixtures = loadResponsesFixtures();
+
+/** Whole, byte by byte, and two seeded random chunkings. */
+const RESPONSES_CHUNKINGS: readonly Chunking[] = [
+  { label: "whole", maxChunk: undefined },
+  { label: "1 byte", maxChunk: 1 },
+  { label: "1..7 bytes", maxChunk: 7 },
+  { label: "1..512 bytes", maxChunk: 512 },
+];
+
+type Item = Record<string, unknown> & { type: string; id?: string };
+
+/** Item types overlap reads or writes as such; every other one is a provider-side item. */
+const CLIENT_ITEM_TYPES: ReadonlySet<string> = new Set([
+  "message",
+  "function_call",
+  "function_call_output",
+  "reasoning",
+]);
+/** A message given as `{ role, content }` has no type. */
+const isProviderItem = (item: Item) => !CLIENT_ITEM_TYPES.has(item.type ?? "message");
+
+/**
+ * The output items of one recorded response, exactly as sent, in output order: each
+ * `response.output_item.done` item, and those only the final response lists.
+ */
+function recordedItems(body: Uint8Array): Item[] {
+  const byIndex = new Map<number, Item>();
+  for (const frame of sseFrames(new TextDecoder().decode(body))) {
+    if (frame.data === "[DONE]") continue;
+    const event = JSON.parse(frame.data) as {
+      type: string;
+      output_index?: number;
+      item?: Item;
+      response?: { output?: Item[] };
+    };
+    if (event.type === "response.output_item.done" && event.item) {
+      byIndex.set(event.output_index ?? byIndex.size, event.item);
+    } else if (event.type === "response.completed" || event.type === "response.incomplete") {
+      event.response?.output?.forEach((item, i) => {
+        if (!byIndex.has(i)) byIndex.set(i, item);
+      });
+    }
+  }
+  return [...byIndex.entries()].sort(([a], [b]) => a - b).map(([, item]) => item);
+}
+
+/** The annotations of a message item's parts, in order. */
+const annotationsOf = (item: Item): unknown[] =>
+  item.type === "message" && Array.isArray(item.content)
+    ? (item.content as Array<{ annotations?: unknown[] }>).flatMap((p) => p.annotations ?? [])
+    : [];
+
+/** The item a block came from: its id (reasoning, provider item, message, function call). */
+function itemIdOf(block: Block): unknown {
+  if (block.type === "openai_reasoning") return (block.item as Item).id;
+  if (block.type === "openai_tool_result") return (block.content as Item).id;
+  if (block.type === "server_tool_use") return block.id;
+  return (block.openai_item as { id?: unknown } | undefined)?.id;
+}
+
+async function replayResponsesTurn(fixture: ResponsesFixture, chunking: Chunking) {
+  const names = new Set(fixture.expected.flatMap((round) => round.calls.map((c) => c.name)));
+  const { executor, runs } = recordingExecutor(names);
+  const requests: string[] = [];
+  const responses = fixture.bodies.map((body, k) =>
+    splitBytes(body, seedOf(`${fixture.name}/r${k + 1}/${chunking.label}`), chunking.maxChunk),
+  );
+  const model = openaiResponsesModel({ client: openaiClient(responses, requests), model: MODEL });
+  const events: AgentEvent[] = [];
+  const turn = await runAgentTurn({
+    model,
+    executor,
+    messages: [ASK],
+    sink: (event) => events.push(event),
+    maxRounds: fixture.bodies.length,
+  });
+  return { turn, runs, requests, events, executor };
+}
+
+if (!responsesFixtures) {
+  const message = `Real recorded streams not found at ${FORMATS} (formats/manifest.json): the Responses recordings are not replayed.`;
+  if (process.env.CI === "true") {
+    it("the real recorded Responses streams are present (required under CI)", () => {
+      throw new Error(message);
+    });
+  } else {
+    console.warn(`\n!!! ${message}\n`);
+    it.skip(`real recorded Responses streams (missing: ${FORMATS})`, () => {});
+  }
+} else {
+  const all = responsesFixtures;
+
+  describe("real recorded OpenAI Responses streams (formats/) through the SDK, openaiResponsesModel and runAgentTurn", () => {
+    it("the recordings: 23 conversations, 24 provider-side items, 41 annotations, 31 reasoning items; expected.json agrees with the items", () => {
+      expect(all).toHaveLength(23);
+      let provider = 0;
+      let annotations = 0;
+      let reasoning = 0;
+      for (const fixture of all) {
+        expect(fixture.expected, fixture.name).toHaveLength(fixture.bodies.length);
+        fixture.bodies.forEach((body, k) => {
+          const items = recordedItems(body);
+          const want = fixture.expected[k]!;
+          const label = `${fixture.name} r${k + 1}`;
+          expect(
+            items.filter(isProviderItem).map((i) => ({ type: i.type, id: i.id })),
+            label,
+          ).toEqual(want.server.map((s) => ({ type: s.type, id: s.id })));
+          expect(
+            items.filter((i) => i.type === "reasoning"),
+            label,
+          ).toHaveLength(want.reasoningItems);
+          expect(items.flatMap(annotationsOf), label).toHaveLength(want.citations ?? 0);
+          provider += want.server.length;
+          annotations += want.citations ?? 0;
+          reasoning += want.reasoningItems;
+        });
+      }
+      expect({ provider, annotations, reasoning }).toEqual({
+        provider: 24,
+        annotations: 41,
+        reasoning: 31,
+      });
+    });
+
+    for (const fixture of all) {
+      for (const chunking of RESPONSES_CHUNKINGS) {
+        it(`${fixture.name} (${fixture.bodies.length} responses), ${chunking.label}`, async () => {
+          const { turn, runs, requests, events, executor } = await replayResponsesTurn(
+            fixture,
+            chunking,
+          );
+          const rounds = fixture.bodies.length;
+          const recorded = fixture.bodies.map(recordedItems);
+          expect(turn.rounds, "rounds").toHaveLength(rounds);
+          expect(requests, "requests").toHaveLength(rounds);
+
+          turn.rounds.forEach((round, k) => {
+            const label = `${fixture.name} r${k + 1} (${chunking.label})`;
+            const want = fixture.expected[k]!;
+            const items = recorded[k]!;
+            const blocks = plain(round.assistant.content) as unknown as Block[];
+            const of = (type: string) => blocks.filter((b) => b.type === type);
+
+            expect(round.stopReason, `${label}: stop reason`).toBe(want.stop ?? "error");
+            if (want.error) {
+              expect(round.error?.code, `${label}: error`).toBe("stream_error");
+              expect(round.error?.details?.errorType, `${label}: error type`).toBe(want.error.type);
+            }
+            if (want.usage) {
+              expect(round.usage, `${label}: usage`).toMatchObject({
+                input_tokens: want.usage.input,
+                output_tokens: want.usage.output,
+              });
+            }
+            // Text: each part's text (whitespace-only parts are never kept); no thinking.
+            expect(
+              of("text").map((b) => b.text),
+              `${label}: text`,
+            ).toEqual(want.text.filter((t) => t.trim() !== ""));
+            expect(
+              of("thinking")
+                .map((b) => b.thinking)
+                .join(""),
+              `${label}: thinking`,
+            ).toBe(want.thinking);
+            expect(
+              of("tool_use").map((b) => ({ id: b.id, name: b.name, input: b.input })),
+              `${label}: calls`,
+            ).toEqual(want.calls.map((c) => ({ id: c.id, name: c.name, input: c.input })));
+            // Provider-side items: a server_tool_use and the item whole, in output order.
+            const calls = of("server_tool_use");
+            const results = of("openai_tool_result");
+            expect(
+              calls.map((b) => b.id),
+              `${label}: provider calls`,
+            ).toEqual(want.server.map((s) => s.id));
+            want.server.forEach((s, i) => {
+              if (s.name) expect(calls[i]?.name, `${label}: provider call ${i} name`).toBe(s.name);
+            });
+            expect(
+              results.map((b) => b.content),
+              `${label}: provider items, as received`,
+            ).toEqual(items.filter(isProviderItem));
+            for (const [i, result] of results.entries()) {
+              expect(blocks[blocks.indexOf(result) - 1], `${label}: call before result ${i}`).toBe(
+                calls[i],
+              );
+            }
+            // Reasoning items, whole; those with encrypted content are the signatures.
+            const reasoning = of("openai_reasoning").map((b) => b.item as Item);
+            expect(reasoning, `${label}: reasoning items`).toEqual(
+              items.filter((i) => i.type === "reasoning"),
+            );
+            expect(reasoning.filter((r) => typeof r.encrypted_content === "string")).toHaveLength(
+              want.signatures,
+            );
+            // Annotations: the citations of their text blocks, as received.
+            expect(
+              of("text").flatMap((b) => (b.citations as unknown[] | undefined) ?? []),
+              `${label}: citations`,
+            ).toEqual(items.flatMap(annotationsOf));
+            expect(
+              of("text").flatMap((b) => (b.citations as unknown[] | undefined) ?? []),
+            ).toHaveLength(want.citations ?? 0);
+            // Blocks in the items' order (a relay that gives every event its own item id, as
+            // vercel-responses-copilot-id-rotation's does, leaves its text out of this check).
+            const ids = items.map((i) => i.id);
+            const order = blocks
+              .map(itemIdOf)
+              .filter((id, i, all) => ids.includes(id as string) && id !== all[i - 1]);
+            expect(order, `${label}: block order`).toEqual(ids.filter((id) => order.includes(id)));
+          });
+
+          // Shown as server-tool events (a call and a result each), never run here.
+          const serverEvents = events.filter((e) => e.type === "server-tool");
+          const server = fixture.expected.reduce((sum, round) => sum + round.server.length, 0);
+          expect(
+            serverEvents.filter((e) => e.phase === "call"),
+            "server-tool calls",
+          ).toHaveLength(server);
+          expect(
+            serverEvents.filter((e) => e.phase === "result"),
+            "server-tool results",
+          ).toHaveLength(server);
+          expect(runs, "tool runs").toEqual(
+            fixture.expected
+              .flatMap((round) => round.calls)
+              .map((c) => ({ callId: c.id, name: c.name, input: c.input })),
+          );
+
+          // The next request carries every reasoning and provider-side item of the recording, in
+          // order and unchanged, and every annotation on its message's output_text.
+          const sentBack = (input: readonly unknown[]) =>
+            (input as Item[]).filter((i) => i.type === "reasoning" || isProviderItem(i));
+          const message = (input: readonly unknown[]) =>
+            (input as Item[]).filter((i) => i.type === "message" && i.role === "assistant");
+          const next = responsesParams(
+            {
+              messages: [...turn.messages, { role: "user", content: "Go on." }],
+              tools: executor.specs(),
+            },
+            { model: MODEL },
+          );
+          const input = next.input as unknown[];
+          expect(sentBack(input), "next request: reasoning and provider items").toEqual(
+            recorded.flat().filter((i) => i.type === "reasoning" || isProviderItem(i)),
+          );
+          expect(message(input).flatMap(annotationsOf), "next request: annotations").toEqual(
+            recorded.flat().flatMap(annotationsOf),
+          );
+          // The recorded conversation's own later requests carried the earlier rounds' items.
+          for (let k = 1; k < rounds; k++) {
+            const sent = (JSON.parse(requests[k]!) as { input: unknown[] }).input;
+            expect(sentBack(sent), `request ${k + 1}: reasoning and provider items`).toEqual(
+              recorded
+                .slice(0, k)
+                .flat()
+                .filter((i) => i.type === "reasoning" || isProviderItem(i)),
+            );
+          }
+          expect(validateConversation(turn.messages), "validateConversation").toEqual([]);
+        });
+      }
     }
   });
 }

@@ -9,10 +9,22 @@
  *   `response.function_call_arguments.done` or `response.output_item.done`, whichever comes
  *   first. That is the call's block stop (moment 2), never a parse of its arguments so far;
  * - text is one text block per content part of a `message` item (`output_text`, and `refusal`,
- *   kept as text with stop reason `refusal`), closed by its `.done` events or its item's;
+ *   kept as text with stop reason `refusal`), closed by its `content_part.done` (a refusal by
+ *   its `refusal.done`) or its item's done; the part's annotations (`url_citation`,
+ *   `file_citation`, `container_file_citation`, `file_path`) are its block's citations, as
+ *   received (`response.output_text.annotation.added`, and what the done part or item adds);
  * - a `reasoning` item is kept whole as an `openai_reasoning` block once it is done (its summary
  *   deltas are not shown as thinking: the item, encrypted content included, is what must be sent
  *   back); its block position is reserved when it starts, so blocks keep the items' order;
+ * - any other item (provider-side: `web_search_call`, `file_search_call`, `code_interpreter_call`,
+ *   `mcp_list_tools`, `mcp_call`, `image_generation_call`, xAI's `custom_tool_call`, types added
+ *   later) is run by the provider, never here: once it is done it becomes a `server_tool_use`
+ *   block (id: the item's `id`; name: its `name`, else its `server_label` (`mcp_list_tools`),
+ *   else its type without `_call`; input: the
+ *   fields that describe the call, for display) followed by an `openai_tool_result` block
+ *   holding the item exactly as received, which is what goes back in the next request. Their
+ *   positions are reserved when the item starts; their progress events
+ *   (`response.web_search_call.searching`, code and argument deltas...) are not translated;
  * - the stream ends with `response.completed` (stop reason `tool_use` when the response called a
  *   function, else `end_turn`), `response.incomplete` (`max_output_tokens` → `max_tokens`,
  *   `content_filter` → `refusal`) or `response.failed` / `error` (a neutral `error` event).
@@ -20,8 +32,7 @@
  *
  * The final `.done` values are the truth: a done text or argument string that extends what was
  * streamed has its missing rest emitted; items present only in the final response's `output`
- * (never streamed) are added then. Other item types (web search, file search, MCP, custom tool
- * calls...) are not translated: overlap sends only function tools.
+ * (never streamed) are added then.
  */
 
 import type { Usage } from "../protocol/usage.js";
@@ -68,7 +79,16 @@ export interface ResponsesStreamEvent {
   content_index?: number;
   item_id?: string;
   item?: ResponsesItem;
-  part?: { type?: string; text?: string; refusal?: string; [field: string]: unknown };
+  part?: {
+    type?: string;
+    text?: string;
+    refusal?: string;
+    annotations?: unknown;
+    [field: string]: unknown;
+  };
+  /** `response.output_text.annotation.added` */
+  annotation?: unknown;
+  annotation_index?: number;
   delta?: string;
   text?: string;
   refusal?: string;
@@ -98,6 +118,8 @@ interface CallState {
 interface PartState {
   block: number;
   text: string;
+  /** Annotations emitted as citations. */
+  citations: number;
   closed: boolean;
 }
 
@@ -116,12 +138,19 @@ interface ReasoningState {
   done: boolean;
 }
 
+/** A provider-side item: its call block, then its result block (reserved when it started). */
+interface ProviderState {
+  kind: "provider";
+  block: number;
+  done: boolean;
+}
+
 interface OtherState {
   kind: "other";
   done: boolean;
 }
 
-type ItemState = CallState | MessageState | ReasoningState | OtherState;
+type ItemState = CallState | MessageState | ReasoningState | ProviderState | OtherState;
 
 /** Translates one Responses API stream. Create one per response. */
 export class ResponsesEventTranslator {
@@ -135,6 +164,7 @@ export class ResponsesEventTranslator {
   #calls = 0;
   #refused = false;
   #synthesizedIds = 0;
+  #unnamedItems = 0;
 
   /** True once the response ended (completed, incomplete, failed or an error event). */
   get finished(): boolean {
@@ -164,7 +194,11 @@ export class ResponsesEventTranslator {
         this.#partDelta(out, event, event.delta);
         break;
       case "response.output_text.done":
-        this.#partDone(out, event, event.text);
+        // The part closes at its content_part.done, which carries its final annotations.
+        this.#partText(out, event, event.text);
+        break;
+      case "response.output_text.annotation.added":
+        this.#annotation(out, event);
         break;
       case "response.refusal.done":
         this.#refused = true;
@@ -172,7 +206,12 @@ export class ResponsesEventTranslator {
         break;
       case "response.content_part.done":
         if (event.part?.type === "refusal") this.#refused = true;
-        this.#partDone(out, event, event.part?.text ?? event.part?.refusal);
+        this.#partDone(
+          out,
+          event,
+          event.part?.text ?? event.part?.refusal,
+          event.part?.annotations,
+        );
         break;
       case "response.function_call_arguments.delta":
         this.#argsDelta(out, event);
@@ -198,7 +237,8 @@ export class ResponsesEventTranslator {
         break;
       default:
         // response.created / in_progress / queued, reasoning summary deltas (the reasoning item
-        // arrives whole), annotations, keepalive and event types added later.
+        // arrives whole), provider-side items' progress (they arrive whole), keepalive and event
+        // types added later.
         break;
     }
     return out;
@@ -270,8 +310,12 @@ export class ResponsesEventTranslator {
         };
       case "reasoning":
         return { kind: "reasoning", block: this.#nextBlock++, done: false };
-      default:
-        return { kind: "other", done: false };
+      default: {
+        if (nonEmpty(item.type) === undefined) return { kind: "other", done: false };
+        const block = this.#nextBlock;
+        this.#nextBlock += 2;
+        return { kind: "provider", block, done: false };
+      }
     }
   }
 
@@ -306,10 +350,12 @@ export class ResponsesEventTranslator {
           const known = state.parts.get(i);
           if (known) {
             this.#reconcileText(out, known, text);
+            this.#reconcileCitations(out, known, part?.annotations);
             this.#closePart(out, known);
           } else if (typeof text === "string" && text !== "") {
             const opened = this.#openPart(out, state, i);
             this.#reconcileText(out, opened, text);
+            this.#reconcileCitations(out, opened, part?.annotations);
             this.#closePart(out, opened);
           }
         });
@@ -328,10 +374,49 @@ export class ResponsesEventTranslator {
         });
         out.push({ type: "content_block_stop", index: state.block });
         return;
+      case "provider":
+        state.done = true;
+        this.#providerItem(out, state, item);
+        return;
       case "other":
         state.done = true;
         return;
     }
+  }
+
+  /** A provider-side item, done: its call block and its result block (the item, whole). */
+  #providerItem(out: StreamEvent[], state: ProviderState, item: ResponsesItem): void {
+    const id = nonEmpty(item.id) ?? `openai_item_${++this.#unnamedItems}`;
+    out.push({
+      type: "content_block_start",
+      index: state.block,
+      content_block: {
+        type: "server_tool_use",
+        id,
+        name:
+          nonEmpty(item.name) ??
+          nonEmpty(item.server_label) ??
+          String(item.type).replace(/_call$/, ""),
+        input: {},
+      },
+    });
+    out.push(
+      delta_(state.block, {
+        type: "input_json_delta",
+        partial_json: JSON.stringify(providerInput(item)),
+      }),
+    );
+    out.push({ type: "content_block_stop", index: state.block });
+    out.push({
+      type: "content_block_start",
+      index: state.block + 1,
+      content_block: {
+        type: "openai_tool_result",
+        tool_use_id: id,
+        content: structuredClone(item) as Record<string, unknown>,
+      },
+    });
+    out.push({ type: "content_block_stop", index: state.block + 1 });
   }
 
   // -------------------------------------------------------------------------------------------
@@ -377,17 +462,55 @@ export class ResponsesEventTranslator {
     }
   }
 
-  #partDone(out: StreamEvent[], event: ResponsesStreamEvent, text: string | undefined): void {
+  #partText(out: StreamEvent[], event: ResponsesStreamEvent, text: string | undefined): void {
+    const part = this.#part(out, event);
+    if (part) this.#reconcileText(out, part, text);
+  }
+
+  #partDone(
+    out: StreamEvent[],
+    event: ResponsesStreamEvent,
+    text: string | undefined,
+    annotations?: unknown,
+  ): void {
     const part = this.#part(out, event);
     if (!part) return;
     this.#reconcileText(out, part, text);
+    this.#reconcileCitations(out, part, annotations);
     this.#closePart(out, part);
+  }
+
+  #annotation(out: StreamEvent[], event: ResponsesStreamEvent): void {
+    const part = this.#part(out, event);
+    // An annotation announced twice (its index already emitted) is not a second citation.
+    const index = event.annotation_index;
+    if (!part || (typeof index === "number" && index < part.citations)) return;
+    this.#cite(out, part, event.annotation);
+  }
+
+  #cite(out: StreamEvent[], part: PartState, annotation: unknown): void {
+    if (part.closed || !isRecord(annotation)) return;
+    part.citations++;
+    out.push(
+      delta_(part.block, { type: "citations_delta", citation: structuredClone(annotation) }),
+    );
+  }
+
+  /** The done part's annotations are the truth: those past the ones streamed are emitted. */
+  #reconcileCitations(out: StreamEvent[], part: PartState, annotations: unknown): void {
+    if (!Array.isArray(annotations)) return;
+    for (const annotation of annotations.slice(part.citations)) this.#cite(out, part, annotation);
   }
 
   #openPart(out: StreamEvent[], message: MessageState, contentIndex: number): PartState {
     const block: TextBlock = { type: "text", text: "" };
     if (Object.keys(message.fields).length > 0) block.openai_item = { ...message.fields };
-    const part: PartState = { block: this.#open(out, block), text: "", closed: false };
+    const part: PartState = {
+      block: this.#open(out, block),
+      text: "",
+      citations: 0,
+      closed: false,
+    };
     message.parts.set(contentIndex, part);
     return part;
   }
@@ -575,6 +698,44 @@ function itemFields(item: ResponsesItem, held: ReadonlySet<string>): Record<stri
     if (!held.has(key) && value !== undefined) fields[key] = structuredClone(value);
   }
   return fields;
+}
+
+/** Fields of a provider-side item that describe its call (its `server_tool_use` input). */
+const PROVIDER_INPUT_FIELDS = [
+  "server_label",
+  "action",
+  "queries",
+  "code",
+  "container_id",
+  "arguments",
+  "input",
+] as const;
+
+/** The input shown for a provider-side call: `arguments` parsed when they are a JSON object. */
+function providerInput(item: ResponsesItem): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const field of PROVIDER_INPUT_FIELDS) {
+    const value = item[field];
+    if (value === undefined || value === null) continue;
+    input[field] =
+      field === "arguments" && typeof value === "string"
+        ? (jsonObject(value) ?? value)
+        : structuredClone(value);
+  }
+  return input;
+}
+
+function jsonObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isRecord(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 function idFields(id: string | undefined): Record<string, unknown> {

@@ -5,14 +5,18 @@
  * - user text → a user message item; tool_result blocks → `function_call_output` items by
  *   `call_id` (placed first, as they answer the previous assistant message), their text joined;
  * - assistant text → an assistant message item (the text blocks of one output item, as recorded
- *   in `openai_item`, become that one item again, with its id and `phase`); tool_use →
+ *   in `openai_item`, become that one item again, with its id and `phase`), each part's
+ *   citations as its `annotations` (the API takes them back on `output_text`); tool_use →
  *   `function_call` items (`call_id`, `name`, `arguments` as JSON text, the item's `id`);
- *   `openai_reasoning` blocks → their item, unchanged, in place;
+ *   `openai_reasoning` blocks → their item, unchanged, in place; `openai_tool_result` blocks →
+ *   their provider-side item (web search, file search, code interpreter, MCP...), unchanged, in
+ *   place (the `server_tool_use` block before each, its call shown, adds nothing);
  * - Anthropic-only blocks (thinking, server tools and their results) have no place here and are
  *   left out, as are images and documents in user messages.
  *
- * A reasoning item must be followed by the item it preceded (a message or a function call): one
- * that is not (a response cut right after its reasoning) is left out rather than rejected.
+ * A reasoning item must be followed by the item it preceded (a message, a function call or a
+ * provider-side item): one that is not (a response cut right after its reasoning) is left out
+ * rather than rejected.
  */
 
 import type {
@@ -20,10 +24,12 @@ import type {
   ResponseFunctionToolCall,
   ResponseInputItem,
   ResponseOutputMessage,
+  ResponseOutputText,
 } from "openai/resources/responses/responses";
 import type {
   AssistantContentBlock,
   AssistantMessage,
+  Citation,
   Message,
   OpenAIItemFields,
   TextBlock,
@@ -79,7 +85,11 @@ function assistantItems(message: AssistantMessage): ResponseInputItem[] {
           items.push({ role: "assistant", content: block.text } satisfies EasyInputMessage);
           break;
         }
-        const part = { type: "output_text" as const, text: block.text, annotations: [] };
+        const part = {
+          type: "output_text" as const,
+          text: block.text,
+          annotations: structuredClone(block.citations ?? []) as unknown as Annotations,
+        };
         if (open !== undefined && open.id === fields.id) {
           open.item.content.push(part);
           break;
@@ -101,13 +111,20 @@ function assistantItems(message: AssistantMessage): ResponseInputItem[] {
       case "openai_reasoning":
         items.push(structuredClone(block.item) as unknown as ResponseInputItem);
         break;
+      case "openai_tool_result":
+        items.push(structuredClone(block.content) as unknown as ResponseInputItem);
+        break;
       default:
-        // Thinking, server tools and their results: the Messages API's own.
+        // Thinking, server tool calls (a provider-side item goes with its result block) and the
+        // Messages API's own results.
         break;
     }
   }
   return withFollowedReasoning(items);
 }
+
+/** The annotations of an `output_text` part (the block's citations, as the API sent them). */
+type Annotations = ResponseOutputText["annotations"];
 
 function functionCall(
   callId: string,
@@ -124,12 +141,12 @@ function functionCall(
   };
 }
 
-/** Leaves out each reasoning item not directly followed by a message or a function call. */
+/** Leaves out each reasoning item not directly followed by the item it preceded. */
 function withFollowedReasoning(items: readonly ResponseInputItem[]): ResponseInputItem[] {
   return items.filter((item, i) => {
     if (itemType(item) !== "reasoning") return true;
     const next = items[i + 1];
-    return next !== undefined && ["message", "function_call"].includes(itemType(next));
+    return next !== undefined && itemType(next) !== "reasoning";
   });
 }
 
@@ -143,9 +160,11 @@ function resultText(content: string | TextBlock[]): string {
 }
 
 /**
- * The conversation without what only the Responses API reads (`openai_reasoning` blocks, the
- * `openai_item` fields), for the other adapters' requests. Messages without any are returned by
- * identity (and the list too, when nothing changed); an assistant message left empty is dropped.
+ * The conversation without what only the Responses API reads (`openai_reasoning` blocks,
+ * provider-side items: `openai_tool_result` blocks and the `server_tool_use` blocks they answer,
+ * the `openai_item` fields, the API's annotations among a text's citations), for the other
+ * adapters' requests. Messages without any are returned by identity (and the list too, when
+ * nothing changed); an assistant message left empty is dropped.
  */
 export function withoutResponsesData(messages: readonly Message[]): readonly Message[] {
   let out: Message[] | undefined;
@@ -155,9 +174,20 @@ export function withoutResponsesData(messages: readonly Message[]): readonly Mes
       return;
     }
     out ??= messages.slice(0, i);
+    const providerItems = new Set(
+      message.content.flatMap((b) => (b.type === "openai_tool_result" ? [b.tool_use_id] : [])),
+    );
     const content = message.content.flatMap((block): AssistantContentBlock[] => {
-      if (block.type === "openai_reasoning") return [];
-      if ((block.type === "text" || block.type === "tool_use") && block.openai_item) {
+      if (block.type === "openai_reasoning" || block.type === "openai_tool_result") return [];
+      if (block.type === "server_tool_use" && providerItems.has(block.id)) return [];
+      if (block.type === "text" && (block.openai_item || hasAnnotations(block))) {
+        const { openai_item: _fields, ...rest } = block;
+        if (!hasAnnotations(block)) return [rest];
+        const { citations, ...bare } = rest;
+        const kept = (citations ?? []).filter((c) => !isAnnotation(c));
+        return [kept.length > 0 ? { ...bare, citations: kept } : bare];
+      }
+      if (block.type === "tool_use" && block.openai_item) {
         const { openai_item: _fields, ...rest } = block;
         return [rest];
       }
@@ -171,6 +201,24 @@ export function withoutResponsesData(messages: readonly Message[]): readonly Mes
 function hasResponsesData(block: AssistantContentBlock): boolean {
   return (
     block.type === "openai_reasoning" ||
-    ((block.type === "text" || block.type === "tool_use") && block.openai_item !== undefined)
+    block.type === "openai_tool_result" ||
+    ((block.type === "text" || block.type === "tool_use") && block.openai_item !== undefined) ||
+    (block.type === "text" && hasAnnotations(block))
   );
+}
+
+/** The Responses API's `output_text` annotation types, kept among a text block's citations. */
+const ANNOTATION_TYPES: ReadonlySet<unknown> = new Set([
+  "url_citation",
+  "file_citation",
+  "container_file_citation",
+  "file_path",
+]);
+
+function isAnnotation(citation: Citation): boolean {
+  return ANNOTATION_TYPES.has(citation.type);
+}
+
+function hasAnnotations(block: TextBlock): boolean {
+  return block.citations?.some(isAnnotation) ?? false;
 }

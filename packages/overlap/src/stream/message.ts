@@ -125,6 +125,23 @@ export interface ServerToolResultBlock {
   content: unknown;
 }
 
+/**
+ * OpenAI Responses API only: a provider-side output item (`web_search_call`, `file_search_call`,
+ * `code_interpreter_call`, `mcp_list_tools`, `mcp_call`, `image_generation_call`, xAI's
+ * `custom_tool_call`, and item types added later), kept whole. `content` is the item exactly as
+ * received in `response.output_item.done` (`id`, `status`, `action`, `results`, `outputs`, every
+ * other field); it answers the `server_tool_use` block just before it (same id), which holds the
+ * call's input for display. `openaiResponsesModel` sends the item back unchanged in its place,
+ * so a stateless (`store: false`) conversation keeps what the provider's tools did, and the
+ * reasoning item before it stays paired with it. Every other adapter leaves out both blocks.
+ */
+export interface OpenAIToolResultBlock {
+  type: "openai_tool_result";
+  /** The `server_tool_use` block it answers (the item's `id`). */
+  tool_use_id: string;
+  content: Readonly<Record<string, unknown>>;
+}
+
 /** Every block an assistant message can hold. */
 export type AssistantContentBlock =
   | TextBlock
@@ -134,6 +151,7 @@ export type AssistantContentBlock =
   | ServerToolUseBlock
   | McpToolUseBlock
   | ServerToolResultBlock
+  | OpenAIToolResultBlock
   | OpenAIReasoningBlock;
 
 /** The answer to one tool_use, sent in the next user message. */
@@ -163,13 +181,16 @@ export interface UserMessage {
 export type Message = AssistantMessage | UserMessage;
 
 /** The list of server-side result block types, for runtime checks. */
-export const SERVER_TOOL_RESULT_TYPES: ReadonlySet<string> = new Set<ServerToolResultType>([
+export const SERVER_TOOL_RESULT_TYPES: ReadonlySet<string> = new Set<
+  ServerToolResultType | OpenAIToolResultBlock["type"]
+>([
   "web_search_tool_result",
   "web_fetch_tool_result",
   "code_execution_tool_result",
   "bash_code_execution_tool_result",
   "text_editor_code_execution_tool_result",
   "mcp_tool_result",
+  "openai_tool_result",
 ]);
 
 /**
