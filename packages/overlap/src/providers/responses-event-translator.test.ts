@@ -519,6 +519,229 @@ describe("ResponsesEventTranslator", () => {
     expect(assembler.partial().message.content).toEqual([]);
   });
 
+  it("provider-side items become a server_tool_use and an openai_tool_result holding the item as received, in item order; never a local call", () => {
+    const search = {
+      id: "ws_0abc01",
+      type: "web_search_call",
+      status: "completed",
+      action: { type: "search", query: "red shoes", sources: [{ type: "url", url: "https://a" }] },
+    };
+    const mcp = {
+      id: "mcp_0abc02",
+      type: "mcp_call",
+      status: "completed",
+      approval_request_id: null,
+      arguments: '{"q":"shoes"}',
+      error: null,
+      name: "find",
+      output: "found",
+      server_label: "shop",
+    };
+    const custom = {
+      call_id: "xs_1",
+      input: '{"query":"from:xai"}',
+      name: "x_keyword_search",
+      type: "custom_tool_call",
+      id: "ctc_0abc03",
+      status: "completed",
+    };
+    const events = numbered([
+      { type: "response.created", response: { ...RESPONSE, output: [] } },
+      ...itemEvents(REASONING, 0),
+      {
+        type: "response.output_item.added",
+        output_index: 1,
+        item: {
+          id: search.id,
+          type: search.type,
+          status: "in_progress",
+          action: { type: "search" },
+        },
+      },
+      { type: "response.web_search_call.in_progress", output_index: 1, item_id: search.id },
+      { type: "response.web_search_call.searching", output_index: 1, item_id: search.id },
+      { type: "response.web_search_call.completed", output_index: 1, item_id: search.id },
+      { type: "response.output_item.done", output_index: 1, item: search },
+      ...itemEvents(TEXT, 2),
+      {
+        type: "response.output_item.added",
+        output_index: 3,
+        item: { ...custom, input: "", status: "in_progress" },
+      },
+      {
+        type: "response.custom_tool_call_input.delta",
+        output_index: 3,
+        item_id: custom.id,
+        delta: custom.input,
+      },
+      { type: "response.output_item.done", output_index: 3, item: custom },
+      {
+        type: "response.output_item.added",
+        output_index: 4,
+        item: { ...mcp, arguments: "", output: null, status: "in_progress" },
+      },
+      {
+        type: "response.mcp_call_arguments.delta",
+        output_index: 4,
+        item_id: mcp.id,
+        delta: mcp.arguments,
+      },
+      { type: "response.output_item.done", output_index: 4, item: mcp },
+      {
+        type: "response.completed",
+        response: {
+          ...RESPONSE,
+          status: "completed",
+          output: [doneItem(REASONING), search, doneItem(TEXT), custom, mcp],
+        },
+      },
+    ]);
+    const { end, calls } = run(events);
+    expect(end?.message.content.map((b) => b.type)).toEqual([
+      "openai_reasoning",
+      "server_tool_use",
+      "openai_tool_result",
+      "text",
+      "server_tool_use",
+      "openai_tool_result",
+      "server_tool_use",
+      "openai_tool_result",
+    ]);
+    const content = end?.message.content ?? [];
+    expect(content[1]).toEqual({
+      type: "server_tool_use",
+      id: search.id,
+      name: "web_search",
+      input: { action: search.action },
+    });
+    expect(content[2]).toEqual({
+      type: "openai_tool_result",
+      tool_use_id: search.id,
+      content: search,
+    });
+    expect(content[4]).toEqual({
+      type: "server_tool_use",
+      id: custom.id,
+      name: "x_keyword_search",
+      input: { input: custom.input },
+    });
+    expect(content[5]).toMatchObject({ tool_use_id: custom.id, content: custom });
+    expect(content[6]).toEqual({
+      type: "server_tool_use",
+      id: mcp.id,
+      name: "find",
+      input: { server_label: "shop", arguments: { q: "shoes" } },
+    });
+    expect(content[7]).toMatchObject({ tool_use_id: mcp.id, content: mcp });
+    // Recorded and shown, never run: no local call, and the response ends its turn.
+    expect(calls.map((c) => c.callId)).toEqual([search.id, custom.id, mcp.id]);
+    expect(end?.toolUses).toEqual([]);
+    expect(end?.stopReason).toBe("end_turn");
+  });
+
+  it("a provider-side item cut before its done is left out of the partial message; an item only in the final output is added there", () => {
+    const item = { id: "fs_0abc01", type: "file_search_call", status: "completed", queries: ["q"] };
+    const started = numbered([
+      { type: "response.created", response: { ...RESPONSE, output: [] } },
+      {
+        type: "response.output_item.added",
+        output_index: 0,
+        item: { ...item, status: "in_progress" },
+      },
+      { type: "response.file_search_call.searching", output_index: 0, item_id: item.id },
+      ...itemEvents(TEXT, 1).slice(0, 4),
+    ]);
+    const { assembler } = run(started);
+    expect(assembler.partial().message.content.map((b) => b.type)).toEqual(["text"]);
+    const { end } = run(
+      numbered([
+        { type: "response.created", response: { ...RESPONSE, output: [] } },
+        {
+          type: "response.completed",
+          response: { ...RESPONSE, status: "completed", output: [item, doneItem(TEXT)] },
+        },
+      ]),
+    );
+    expect(end?.message.content.map((b) => b.type)).toEqual([
+      "server_tool_use",
+      "openai_tool_result",
+      "text",
+    ]);
+    expect(end?.message.content[0]).toMatchObject({
+      name: "file_search",
+      input: { queries: ["q"] },
+    });
+  });
+
+  it("output_text annotations are the text block's citations: as announced, then what the done part adds; one announced twice counts once", () => {
+    const first = {
+      type: "url_citation",
+      start_index: 0,
+      end_index: 6,
+      title: "A",
+      url: "https://a",
+    };
+    const second = { type: "file_citation", file_id: "file-1", filename: "f.pdf", index: 9 };
+    const at = { output_index: 0, item_id: TEXT.id, content_index: 0 };
+    const text = TEXT.chunks.join("");
+    const events = numbered([
+      { type: "response.created", response: { ...RESPONSE, output: [] } },
+      ...itemEvents(TEXT, 0).slice(0, 3),
+      {
+        type: "response.output_text.annotation.added",
+        ...at,
+        annotation_index: 0,
+        annotation: first,
+      },
+      {
+        type: "response.output_text.annotation.added",
+        ...at,
+        annotation_index: 0,
+        annotation: first,
+      },
+      { type: "response.output_text.done", ...at, text },
+      {
+        type: "response.content_part.done",
+        ...at,
+        part: { type: "output_text", annotations: [first, second], logprobs: [], text },
+      },
+      {
+        type: "response.output_item.done",
+        output_index: 0,
+        item: {
+          ...doneItem(TEXT),
+          content: [{ type: "output_text", annotations: [first, second], text }],
+        },
+      },
+      { type: "response.completed", response: { ...RESPONSE, status: "completed", output: [] } },
+    ]);
+    const neutral = translate(events);
+    const cited = neutral.flatMap((e) =>
+      e.type === "content_block_delta" && e.delta.type === "citations_delta"
+        ? [e.delta.citation]
+        : [],
+    );
+    expect(cited).toEqual([first, second]);
+    const { end } = run(events);
+    expect(end?.message.content).toEqual([
+      { type: "text", text, openai_item: { id: TEXT.id }, citations: [first, second] },
+    ]);
+    // Annotations only in the done item (never announced) are kept too.
+    const late = numbered([
+      { type: "response.created", response: { ...RESPONSE, output: [] } },
+      {
+        type: "response.output_item.done",
+        output_index: 0,
+        item: {
+          ...doneItem(TEXT),
+          content: [{ type: "output_text", annotations: [second], text }],
+        },
+      },
+      { type: "response.completed", response: { ...RESPONSE, status: "completed", output: [] } },
+    ]);
+    expect(run(late).end?.message.content[0]).toMatchObject({ citations: [second] });
+  });
+
   it("a message's other fields (phase) are kept on its text, not its status", () => {
     const { end } = run(stream([{ ...TEXT, phase: "final_answer" } as Spec]));
     expect(end?.message.content).toEqual([

@@ -3,8 +3,11 @@ import { repairConversation } from "../agent/repair-conversation.js";
 import { validateConversation } from "../agent/validate-conversation.js";
 import { BlockAssembler } from "../stream/block-assembler.js";
 import type { AssistantMessage, Message } from "../stream/message.js";
+import { toLanguageModelV3Prompt } from "./ai-sdk-prompt.js";
 import { anthropicParams } from "./anthropic.js";
+import { toConverseMessages } from "./bedrock-request.js";
 import { toChatMessages } from "./chat-messages.js";
+import { toGeminiContents } from "./gemini-request.js";
 import { responsesParams } from "./openai-responses.js";
 import { ResponsesEventTranslator, type ResponsesItem } from "./responses-event-translator.js";
 import { toResponsesInput, withoutResponsesData } from "./responses-input.js";
@@ -129,6 +132,54 @@ describe("toResponsesInput", () => {
     ]);
   });
 
+  it("provider-side items go back whole in their place, the reasoning before each kept; citations go back as annotations", () => {
+    const search = {
+      id: "ws_01",
+      type: "web_search_call",
+      status: "completed",
+      action: { type: "search", query: "red shoes" },
+    };
+    const citation = {
+      type: "url_citation",
+      start_index: 0,
+      end_index: 5,
+      title: "A",
+      url: "https://a",
+    };
+    const reasoning2 = { ...REASONING_ITEM, id: "rs_02" };
+    const messages: Message[] = [
+      { role: "user", content: "Search." },
+      {
+        role: "assistant",
+        content: [
+          { type: "openai_reasoning", item: REASONING_ITEM },
+          {
+            type: "server_tool_use",
+            id: "ws_01",
+            name: "web_search",
+            input: { action: search.action },
+          },
+          { type: "openai_tool_result", tool_use_id: "ws_01", content: search },
+          { type: "openai_reasoning", item: reasoning2 },
+          { type: "text", text: "Found.", citations: [citation], openai_item: { id: "msg_01" } },
+        ],
+      },
+    ];
+    expect(toResponsesInput(messages)).toEqual([
+      { role: "user", content: "Search." },
+      REASONING_ITEM,
+      search,
+      reasoning2,
+      {
+        id: "msg_01",
+        type: "message",
+        role: "assistant",
+        status: "completed",
+        content: [{ type: "output_text", text: "Found.", annotations: [citation] }],
+      },
+    ]);
+  });
+
   it("a reasoning item not followed by a message or a call (cut right after it) is left out", () => {
     const cut: Message[] = [
       { role: "user", content: "Go." },
@@ -218,6 +269,46 @@ describe("the other adapters and the conversation rules leave Responses data alo
     expect(JSON.stringify(toChatMessages(undefined, CONVERSATION))).not.toMatch(/openai|rs_01/);
   });
 
+  it("the other adapters leave out provider-side items and the Responses API's annotations, and keep Claude's citations", () => {
+    const search = { id: "ws_01", type: "web_search_call", status: "completed", action: {} };
+    const annotation = {
+      type: "url_citation",
+      start_index: 0,
+      end_index: 5,
+      title: "A",
+      url: "https://a",
+    };
+    const claude = { type: "web_search_result_location", url: "https://b", cited_text: "b" };
+    const messages: Message[] = [
+      { role: "user", content: "Search." },
+      {
+        role: "assistant",
+        content: [
+          { type: "server_tool_use", id: "ws_01", name: "web_search", input: {} },
+          { type: "openai_tool_result", tool_use_id: "ws_01", content: search },
+          { type: "text", text: "Found.", citations: [annotation], openai_item: { id: "msg_01" } },
+          { type: "text", text: "Both.", citations: [annotation, claude] },
+        ],
+      },
+      { role: "user", content: "Thanks." },
+    ];
+    expect(withoutResponsesData(messages)[1]).toEqual({
+      role: "assistant",
+      content: [
+        { type: "text", text: "Found." },
+        { type: "text", text: "Both.", citations: [claude] },
+      ],
+    });
+    const claudeMessages = anthropicParams({ messages, tools: [] }, { model: "claude" }).messages;
+    expect(JSON.stringify(claudeMessages)).not.toMatch(/openai|ws_01|url_citation/);
+    expect(JSON.stringify(toChatMessages(undefined, messages))).not.toMatch(/ws_01|url_citation/);
+    expect(JSON.stringify(toGeminiContents(messages))).not.toMatch(/ws_01|url_citation/);
+    expect(JSON.stringify(toConverseMessages(messages))).not.toMatch(/ws_01|url_citation/);
+    expect(JSON.stringify(toLanguageModelV3Prompt(undefined, messages))).not.toMatch(
+      /ws_01|url_citation/,
+    );
+  });
+
   it("withoutResponsesData returns the same objects when there is nothing to strip, and drops emptied assistant messages", () => {
     const plain: Message[] = [
       { role: "user", content: "Hi." },
@@ -305,5 +396,27 @@ describe("responsesParams", () => {
       { model: "m", params: { store: true } },
     );
     expect(viaParams).toEqual({ model: "m", input: [], store: true });
+  });
+
+  it("providerTools are sent after the executor's function tools, and alone when there are none", () => {
+    const spec = { name: "cart_total", description: "Totals.", input_schema: { type: "object" } };
+    const providerTools = [
+      { type: "web_search" as const },
+      { type: "code_interpreter" as const, container: { type: "auto" as const } },
+    ];
+    const both = responsesParams({ messages: [], tools: [spec] }, { model: "m", providerTools });
+    expect(both.tools).toEqual([
+      {
+        type: "function",
+        name: "cart_total",
+        description: "Totals.",
+        parameters: { type: "object" },
+        strict: false,
+      },
+      ...providerTools,
+    ]);
+    const alone = responsesParams({ messages: [], tools: [] }, { model: "m", providerTools });
+    expect(alone.tools).toEqual(providerTools);
+    expect(responsesParams({ messages: [], tools: [] }, { model: "m" }).tools).toBeUndefined();
   });
 });
