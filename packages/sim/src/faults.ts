@@ -14,7 +14,7 @@
  * | `status=429\|529\|500` | that error status before the stream, with the API's own error body |
  * | `slow-first-byte=MS` | nothing at all (not even headers) for MS milliseconds |
  * | `thinking` | a thinking block first (Messages API only) |
- * | `web-search` | a web search (server_tool_use + web_search_tool_result) before the answer (Messages API only) |
+ * | `web-search` | a web search before the answer: server_tool_use + web_search_tool_result (Messages API), a `web_search_call` item and `url_citation` annotations of its results on the answer's first text (Responses API) |
  */
 
 import type { SimBlock, SimScript } from "./script.js";
@@ -131,19 +131,27 @@ export function addFaultBlocks(
   if (faults.thinking === true) {
     blocks.push({ type: "thinking", thinking: thinkingText(said, script) });
   }
+  let own = script.blocks;
   if (faults.webSearch === true) {
     const query = said === "" ? "overlap-sim" : said.slice(0, 80);
+    const results = [1, 2].map((n) => ({
+      title: `Scripted result ${n} for "${query}"`,
+      url: `https://example.com/overlap-sim/${n}?q=${encodeURIComponent(query)}`,
+      pageAge: "April 1, 2025",
+    }));
     blocks.push({ type: "server_tool_use", name: "web_search", input: { query } });
-    blocks.push({
-      type: "web_search_tool_result",
-      results: [1, 2].map((n) => ({
-        title: `Scripted result ${n} for "${query}"`,
-        url: `https://example.com/overlap-sim/${n}?q=${encodeURIComponent(query)}`,
-        pageAge: "April 1, 2025",
-      })),
-    });
+    blocks.push({ type: "web_search_tool_result", results });
+    // The answer cites what was found (sent only where the format has citations: Responses).
+    const first = own.findIndex((b) => b.type === "text");
+    const text = own[first];
+    if (text?.type === "text" && text.citations === undefined) {
+      own = own.with(first, {
+        ...text,
+        citations: results.map((r) => ({ url: r.url, title: r.title })),
+      });
+    }
   }
-  return { ...script, blocks: [...blocks, ...script.blocks] };
+  return { ...script, blocks: [...blocks, ...own] };
 }
 
 function lastUserText(request: SimRequest): string {

@@ -83,6 +83,7 @@ export {
 } from "./responses-wire.js";
 export type {
   SimBlock,
+  SimCitation,
   SimScript,
   SimServerToolUseBlock,
   SimStopReason,

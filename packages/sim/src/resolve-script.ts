@@ -18,7 +18,7 @@ export interface ResolvedWebSearchResult {
 
 /** A block with everything the wire needs. `args` is the argument text exactly as streamed. */
 export type ResolvedBlock =
-  | { type: "text"; text: string }
+  | { type: "text"; text: string; citations?: ReadonlyArray<{ url: string; title: string }> }
   | { type: "thinking"; thinking: string; signature: string }
   | { type: "tool_use"; id: string; name: string; args: string }
   | { type: "server_tool_use"; id: string; name: string; args: string }
@@ -46,16 +46,18 @@ export interface ResolveOptions {
 export function resolveScript(script: SimScript, options: ResolveOptions): ResolvedScript {
   // Chat Completions has nothing for thinking or provider-side tools: they are left out there;
   // Gemini has thought parts but no web search blocks; the Responses API has reasoning items (our
-  // thinking) but its web search is not the Messages API's; Bedrock's Converse has reasoning
-  // content but no web search blocks.
+  // thinking) and a web search item (the call; it has no results item); Bedrock's Converse has
+  // reasoning content but no web search blocks.
   const source =
     options.api === "openai"
       ? script.blocks.filter((b) => b.type === "text" || b.type === "tool_use")
-      : options.api === "gemini" || options.api === "responses" || options.api === "bedrock"
-        ? script.blocks.filter(
-            (b) => b.type !== "server_tool_use" && b.type !== "web_search_tool_result",
-          )
-        : script.blocks;
+      : options.api === "responses"
+        ? script.blocks.filter((b) => b.type !== "web_search_tool_result")
+        : options.api === "gemini" || options.api === "bedrock"
+          ? script.blocks.filter(
+              (b) => b.type !== "server_tool_use" && b.type !== "web_search_tool_result",
+            )
+          : script.blocks;
   let blocks: ResolvedBlock[] = [];
   for (const block of source) blocks.push(resolveBlock(block, blocks, options));
   let cut = false;
@@ -127,7 +129,14 @@ function resolveBlock(
   const { api, ids } = options;
   switch (block.type) {
     case "text":
-      return { type: "text", text: block.text };
+      // Only the Responses API has a place for a text's citations (its annotations).
+      return api === "responses" && block.citations !== undefined && block.citations.length > 0
+        ? {
+            type: "text",
+            text: block.text,
+            citations: block.citations.map((c) => ({ url: c.url, title: c.title })),
+          }
+        : { type: "text", text: block.text };
     case "thinking":
       return {
         type: "thinking",

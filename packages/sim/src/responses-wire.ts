@@ -9,7 +9,12 @@
  * - text → a `message` item: `response.output_item.added`, `response.content_part.added`,
  *   `response.output_text.delta`…, `response.output_text.done`, `response.content_part.done`,
  *   `response.output_item.done` (a script stopping with `refusal` sends `refusal` parts and
- *   `response.refusal.delta` / `.done` instead);
+ *   `response.refusal.delta` / `.done` instead); a text's citations are `url_citation`
+ *   annotations over the whole text, each announced by `response.output_text.annotation.added`
+ *   after the text deltas and listed on the done part and item;
+ * - server_tool_use (web search) → a `web_search_call` item (`ws_…`): added with `action:
+ *   { type: "search" }`, `response.web_search_call.in_progress` and `.searching`, then
+ *   `.completed` and the done item with the action's `query` and `queries`;
  * - tool_use → a `function_call` item (`fc_…` id, `call_…` call id): added with `arguments: ""`,
  *   `response.function_call_arguments.delta`…, `response.function_call_arguments.done`, done;
  * - thinking → a `reasoning` item (`rs_…`): its summary streams as
@@ -78,7 +83,15 @@ export function responsesContext(
   const id = (prefix: string): string => `${prefix}_${shared}${hex(26)}`;
   const responseId = id("resp");
   const itemIds = script.blocks.map((b) =>
-    id(b.type === "tool_use" ? "fc" : b.type === "thinking" ? "rs" : "msg"),
+    id(
+      b.type === "tool_use"
+        ? "fc"
+        : b.type === "thinking"
+          ? "rs"
+          : b.type === "server_tool_use"
+            ? "ws"
+            : "msg",
+    ),
   );
   const sealed = script.blocks.map((b, i) =>
     b.type === "thinking"
@@ -194,10 +207,37 @@ function isCut(script: ResolvedScript): boolean {
   return script.stopReason === "max_tokens";
 }
 
-function textPart(refusal: boolean, text: string): Record<string, unknown> {
+function textPart(
+  refusal: boolean,
+  text: string,
+  annotations: readonly unknown[] = [],
+): Record<string, unknown> {
   return refusal
     ? { type: "refusal", refusal: text }
-    : { type: "output_text", annotations: [], logprobs: [], text };
+    : { type: "output_text", annotations, logprobs: [], text };
+}
+
+/** A text block's citations as `url_citation` annotations over its whole text. */
+function annotationsOf(block: ResolvedBlock): Record<string, unknown>[] {
+  if (block.type !== "text") return [];
+  return (block.citations ?? []).map((c) => ({
+    type: "url_citation",
+    start_index: 0,
+    end_index: block.text.length,
+    title: c.title,
+    url: c.url,
+  }));
+}
+
+/** The query a web search call's argument text names. */
+function searchQuery(args: string): string {
+  try {
+    const parsed: unknown = JSON.parse(args);
+    if (isJsonObject(parsed) && typeof parsed.query === "string") return parsed.query;
+  } catch {
+    // Not JSON (a cut call): the text itself.
+  }
+  return args;
 }
 
 /** A block's output item, complete (`done`) or as it starts. */
@@ -224,6 +264,16 @@ function outputItem(
         call_id: block.id,
         name: block.name,
       };
+    case "server_tool_use": {
+      if (!done) return { id, type: "web_search_call", status, action: { type: "search" } };
+      const query = searchQuery(block.args);
+      return {
+        id,
+        type: "web_search_call",
+        status,
+        action: { type: "search", queries: [query], query },
+      };
+    }
     case "thinking": {
       const item: Record<string, unknown> = { id, type: "reasoning" };
       const sealed = context.sealed[index];
@@ -240,7 +290,9 @@ function outputItem(
         id,
         type: "message",
         status,
-        content: done ? [textPart(script.stopReason === "refusal", text)] : [],
+        content: done
+          ? [textPart(script.stopReason === "refusal", text, annotationsOf(block))]
+          : [],
         role: "assistant",
       };
     }
@@ -291,6 +343,9 @@ export function encodeResponsesStream(
           content_index: 0,
           part: textPart(refusal, ""),
         });
+      } else if (block.type === "server_tool_use") {
+        emit(atMs, "response.web_search_call.in_progress", at);
+        emit(atMs, "response.web_search_call.searching", at);
       } else if (block.type === "thinking" && summary) {
         emit(atMs, "response.reasoning_summary_part.added", {
           ...at,
@@ -326,6 +381,15 @@ export function encodeResponsesStream(
     // block-stop
     const cut = isCut(script) && item.index === script.blocks.length - 1;
     if (block.type === "text") {
+      const annotations = refusal ? [] : annotationsOf(block);
+      annotations.forEach((annotation, annotation_index) => {
+        emit(atMs, "response.output_text.annotation.added", {
+          ...at,
+          content_index: 0,
+          annotation_index,
+          annotation,
+        });
+      });
       if (refusal) {
         emit(atMs, "response.refusal.done", { ...at, content_index: 0, refusal: block.text });
       } else {
@@ -339,8 +403,10 @@ export function encodeResponsesStream(
       emit(atMs, "response.content_part.done", {
         ...at,
         content_index: 0,
-        part: textPart(refusal, block.text),
+        part: textPart(refusal, block.text, annotations),
       });
+    } else if (block.type === "server_tool_use") {
+      emit(atMs, "response.web_search_call.completed", at);
     } else if (block.type === "tool_use" && !cut) {
       emit(atMs, "response.function_call_arguments.done", { ...at, arguments: block.args });
     } else if (block.type === "thinking" && summary) {

@@ -16,6 +16,17 @@ export type SimStopReason =
 export interface SimTextBlock {
   type: "text";
   text: string;
+  /**
+   * Sources the text cites (Responses API only: `url_citation` annotations over the whole text;
+   * the other formats send the text alone).
+   */
+  citations?: SimCitation[];
+}
+
+/** A web page a text cites. */
+export interface SimCitation {
+  url: string;
+  title: string;
 }
 
 /**
@@ -41,7 +52,10 @@ export interface SimToolUseBlock {
   input: Record<string, unknown> | string;
 }
 
-/** A provider-side web search call (Messages API only). */
+/**
+ * A provider-side web search call: a `server_tool_use` block in the Messages API, a
+ * `web_search_call` item in the Responses API (left out by the other formats).
+ */
 export interface SimServerToolUseBlock {
   type: "server_tool_use";
   id?: string;
@@ -57,7 +71,10 @@ export interface SimWebSearchResult {
   pageAge?: string | null;
 }
 
-/** The results of a web search (Messages API only), sent whole: one start and one stop. */
+/**
+ * The results of a web search (Messages API only), sent whole: one start and one stop. The
+ * Responses API has no such item (its `web_search_call` is the whole search).
+ */
 export interface SimWebSearchToolResultBlock {
   type: "web_search_tool_result";
   /** The server_tool_use it answers; defaults to the closest one before it. */

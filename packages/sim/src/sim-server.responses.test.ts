@@ -175,10 +175,45 @@ describe("Responses API through the official SDK", () => {
     expect(next.output_text).toMatch(/^Results:/);
   });
 
-  it("leaves web search out (the Responses API's web search is not the Messages API's)", async () => {
+  it("web search (the web-search fault): a web_search_call item before the answer, whose text cites the results as url_citation annotations; all sent back, the conversation goes on", async () => {
+    const body = ask("Find red shoes", { tools: [{ type: "web_search" }, ...TOOLS] });
+    const streamed = await client.responses.stream(body, withFault("web-search")).finalResponse();
+    const created = await client.responses.create(body, withFault("web-search"));
+    for (const response of [streamed, created]) {
+      expect(response.output.map((i) => i.type)).toEqual(["web_search_call", "message"]);
+      const search = response.output[0]!;
+      expect(search).toEqual({
+        id: expect.stringMatching(/^ws_[0-9a-f]{50}$/),
+        type: "web_search_call",
+        status: "completed",
+        action: { type: "search", queries: ["Find red shoes"], query: "Find red shoes" },
+      });
+      const message = response.output[1]!;
+      const part = message.type === "message" ? message.content[0] : undefined;
+      const text = part?.type === "output_text" ? part.text : "";
+      expect(part?.type === "output_text" && part.annotations).toEqual(
+        [1, 2].map((n) => ({
+          type: "url_citation",
+          start_index: 0,
+          end_index: text.length,
+          title: `Scripted result ${n} for "Find red shoes"`,
+          url: `https://example.com/overlap-sim/${n}?q=Find%20red%20shoes`,
+        })),
+      );
+    }
+    // Sent back as received (the item, the annotated message), the next round is accepted.
+    const next = await client.responses.create({
+      ...body,
+      input: nextInput(body.input, created.output),
+    });
+    expect(next.status).toBe("completed");
+    // Without the fault there is no search, and function calls are left alone by it.
     const plain = await client.responses.create(ask(THREE_CALLS));
     const faulted = await client.responses.create(ask(THREE_CALLS), withFault("web-search"));
-    expect(faulted.output.map((i) => i.type)).toEqual(plain.output.map((i) => i.type));
+    expect(faulted.output.map((i) => i.type)).toEqual([
+      "web_search_call",
+      ...plain.output.map((i) => i.type),
+    ]);
   });
 
   it("a refusal script is sent as refusal parts", async () => {
@@ -313,6 +348,32 @@ describe("Responses API raw events", () => {
       "response.output_item.done",
     ]);
     expect(own.length).toBeGreaterThan(4);
+    // A web search item: added, in progress, searching, completed, done; the annotations of the
+    // cited text announced after its deltas, before its output_text.done.
+    const searched = await rawEvents(ask("Find red shoes"), { "x-sim-fault": "web-search" });
+    const searchId = (
+      searched.events.find((e) => e.type === "response.output_item.added")!.item as { id: string }
+    ).id;
+    expect(
+      searched.events
+        .filter((e) => e.item_id === searchId || (e.item as { id?: string })?.id === searchId)
+        .map((e) => e.type),
+    ).toEqual([
+      "response.output_item.added",
+      "response.web_search_call.in_progress",
+      "response.web_search_call.searching",
+      "response.web_search_call.completed",
+      "response.output_item.done",
+    ]);
+    const textEvents = searched.events
+      .map((e) => e.type)
+      .filter((t) => t.startsWith("response.output_text") || t === "response.content_part.done");
+    expect(textEvents.slice(-4)).toEqual([
+      "response.output_text.annotation.added",
+      "response.output_text.annotation.added",
+      "response.output_text.done",
+      "response.content_part.done",
+    ]);
     const text = events.filter((e) => e.type === "response.output_text.delta");
     expect(text.map((e) => e.delta).join("")).toBe(
       "Calling add_to_cart, add_to_cart and cart_total.",
@@ -411,7 +472,21 @@ describe("Responses API request validation (400 invalid_request_error, the API's
         error: { message: "The encrypted content for item rs_9999 could not be verified." },
       },
     );
-    // Followed by its call (or an assistant message), it is accepted.
+    // Followed by a web search call whose action is missing: the call is incomplete.
+    const search = { type: "web_search_call", id: "ws_1", status: "completed" };
+    expect(await error({ model: "m", input: [user, sealed, search, user] })).toMatchObject({
+      status: 400,
+      error: { message: "Missing required parameter: 'input[2].action'." },
+    });
+    // Followed by its call, an assistant message or a provider-side item, it is accepted.
+    expect(
+      (
+        await post({
+          model: "m",
+          input: [user, sealed, { ...search, action: { type: "search", query: "q" } }, user],
+        })
+      ).status,
+    ).toBe(200);
     expect((await post({ model: "m", input: [user, sealed, call("c"), output("c")] })).status).toBe(
       200,
     );

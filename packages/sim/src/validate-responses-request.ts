@@ -159,7 +159,13 @@ function checkItems(items: readonly unknown[], store: boolean): ApiRejection | u
       const invalid = checkReasoning(item, i, items[i + 1], store);
       if (invalid) return invalid;
     }
-    // Other item types (web search calls, MCP items...) are accepted as they are.
+    if (type === "web_search_call") {
+      // Sent back whole, as the API gave it: its id, status and action.
+      if (typeof item.id !== "string" || item.id === "") return missing(`input[${i}].id`);
+      if (typeof item.status !== "string") return missing(`input[${i}].status`);
+      if (!isJsonObject(item.action)) return missing(`input[${i}].action`);
+    }
+    // Other item types (file search calls, MCP items...) are accepted as they are.
   }
   return undefined;
 }
@@ -188,10 +194,12 @@ function checkReasoning(
   if (sealedItemId(item.encrypted_content) !== id) {
     return invalidRequest(`The encrypted content for item ${id} could not be verified.`, "input");
   }
+  // The item it preceded: an assistant message, a function call or a provider-side item.
   const follows =
     isJsonObject(next) &&
-    (next.type === "function_call" ||
-      ((next.type ?? "message") === "message" && next.role === "assistant"));
+    ((next.type ?? "message") === "message"
+      ? next.role === "assistant"
+      : !NOT_FOLLOWERS.has(String(next.type)));
   if (!follows) {
     return invalidRequest(
       `Item '${id}' of type 'reasoning' was provided without its required following item.`,
@@ -200,6 +208,13 @@ function checkReasoning(
   }
   return undefined;
 }
+
+/** Input item types that are not output items: a reasoning item is never followed by one. */
+const NOT_FOLLOWERS: ReadonlySet<string> = new Set([
+  "reasoning",
+  "function_call_output",
+  "item_reference",
+]);
 
 function isOutputFor(item: unknown, callId: string): boolean {
   return isJsonObject(item) && item.type === "function_call_output" && item.call_id === callId;
