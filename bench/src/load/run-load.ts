@@ -48,7 +48,8 @@ const ENSURE_BUILD = fileURLToPath(
 );
 
 /** The demo request of the README. */
-const DEMO = "add the Aero trail runner and the wool socks to my cart and tell me the total";
+const DEMO =
+  "add the Volt Aero trail runner in size 10 and the charcoal wool socks in size M to my cart and tell me the total";
 /** Sessions created at a time before the load (their creation is not measured). */
 const SESSION_CONCURRENCY = 32;
 /** Local addresses the shoppers connect from: 127.0.0.2 to 127.0.0.251. */

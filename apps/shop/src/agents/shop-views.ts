@@ -5,7 +5,7 @@
 
 import type { Product } from "../domain/catalog.js";
 import { formatCents } from "../domain/money.js";
-import type { CartView } from "../views/cart-view.js";
+import type { CartLineView, CartView } from "../views/cart-view.js";
 import { countOf } from "../views/count-words.js";
 
 /** A product as shown on a card (live price and stock). */
@@ -53,7 +53,7 @@ export function cartSummary(view: CartView): string {
   if (view.lines.length === 0) return `The cart is empty (limit ${view.limit}).`;
   const lines = view.lines.map(
     (l) =>
-      `${l.quantity} × ${l.name} (${l.productId}${variantText(l)}) at ${l.unitPrice} = ${l.lineTotal}`,
+      `${l.quantity} × ${l.name} (${l.productId}${variantText(l)}${neededText(l)}) at ${l.unitPrice} = ${l.lineTotal}`,
   );
   return `Cart: ${lines.join("; ")}. ${countOf(view.itemCount, "item")}, total ${view.total} (limit ${view.limit}).`;
 }
@@ -65,4 +65,12 @@ export function variantText(variant: { size?: string; color?: string }): string 
     ...(variant.color !== undefined ? [variant.color] : []),
   ];
   return parts.length > 0 ? `, ${parts.join(", ")}` : "";
+}
+
+/** ", size to choose, colour to choose" for a line missing its variant (checkout refuses it). */
+function neededText(line: CartLineView): string {
+  const missing = line.needs?.missing ?? [];
+  return missing
+    .map((kind) => (kind === "size" ? ", size to choose" : ", colour to choose"))
+    .join("");
 }

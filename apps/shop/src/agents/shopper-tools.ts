@@ -23,7 +23,6 @@ import {
   type Cart,
   type CartResult,
   clearCart,
-  findLine,
   removeLine,
   updateQuantity,
 } from "../domain/cart.js";
@@ -97,7 +96,7 @@ export function shopperTools(deps: {
     defineTool({
       name: "add_to_cart",
       description:
-        "Add a product to the cart (quantity 1-10 per line; the cart total has a limit), optionally in a size and colour it comes in.",
+        "Add a product to the cart (quantity 1-10 per line; the cart total has a limit). A product with sizes needs one of its sizes, one with several colours one of its colours: without them nothing is added and the result lists the choices, so ask the shopper which.",
       input: z.object({
         productId,
         quantity: quantity.default(1),
@@ -115,23 +114,29 @@ export function shopperTools(deps: {
     defineTool({
       name: "update_cart_item",
       description:
-        "Change a product already in the cart: its quantity (0 removes it), size or colour.",
+        "Change a line already in the cart: its quantity (0 removes it), size or colour; also how to give a line the size or colour it still needs. When the cart holds the product in several sizes or colours, lineSize and lineColor name the line to change (its current size and colour).",
       input: z.object({
         productId,
         quantity: z.number().int().min(0).max(10).optional(),
         size: size.optional(),
         color: color.optional(),
+        lineSize: size.optional(),
+        lineColor: color.optional(),
       }),
-      run: ({ productId: id, quantity: n, size: s, color: c }, ctx) =>
+      run: ({ productId: id, quantity: n, size: s, color: c, lineSize, lineColor }, ctx) =>
         changeCart(
           ctx,
           (cart, product, rules) =>
             updateQuantity(
               cart,
               product,
-              n ?? (product ? findLine(cart, product.id)?.quantity : undefined) ?? 1,
+              n,
               rules,
               { size: s, color: c },
+              {
+                size: lineSize,
+                color: lineColor,
+              },
             ),
           id,
           (p, line) =>
@@ -142,12 +147,13 @@ export function shopperTools(deps: {
     }),
     defineTool({
       name: "remove_from_cart",
-      description: "Remove a product from the cart.",
-      input: z.object({ productId }),
-      run: ({ productId: id }, ctx) =>
+      description:
+        "Remove a product from the cart: every line of it, or with size and/or colour only the line in that variant.",
+      input: z.object({ productId, size: size.optional(), color: color.optional() }),
+      run: ({ productId: id, size: s, color: c }, ctx) =>
         changeCart(
           ctx,
-          (cart) => removeLine(cart, id),
+          (cart) => removeLine(cart, id, { size: s, color: c }),
           id,
           (p) => `Removed ${p.name}.`,
         ),
@@ -361,18 +367,22 @@ async function changeCart(
 ): Promise<ToolResultSpec> {
   const { store, sessionId } = ctx.context;
   let product: Product | undefined;
+  let before: Cart = { lines: [] };
   const recorded = recordCall(
     ctx,
     async (result: CartResult, tx: CartTransaction): Promise<ToolResultSpec> => {
       if (!result.ok) return { text: result.message, isError: true };
       const view = await viewIn(tx, result.cart);
-      const text = `${product ? done(product, findLine(result.cart, id)) : "Done."} ${cartSummary(view)}`;
+      // The line this change made or changed (a new object); none when it removed the line.
+      const line = result.cart.lines.find((l) => l.productId === id && !before.lines.includes(l));
+      const text = `${product ? done(product, line) : "Done."} ${cartSummary(view)}`;
       return { text, events: [{ type: "cart-updated", cart: view }] };
     },
   );
   await store.withCart(
     sessionId,
     async (cart, tx) => {
+      before = cart;
       product = await tx.getProduct(id);
       return change(cart, product, tx.rules);
     },

@@ -6,7 +6,7 @@
  */
 
 import { createInterface } from "node:readline";
-import { addToCart } from "../domain/cart.js";
+import { addInFirstVariant } from "../domain/test-products.js";
 import { type OpenStoreOptions, openStore } from "./open-store.js";
 
 /** The worker's one argument, as JSON. */
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
     const results = await Promise.all(
       args.adds.map(({ productId, quantity }) =>
         store.withCart(args.sessionId, async (cart, tx) =>
-          addToCart(cart, await tx.getProduct(productId), quantity, tx.rules),
+          addInFirstVariant(cart, await tx.getProduct(productId), quantity, tx.rules),
         ),
       ),
     );

@@ -201,6 +201,40 @@ const MIGRATIONS: readonly Migration[] = [
       await schema.alterTable("shoppers").addColumn("revoked_at", "text").execute();
     },
   },
+  {
+    version: 5,
+    description:
+      "cart lines need their variant: lines of one-colour products get that colour; lines missing a size stay",
+    async up(trx) {
+      // From now on a sized (or many-coloured) product enters a cart only with its size (and
+      // colour), and a one-colour product with its colour. Older lines keep what they have:
+      // a line without its size stays (the cart view marks it, checkout asks for the size);
+      // only the colour a one-colour product can have is filled in. Orders are left as they are.
+      const products = await trx.selectFrom("products").select(["id", "colors"]).execute();
+      const onlyColor = new Map<string, string>();
+      for (const row of products) {
+        const colors = parseJson(row.colors) as string[];
+        if (colors.length === 1) onlyColor.set(row.id, colors[0]!);
+      }
+      const carts = await trx.selectFrom("carts").select(["shopper_id", "lines"]).execute();
+      for (const cart of carts) {
+        const lines = parseJson(cart.lines) as { productId: string; color?: string }[];
+        let changed = false;
+        const next = lines.map((line) => {
+          const color = onlyColor.get(line.productId);
+          if (line.color !== undefined || color === undefined) return line;
+          changed = true;
+          return { ...line, color };
+        });
+        if (!changed) continue;
+        await trx
+          .updateTable("carts")
+          .set({ lines: JSON.stringify(next) })
+          .where("shopper_id", "=", cart.shopper_id)
+          .execute();
+      }
+    },
+  },
 ];
 
 /** The schema version this code expects. */
@@ -266,6 +300,11 @@ async function seedProducts(trx: Transaction<ShopDatabase>, products: readonly P
       )
       .execute();
   }
+}
+
+/** A JSON column's value: text in SQLite (and as the store reads jsonb), parsed otherwise. */
+function parseJson(value: unknown): unknown {
+  return typeof value === "string" ? JSON.parse(value) : value;
 }
 
 function nonNegative(column: string) {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { Kysely, SqliteDialect } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
-import { addToCart } from "../domain/cart.js";
+import { addInFirstVariant } from "../domain/test-products.js";
 import type { ShopDatabase } from "./shop-database.js";
 import type { ShopStore } from "./shop-store.js";
 import { openSqliteStore } from "./sqlite-store.js";
@@ -77,7 +77,7 @@ describe("SQLite specifics", () => {
       // WAL: readers are not blocked by the writer.
       expect(other.prepare("SELECT count(*) AS n FROM products").get()).toEqual({ n: 220 });
       tried = true;
-      return addToCart(cart, await tx.getProduct("p-0001"), 1, tx.rules);
+      return addInFirstVariant(cart, await tx.getProduct("p-0001"), 1, tx.rules);
     });
     expect(tried).toBe(true);
     other.prepare("BEGIN IMMEDIATE").run();
@@ -90,7 +90,7 @@ describe("SQLite specifics", () => {
     cleanups.push(() => store.close());
     expect(store.cartRules).toEqual({ maxQuantityPerLine: 10, maxTotalCents: 10_000 });
     const result = await store.withCart("s", async (cart, tx) =>
-      addToCart(cart, await tx.getProduct("p-0001"), 2, tx.rules),
+      addInFirstVariant(cart, await tx.getProduct("p-0001"), 2, tx.rules),
     );
     expect(result).toMatchObject({ ok: false, code: "over_limit" });
   });

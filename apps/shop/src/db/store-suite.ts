@@ -20,6 +20,8 @@ import {
   updateQuantity,
 } from "../domain/cart.js";
 import type { Product } from "../domain/catalog.js";
+import { addInFirstVariant } from "../domain/test-products.js";
+import { cartView } from "../views/cart-view.js";
 import type { CartAddWorkerArgs, CartAddWorkerResult } from "./cart-add-worker.js";
 import { LATEST_SCHEMA_VERSION, migrateToLatest } from "./migrations.js";
 import type { OpenStoreOptions } from "./open-store.js";
@@ -77,7 +79,7 @@ export function registerStoreSuite(name: string, createHarness: StoreHarnessFact
 
     const add = (sessionId: string, productId: string, quantity: number) =>
       store.withCart(sessionId, async (cart, tx) =>
-        addToCart(cart, await tx.getProduct(productId), quantity, tx.rules),
+        addInFirstVariant(cart, await tx.getProduct(productId), quantity, tx.rules),
       );
 
     it("migrates idempotently and seeds the catalog once", async () => {
@@ -259,8 +261,12 @@ export function registerStoreSuite(name: string, createHarness: StoreHarnessFact
       if (!placed.ok) throw new Error(placed.message);
       const [order] = await store.listOrders({ shopperId: chat.shopperId! });
       expect(order?.lines[0]).toMatchObject({ productId: shoe.id, size, color });
-      expect(order?.lines[1]).not.toHaveProperty("size");
-      expect(order?.lines[1]).not.toHaveProperty("color");
+      // The other line has the variant its product needed (its first size and colour here).
+      expect(order?.lines[1]).toMatchObject({
+        productId: fixtures.cheap.id,
+        ...(fixtures.cheap.sizes[0] !== undefined ? { size: fixtures.cheap.sizes[0] } : {}),
+        ...(fixtures.cheap.colors[0] !== undefined ? { color: fixtures.cheap.colors[0] } : {}),
+      });
       expect(order).toEqual(placed.order);
     });
 
@@ -459,7 +465,7 @@ export function registerStoreSuite(name: string, createHarness: StoreHarnessFact
       const addRecorded = (id: string, productId: string, fail = false) =>
         store.withCart(
           "s",
-          async (cart, tx) => addToCart(cart, await tx.getProduct(productId), 1, tx.rules),
+          async (cart, tx) => addInFirstVariant(cart, await tx.getProduct(productId), 1, tx.rules),
           {
             record: async (result, tx) => {
               // The record sees the transaction's own writes.
@@ -546,7 +552,11 @@ export function registerStoreSuite(name: string, createHarness: StoreHarnessFact
         updateQuantity(c, await tx.getProduct(limited.id), 1, tx.rules),
       );
       expect(updated.ok && updated.cart.lines).toEqual([
-        { productId: limited.id, quantity: 1, unitPriceCents: limited.priceCents },
+        expect.objectContaining({
+          productId: limited.id,
+          quantity: 1,
+          unitPriceCents: limited.priceCents,
+        }),
       ]);
       // Sessions are isolated.
       expect(await store.getCart("someone-else")).toEqual(EMPTY_CART);
@@ -575,7 +585,12 @@ export function registerStoreSuite(name: string, createHarness: StoreHarnessFact
 
       let model: Cart = EMPTY_CART;
       const expected: CartResult[] = ops.map((op) => {
-        const result = addToCart(model, snapshot.get(op.productId), op.quantity, store.cartRules);
+        const result = addInFirstVariant(
+          model,
+          snapshot.get(op.productId),
+          op.quantity,
+          store.cartRules,
+        );
         if (result.ok) model = result.cart;
         return result;
       });
@@ -596,13 +611,13 @@ export function registerStoreSuite(name: string, createHarness: StoreHarnessFact
         events.push("A starts");
         // A is slow: without the queue, B and the total would overtake it.
         await sleep(40);
-        const result = addToCart(cart, await tx.getProduct(a.id), 1, tx.rules);
+        const result = addInFirstVariant(cart, await tx.getProduct(a.id), 1, tx.rules);
         events.push("A ends");
         return result;
       });
       const addB = store.withCart("s", async (cart, tx) => {
         events.push("B starts");
-        const result = addToCart(cart, await tx.getProduct(b.id), 1, tx.rules);
+        const result = addInFirstVariant(cart, await tx.getProduct(b.id), 1, tx.rules);
         events.push("B ends");
         return result;
       });
@@ -634,18 +649,18 @@ export function registerStoreSuite(name: string, createHarness: StoreHarnessFact
       const first = store.withCart("s", async (cart, tx) => {
         entered();
         await gate;
-        return addToCart(cart, await tx.getProduct(cheap.id), 1, tx.rules);
+        return addInFirstVariant(cart, await tx.getProduct(cheap.id), 1, tx.rules);
       });
       await inside;
       let peerEntered = false;
       const second = peer.withCart("s", async (cart, tx) => {
         peerEntered = true;
-        return addToCart(cart, await tx.getProduct(cheap.id), 1, tx.rules);
+        return addInFirstVariant(cart, await tx.getProduct(cheap.id), 1, tx.rules);
       });
       try {
         // Another session is not held up by this one's lock.
         const other = await peer.withCart("other", async (cart, tx) =>
-          addToCart(cart, await tx.getProduct(cheap.id), 1, tx.rules),
+          addInFirstVariant(cart, await tx.getProduct(cheap.id), 1, tx.rules),
         );
         expect(other.ok).toBe(true);
         await sleep(150);
@@ -710,13 +725,13 @@ export function registerStoreSuite(name: string, createHarness: StoreHarnessFact
       const first = store.withCart(chat1.id, async (cart, tx) => {
         entered();
         await gate;
-        return addToCart(cart, await tx.getProduct(cheap.id), 1, tx.rules);
+        return addInFirstVariant(cart, await tx.getProduct(cheap.id), 1, tx.rules);
       });
       await inside;
       let peerEntered = false;
       const second = peer.withCart(chat2.id, async (cart, tx) => {
         peerEntered = true;
-        return addToCart(cart, await tx.getProduct(cheap.id), 1, tx.rules);
+        return addInFirstVariant(cart, await tx.getProduct(cheap.id), 1, tx.rules);
       });
       try {
         const other = await add(stranger.id, cheap.id, 1);
@@ -1066,6 +1081,86 @@ export function registerUpgradeSuite(name: string, createEmpty: () => Promise<Em
         await store.migrate();
         expect(await store.ledger("s-old-a").lookup("call_old")).toMatchObject({ status: "ok" });
         expect(LATEST_SCHEMA_VERSION).toBeGreaterThanOrEqual(3);
+      } finally {
+        await store?.close();
+        await empty.dispose();
+      }
+    });
+
+    it("upgrades a version 4 database: cart lines without their size stay and are marked, one-colour lines get their colour, orders are untouched", async () => {
+      const empty = await createEmpty();
+      let store: ShopStore | undefined;
+      try {
+        const { db, dialect } = empty;
+        expect(await migrateToLatest(db, dialect, 4)).toEqual([1, 2, 3, 4]);
+        const at = new Date(Date.now() - 60_000).toISOString();
+        await sql`insert into shoppers (id, token_hash, created_at) values ('u-old', null, ${at})`.execute(
+          db,
+        );
+        await sql`insert into sessions (id, kind, token_hash, created_at, shopper_id, last_active_at)
+          values ('s-old', 'shopper', ${sha256("token-old")}, ${at}, 'u-old', ${at})`.execute(db);
+        const lines = [
+          // Aero Trail Runner: sizes and two colours, neither chosen.
+          { productId: "p-0001", quantity: 1, unitPriceCents: 8900 },
+          // Velocity Carbon Elite: one colour (Volt), size chosen.
+          { productId: "p-0008", quantity: 1, unitPriceCents: 21900, size: "US 10" },
+          // Echo Heart Rate Monitor: one size, one colour (White).
+          { productId: "p-0017", quantity: 1, unitPriceCents: 4400 },
+          { productId: "p-0002", quantity: 2, unitPriceCents: 1450, size: "M", color: "Charcoal" },
+        ];
+        await sql`insert into carts (shopper_id, lines, updated_at)
+          values ('u-old', ${JSON.stringify(lines)}, ${at})`.execute(db);
+        await sql`insert into orders (id, session_id, call_id, total_cents, item_count, created_at, shopper_id)
+          values ('o-old', 's-old', 'call_old', 8900, 1, ${at}, 'u-old')`.execute(db);
+        await sql`insert into order_lines
+          (order_id, position, product_id, name, quantity, unit_price_cents)
+          values ('o-old', 0, 'p-0001', 'Aero Trail Runner', 1, 8900)`.execute(db);
+        await db.destroy();
+
+        store = await empty.open();
+        const cart = await store.getCart("s-old");
+        expect(cart.lines).toEqual([
+          lines[0],
+          { ...lines[1], color: "Volt" },
+          { ...lines[2], color: "White" },
+          lines[3],
+        ]);
+        const view = await cartView(store, cart);
+        expect(view.lines[0]?.needs).toEqual({
+          missing: ["size", "color"],
+          sizes: ["US 6", "US 7", "US 8", "US 9", "US 10", "US 11", "US 12", "US 13"],
+          colors: ["Slate", "Volt"],
+        });
+        expect(view.lines.slice(1).map((l) => l.needs)).toEqual([undefined, undefined, undefined]);
+        // Checkout asks for the size first: nothing is placed, no stock is taken.
+        const stock = (await store.getProduct("p-0001"))?.stock;
+        expect(await store.checkout("s-old", "call_new")).toMatchObject({
+          ok: false,
+          code: "variant_required",
+          params: { choices: [{ productId: "p-0001", missing: ["size", "color"] }] },
+        });
+        expect((await store.getProduct("p-0001"))?.stock).toBe(stock);
+        expect((await store.getCart("s-old")).lines).toHaveLength(4);
+        const [order] = await store.listOrders({ shopperId: "u-old" });
+        expect(order?.lines).toEqual([
+          {
+            productId: "p-0001",
+            name: "Aero Trail Runner",
+            quantity: 1,
+            unitPriceCents: 8900,
+            lineTotalCents: 8900,
+          },
+        ]);
+        // Once the line has its size and colour, the order goes through.
+        await store.withCart("s-old", async (c, tx) =>
+          updateQuantity(c, await tx.getProduct("p-0001"), undefined, tx.rules, {
+            size: "10",
+            color: "Volt",
+          }),
+        );
+        expect(await store.checkout("s-old", "call_new")).toMatchObject({ ok: true });
+        expect((await store.getProduct("p-0001"))?.stock).toBe((stock ?? 0) - 1);
+        expect(LATEST_SCHEMA_VERSION).toBeGreaterThanOrEqual(5);
       } finally {
         await store?.close();
         await empty.dispose();

@@ -8,7 +8,7 @@
 
 import type { Message } from "overlap-runtime";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { addToCart } from "../domain/cart.js";
+import { addInFirstVariant } from "../domain/test-products.js";
 import type { ShopStore } from "./shop-store.js";
 import { TurnLeaseLost } from "./sql-turn-leases.js";
 import type { StoreHarness, StoreHarnessFactory } from "./store-suite.js";
@@ -140,7 +140,7 @@ export function registerTurnLeaseSuite(name: string, createHarness: StoreHarness
       await expect(
         store.withCart(
           chat.id,
-          async (cart, tx) => addToCart(cart, await tx.getProduct(product.id), 1, tx.rules),
+          async (cart, tx) => addInFirstVariant(cart, await tx.getProduct(product.id), 1, tx.rules),
           {
             record: () => ({
               sessionId: chat.id,

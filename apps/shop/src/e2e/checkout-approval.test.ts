@@ -57,7 +57,10 @@ async function waitForReply(page: Page, count: number): Promise<void> {
 async function checkOutToCard(page: Page): Promise<number> {
   await waitForReply(
     page,
-    await send(page, "add the Aero trail runner and the wool socks to my cart"),
+    await send(
+      page,
+      "add the Volt Aero trail runner in size 10 and the charcoal wool socks in size M to my cart",
+    ),
   );
   const reply = await send(page, "check out");
   await card(page).and(page.locator('[data-status="pending"]')).waitFor({ timeout: 20_000 });

@@ -14,7 +14,8 @@ import { browserTestsSkipped, screenshotPath, webTestBed } from "./web-harness.j
 const noBrowser = browserTestsSkipped();
 
 /** Three tools in one reply: two adds (cart) and the total (cart). */
-const THREE_CALLS = "add the Aero trail runner and the wool socks to my cart and tell me the total";
+const THREE_CALLS =
+  "add the Volt Aero trail runner in size 10 and the charcoal wool socks in size M to my cart and tell me the total";
 
 const bed = webTestBed({ tokensPerSecond: 120, firstTokenMs: 60, jitter: 0 }, 120_000);
 const pageProblems: string[] = [];

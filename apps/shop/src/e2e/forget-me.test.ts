@@ -93,7 +93,7 @@ describe.skipIf(noBrowser)("Forget me on this device", () => {
         `${bed.shop.url}/api/sessions/${before.id}/cart/items`,
         {
           headers: { authorization: `Bearer ${before.token}` },
-          data: { productId: "p-0002", quantity: 1 },
+          data: { productId: "p-0002", quantity: 1, size: "M", color: "Charcoal" },
         },
       );
       expect(added.status()).toBe(200);

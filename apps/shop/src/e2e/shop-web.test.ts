@@ -14,7 +14,8 @@ import {
   webTestBed,
 } from "./web-harness.js";
 
-const DEMO = "add the Aero trail runner and the wool socks to my cart and tell me the total";
+const DEMO =
+  "add the Volt Aero trail runner in size 10 and the charcoal wool socks in size M to my cart and tell me the total";
 const SEARCH = "show me running shoes under 100";
 
 const DESKTOP = { width: 1280, height: 800 };
@@ -251,16 +252,27 @@ async function sessionOf(page: Page): Promise<{ id: string; token: string }> {
 }
 
 /** Puts products in the page's cart through the REST API (the page sees it on its next load). */
-async function fillCart(page: Page, items: readonly { productId: string; quantity: number }[]) {
+async function fillCart(
+  page: Page,
+  items: readonly { productId: string; quantity: number; size?: string; color?: string }[],
+) {
   const session = await sessionOf(page);
+  const post = (data: object) =>
+    page.request.post(`${bed.shop.url}/api/sessions/${session.id}/cart/items`, {
+      headers: { authorization: `Bearer ${session.token}` },
+      data,
+    });
   for (const item of items) {
-    const response = await page.request.post(
-      `${bed.shop.url}/api/sessions/${session.id}/cart/items`,
-      {
-        headers: { authorization: `Bearer ${session.token}` },
-        data: item,
-      },
-    );
+    let response = await post(item);
+    if (response.status() === 409) {
+      // A product that needs a size or colour: the refusal lists them; take the first.
+      const { error } = (await response.json()) as {
+        error: { code: string; params?: { choices?: { sizes: string[]; colors: string[] }[] } };
+      };
+      const choice = error.params?.choices?.[0];
+      expect(error.code).toBe("variant_required");
+      response = await post({ ...item, size: choice?.sizes[0], color: choice?.colors[0] });
+    }
     expect(response.status()).toBe(200);
   }
 }
@@ -673,7 +685,7 @@ describe.skipIf(noBrowser)("the shop in a browser", () => {
 
     // A long cart and a refused change: the checkout button stays in view above the tab bar.
     await fillCart(page, [
-      { productId: "p-0001", quantity: 8 },
+      { productId: "p-0001", quantity: 8, size: "US 10", color: "Volt" },
       ...ids.slice(0, 5).map((productId) => ({ productId, quantity: 1 })),
     ]);
     await page.reload();
@@ -708,8 +720,8 @@ describe.skipIf(noBrowser)("the shop in a browser", () => {
     const tiles = lastTurn(page).locator(".tile[data-product-id]");
     const ids = (await attributes(tiles, "data-product-id")).filter((x): x is string => !!x);
     await fillCart(page, [
-      { productId: "p-0001", quantity: 10 },
-      { productId: "p-0002", quantity: 2 },
+      { productId: "p-0001", quantity: 10, size: "US 10", color: "Volt" },
+      { productId: "p-0002", quantity: 2, size: "M", color: "Charcoal" },
       ...ids.filter((id) => id !== "p-0001").map((productId) => ({ productId, quantity: 1 })),
     ]);
     await page.reload();
@@ -900,7 +912,7 @@ describe.skipIf(noBrowser)("the shop in a browser", () => {
   it("a remembered chat that cannot be opened gives way to a new chat of the same shopper; the cart stays", async () => {
     const { context, page } = await open(DESKTOP);
     await composer(page).waitFor();
-    await fillCart(page, [{ productId: "p-0002", quantity: 2 }]);
+    await fillCart(page, [{ productId: "p-0002", quantity: 2, size: "M", color: "Charcoal" }]);
     const { token } = await sessionOf(page);
     await page.evaluate(
       `localStorage.setItem('trail-run.shopper-session', JSON.stringify({ id: 's-0000000000000000', token: ${JSON.stringify(token)} }))`,

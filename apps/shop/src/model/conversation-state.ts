@@ -26,6 +26,8 @@ export interface KnownCartLine {
   unitPrice: string;
   size?: string;
   color?: string;
+  /** What the line still has to choose ("size to choose" in the summary). */
+  missing?: ("size" | "color")[];
 }
 
 /** See the module comment. */
@@ -258,7 +260,9 @@ export function cartLines(summary: string): KnownCartLine[] {
       unitPrice: m[5]!,
     };
     for (const part of (m[4] ?? "").split(", ").filter((p) => p !== "")) {
-      if (part.startsWith("size ")) line.size = part.slice(5);
+      if (part === "size to choose" || part === "colour to choose")
+        line.missing = [...(line.missing ?? []), part === "size to choose" ? "size" : "color"];
+      else if (part.startsWith("size ")) line.size = part.slice(5);
       else line.color = part;
     }
     lines.push(line);

@@ -6,7 +6,8 @@ import type { ShopStore } from "../db/shop-store.js";
 import { modelFromEnv, type ShopModelApi } from "./model-from-env.js";
 import { shopPolicy } from "./shop-policy.js";
 
-const DEMO = "add the Aero trail runner and the wool socks to my cart and tell me the total";
+const DEMO =
+  "add the Volt Aero trail runner in size 10 and the charcoal wool socks in size M to my cart and tell me the total";
 const FAST = { tokensPerSecond: 800, firstTokenMs: 5, jitter: 0 };
 
 let store: ShopStore;

@@ -68,11 +68,87 @@ export function totalSentence(content: string, zh: boolean): string {
   );
 }
 
+/** A product (or a cart line) that needs a size or colour chosen, and its choices. */
+export interface VariantAsk {
+  name: string;
+  missing: readonly ("size" | "color")[];
+  sizes: readonly string[];
+  colors: readonly string[];
+}
+
+/**
+ * "Which size for the Aero Trail Runner: US 6, US 7, …?" per product, in the request's language.
+ * `inCart`: about lines already in the cart ("… in your cart"). The shopper script recognises
+ * its own question by these words (see `VARIANT_QUESTION` there).
+ */
+export function variantQuestion(asks: readonly VariantAsk[], zh: boolean, inCart = false): string {
+  return asks
+    .map((a) => {
+      const size = a.missing.includes("size");
+      const color = a.missing.includes("color");
+      const what = pick(
+        zh,
+        size && color ? "size and colour" : size ? "size" : "colour",
+        size && color ? "尺码和颜色" : size ? "尺码" : "颜色",
+      );
+      const where = inCart ? pick(zh, " in your cart", "（购物车里的）") : "";
+      const sizes = pick(zh, a.sizes.join(", "), a.sizes.join("、"));
+      const colors = pick(
+        zh,
+        a.colors.length > 1
+          ? `${a.colors.slice(0, -1).join(", ")} or ${a.colors.at(-1)}`
+          : a.colors.join(""),
+        a.colors.join("、"),
+      );
+      if (zh) {
+        const options = size && color ? `尺码：${sizes}；颜色：${colors}` : size ? sizes : colors;
+        return `${a.name}${where}要哪个${what}？可选：${options}。`;
+      }
+      const options =
+        size && color ? ` Sizes: ${sizes}; colours: ${colors}.` : `: ${size ? sizes : colors}?`;
+      return size && color
+        ? `Which ${what} for the ${a.name}${where}?${options}`
+        : `Which ${what} for the ${a.name}${where}${options}`;
+    })
+    .join(zh ? "" : " ");
+}
+
+/**
+ * The asks of a `variant_required` refusal ("Choose a size (US 9, US 10) and a colour (Slate,
+ * Volt) for X; nothing was added." / "Choose … for X (Rust); … before checking out; …").
+ */
+export function variantAsks(message: string): VariantAsk[] | undefined {
+  const m = message.match(
+    /^Choose (.+?)(?: before checking out)?; nothing was (?:added|ordered)\.$/,
+  );
+  if (!m) return undefined;
+  return m[1]!.split("; ").flatMap((part) => {
+    const g = part.match(
+      /^(?:a size \(([^)]*)\))?(?: and )?(?:a colour \(([^)]*)\))? for (.+?)(?: \([^)]*\))?$/,
+    );
+    if (!g) return [];
+    return [
+      {
+        name: g[3]!,
+        missing: [
+          ...(g[1] !== undefined ? ["size" as const] : []),
+          ...(g[2] !== undefined ? ["color" as const] : []),
+        ],
+        sizes: g[1]?.split(", ") ?? [],
+        colors: g[2]?.split(", ") ?? [],
+      },
+    ];
+  });
+}
+
 /** A rule's refusal (the domain's English sentence) in the request's language. */
 export function errorSentence(x: ToolExchange, zh: boolean): string {
   const invalid = invalidInputSentence(x.content, zh);
   if (invalid) return invalid;
   const m = x.content;
+  // A size or colour to choose: asked, with the choices, instead of reported as a failure.
+  const asks = variantAsks(m);
+  if (asks && asks.length > 0) return variantQuestion(asks, zh, /before checking out/.test(m));
   // "The cart already holds…" reads on after the colon in lower case; a product's name keeps its own.
   if (!zh)
     return `I couldn't do that: ${m.replace(/^(The|There|Only|Quantity|Adding|Setting) /, (w) => w.toLowerCase())}`;

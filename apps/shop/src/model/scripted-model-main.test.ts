@@ -16,7 +16,8 @@ import {
   stopScriptedModel,
 } from "./spawn-scripted-model.js";
 
-const DEMO = "add the Aero trail runner and the wool socks to my cart and tell me the total";
+const DEMO =
+  "add the Volt Aero trail runner in size 10 and the charcoal wool socks in size M to my cart and tell me the total";
 
 describe("the scripted model as a process of its own", () => {
   let dir: string;

@@ -683,6 +683,51 @@ function readVariant(text: string): { size?: string; color?: string } {
   return out;
 }
 
+/** Every catalog colour, for an answer that is only a colour ("slate"). */
+const COLOR_WORDS = new Set(
+  "black white blue red grey gray green orange yellow purple brown navy olive silver teal charcoal coral oatmeal volt slate forest sand rust sage clear".split(
+    " ",
+  ),
+);
+
+/**
+ * An answer to "which size?" / "which colour?": one variant per product asked about ("10",
+ * "the 10", "a 9", "size 10 in Volt", "L号", "medium and slate", "10 in Volt and M in Charcoal"),
+ * split like the items of an add. Undefined when the text is more than sizes and colours.
+ */
+export function readVariantAnswer(raw: string): { size?: string; color?: string }[] | undefined {
+  const text = prepare(raw);
+  if (text === "" || text.split(/\s+/).length > 14) return undefined;
+  const parts = text
+    .split(/,|，|、|\band\b|\bplus\b|&|和|还有/)
+    .map((part) => part.trim())
+    .filter((part) => part !== "");
+  const answers: { size?: string; color?: string }[] = [];
+  for (const part of parts) {
+    const variant = readVariant(part);
+    const rest = withoutVariant(part)
+      .replace(/[.!?。！？]/g, " ")
+      .replace(
+        /\b(the|a|an|in|size|sz|please|pls|one|ones|pair|colou?r|with|us|i'?ll take|i want|i'?d like|make it|ok|okay|yes)\b|要|吧|的|码|号|色|请|就/g,
+        " ",
+      )
+      .replace(/\s+/g, " ")
+      .trim();
+    if (rest !== "") {
+      const bareSize =
+        /^(\d{1,2}(?:\.5)?|xxl|xl|xs|s|m|l|small|medium|large|extra large|extra small)$/;
+      if (variant.size === undefined && bareSize.test(rest)) {
+        variant.size = /^(xxl|xl|xs|s|m|l)$/.test(rest) ? rest.toUpperCase() : rest;
+      } else if (variant.color === undefined && COLOR_WORDS.has(rest)) {
+        variant.color = capitalise(rest);
+      } else return undefined;
+    }
+    if (variant.size === undefined && variant.color === undefined) return undefined;
+    answers.push(variant);
+  }
+  return answers.length > 0 ? answers : undefined;
+}
+
 /** The phrase without its size and colour words. */
 function withoutVariant(text: string): string {
   let out = text;

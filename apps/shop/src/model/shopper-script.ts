@@ -8,7 +8,7 @@
  */
 
 import type { SimBlock, SimScript } from "overlap-sim";
-import { chooseVariant } from "../domain/cart.js";
+import { chooseVariant, missingVariant } from "../domain/cart.js";
 import type { Product } from "../domain/catalog.js";
 import { formatCents } from "../domain/money.js";
 import { notApprovedSentence } from "./approval-replies.js";
@@ -36,12 +36,15 @@ import {
   say,
   text,
   totalSentence,
+  type VariantAsk,
+  variantQuestion,
 } from "./replies.js";
 import {
   type NamedItem,
   type Ref,
   readRef,
   readShopperIntent,
+  readVariantAnswer,
   type ShopperIntent,
 } from "./shop-intent.js";
 import { foldText } from "./text-match.js";
@@ -71,10 +74,11 @@ export function shopperScript(
   conversation: ConversationState,
   tools: ReadonlySet<string>,
 ): SimScript {
-  const { state, intent } = answeredQuestion(conversation) ?? {
-    state: conversation,
-    intent: readShopperIntent(conversation.userText),
-  };
+  const { state, intent } = answeredVariantQuestion(conversation) ??
+    answeredQuestion(conversation) ?? {
+      state: conversation,
+      intent: readShopperIntent(conversation.userText),
+    };
   const done = turnExchanges(state);
   const search = lastRound(state).find((x) => x.name === "search_products");
   if (search) return searchFollowUp(state, search);
@@ -148,6 +152,91 @@ function answeredQuestion(
       ? { ...before, items: before.items.filter((i) => !resolveItem(i, state, "catalog").ok) }
       : before;
   return { state: resolved, intent };
+}
+
+/** Where the last reply asks for a size or colour (see `variantQuestion`). */
+const VARIANT_QUESTION =
+  /(Which (?:size and colour|size|colour) for the |要哪个(?:尺码和颜色|尺码|颜色))/;
+
+/**
+ * "the 10" / "a 9" / "size 10 in Volt" / "L号" after "Which size for the X: …?": the products the
+ * question named, added (or, for lines in the cart, changed) with the size and colour given. The
+ * earlier request supplies the quantities and any variant it named; earlier answers in a row
+ * ("10", then "Volt") add up. Undefined when the request is not such an answer.
+ */
+function answeredVariantQuestion(
+  state: ConversationState,
+): { state: ConversationState; intent: ShopperIntent } | undefined {
+  const at = state.lastReply.search(VARIANT_QUESTION);
+  const answer = at < 0 ? undefined : readVariantAnswer(state.userText);
+  if (!answer) return undefined;
+  const question = state.lastReply;
+  const names = [
+    ...question.matchAll(
+      /Which (?:size and colour|size|colour) for the (.+?)(?: in your cart)?[?:]|([^。？！：；]+?)(?:（购物车里的）)?要哪个/g,
+    ),
+  ].map((m) => (m[1] ?? m[2]!).trim());
+  const pending = names.flatMap((name) =>
+    index()
+      .all()
+      .filter((p) => p.name === name),
+  );
+  if (pending.length === 0) return undefined;
+  // Earlier answers in a row, then the request they answer.
+  const answers = [answer];
+  let request: string | undefined;
+  for (const earlier of state.earlierTexts) {
+    const before = readVariantAnswer(earlier);
+    if (!before) {
+      request = earlier;
+      break;
+    }
+    answers.unshift(before);
+  }
+  const before = request === undefined ? undefined : readShopperIntent(request);
+  const asked = (product: Product) =>
+    before?.kind === "add"
+      ? before.items.find((item) => {
+          const target = resolveItem(item, state, "catalog");
+          return target.ok && target.product.id === product.id;
+        })
+      : undefined;
+  const items = pending.map((product, i) => {
+    const item = asked(product);
+    let size = item?.size;
+    let color = item?.color;
+    // Each size or colour goes to the products that come in it; one answer per product asked
+    // about ("10 in volt and 9 in red") goes in the order they were asked.
+    const own = answer.length === pending.length && pending.length > 1 ? [answer[i]!] : answer;
+    for (const part of [...answers.slice(0, -1).flat(), ...own]) {
+      if (part.size !== undefined && chooseVariant(product, { size: part.size }).ok)
+        size = part.size;
+      if (part.color !== undefined && chooseVariant(product, { color: part.color }).ok)
+        color = part.color;
+    }
+    return {
+      query: product.name,
+      quantity: item?.quantity ?? 1,
+      ...(size !== undefined ? { size } : {}),
+      ...(color !== undefined ? { color } : {}),
+    };
+  });
+  if (/ in your cart|（购物车里的）/.test(question)) {
+    const first = items.find((i) => i.size !== undefined || i.color !== undefined);
+    if (!first) return undefined;
+    return { state, intent: { kind: "set-variant", ...first } };
+  }
+  return { state, intent: { kind: "add", items, total: before?.kind === "add" && before.total } };
+}
+
+/** What a product still needs chosen for an item asking for it (none when it names a bad one). */
+function missingFor(product: Product, item: { size?: string; color?: string }): VariantAsk[] {
+  const v = variantFor(product, item);
+  if (!v.valid) return [];
+  const color = v.color ?? (product.colors.length === 1 ? product.colors[0] : undefined);
+  const missing = missingVariant(product, { size: v.size, color });
+  if (missing.length === 0) return [];
+  return [{ name: product.name, missing, sizes: product.sizes, colors: product.colors }];
 }
 
 type Target = { ok: true; product: Product } | { ok: false; say: string };
@@ -454,6 +543,9 @@ function act(
       const target = resolveItem(intent, state, intent.delta < 0 ? "cart" : "cart-first");
       if (!target.ok) return say(target.say);
       const { product } = target;
+      // "one more" of a line: in that line's size and colour.
+      const held = state.cart?.filter((l) => l.productId === product.id) ?? [];
+      const same = held.length === 1 ? held[0] : undefined;
       if (intent.delta > 0)
         return {
           blocks: [
@@ -464,7 +556,12 @@ function act(
                 `好的，再加 ${intent.delta} 件 ${product.name}。`,
               ),
             ),
-            call("add_to_cart", { productId: product.id, quantity: intent.delta }),
+            call("add_to_cart", {
+              productId: product.id,
+              quantity: intent.delta,
+              ...(same?.size ? { size: same.size } : {}),
+              ...(same?.color ? { color: same.color } : {}),
+            }),
           ],
         };
       const line = state.cart!.find((l) => l.productId === product.id)!;
@@ -560,6 +657,21 @@ function act(
             "您的购物车是空的，还没有可以结账的商品。请先添加商品，例如「把Aero越野跑鞋加入购物车」。",
           ),
         );
+      // A line without its size (or colour) cannot be ordered: ask for it first.
+      const incomplete = state.cart.flatMap((l) => {
+        const product = productOf(l.productId);
+        return product && l.missing?.length
+          ? [
+              {
+                name: product.name,
+                missing: l.missing,
+                sizes: product.sizes,
+                colors: product.colors,
+              },
+            ]
+          : [];
+      });
+      if (incomplete.length > 0) return say(variantQuestion(incomplete, zh, true));
       const items = state.cart.reduce((n, l) => n + l.quantity, 0);
       return {
         blocks: [
@@ -638,7 +750,14 @@ function addItems(
     );
   const calls: SimBlock[] = [];
   const names: string[] = [];
+  // A product with sizes (or several colours) is not added without them: asked instead.
+  const asks = known.flatMap(({ item, product }) => missingFor(product, item));
+  if (asks.length === known.length) {
+    const unresolved = resolved.flatMap((r) => (r.target.ok ? [] : [r.target.say]));
+    return say([variantQuestion(asks, zh), ...unresolved].join(zh ? "" : " "));
+  }
   for (const { item, product } of known) {
+    if (missingFor(product, item).length > 0) continue;
     const v = variantFor(product, item);
     const words = variantWords(v, zh);
     names.push(
@@ -904,12 +1023,15 @@ function finalAnswer(state: ConversationState, intent: ShopperIntent): string {
     else if (/The cart is empty/.test(lastChange.content))
       parts.push(pick(zh, "Your cart is now empty.", "购物车现在是空的。"));
   }
-  // Items of an add that could not be resolved: asked about, never guessed.
+  // Items of an add that could not be resolved, or need a size or colour: asked about, never guessed.
   if (intent.kind === "add") {
+    const asks: VariantAsk[] = [];
     for (const item of intent.items) {
       const target = resolveItem(item, state, "catalog");
       if (!target.ok) parts.push(target.say);
+      else asks.push(...missingFor(target.product, item));
     }
+    if (asks.length > 0) parts.push(variantQuestion(asks, zh));
   }
   return parts.join(zh ? "" : " ") || pick(zh, "Done.", "完成了。");
 }

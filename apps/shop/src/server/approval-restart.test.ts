@@ -80,7 +80,7 @@ describe("a restart while checkout waits for approval", { timeout: 90_000 }, () 
         headers,
         body: JSON.stringify({ text }),
       });
-    await readUntil(await send(first.url, "add the wool socks to my cart"));
+    await readUntil(await send(first.url, "add the charcoal wool socks in size M to my cart"));
 
     const asking = await readUntil(
       await send(first.url, "check out"),

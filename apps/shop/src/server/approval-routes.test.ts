@@ -64,7 +64,9 @@ describe("checkout waits for the shopper's approval", () => {
     const { id, token } = await t.session();
     const added = await t.call("POST", `/api/sessions/${id}/messages`, {
       token,
-      json: { text: "add the Aero trail runner and the wool socks to my cart" },
+      json: {
+        text: "add the Volt Aero trail runner in size 10 and the charcoal wool socks in size M to my cart",
+      },
     });
     await readEvents(added);
     expect((await t.store.getCart(id)).lines).toHaveLength(2);
@@ -218,7 +220,7 @@ describe("an unanswered approval times out (APPROVAL_TIMEOUT_MS)", () => {
     await readEvents(
       await t.call("POST", `/api/sessions/${id}/messages`, {
         token,
-        json: { text: "add the wool socks to my cart" },
+        json: { text: "add the charcoal wool socks in size M to my cart" },
       }),
     );
     let callId = "";

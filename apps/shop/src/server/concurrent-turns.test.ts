@@ -31,7 +31,10 @@ describe("turns of one session in two processes", () => {
       const { id, token } = await a.session();
       const post = (shop: TestShop, text: string) =>
         shop.call("POST", `/api/sessions/${id}/messages`, { token, json: { text } });
-      const texts = ["add the wool socks to my cart", "add the Aero trail runner to my cart"];
+      const texts = [
+        "add the charcoal wool socks in size M to my cart",
+        "add the Volt Aero trail runner in size 10 to my cart",
+      ];
       const responses = await Promise.all([post(a, texts[0] ?? ""), post(b, texts[1] ?? "")]);
       const accepted = responses.filter((r) => r.status === 200);
       const refused = responses.filter((r) => r.status === 409);

@@ -1,6 +1,6 @@
 /**
  * Durability (a crash loses no record): the shop server is killed with SIGKILL at many points of one three-call
- * round ("add the Aero trail runner and the wool socks to my cart and tell me the total": two
+ * round ("add the Volt Aero trail runner in size 10 and the charcoal wool socks in size M to my cart and tell me the total": two
  * add_to_cart calls and cart_total, tools running while the model still writes), and a new
  * process on the same database continues the session. At every point:
  * - the cart holds exactly the adds whose ledger record exists (no effect without its record, no
@@ -37,7 +37,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { withDefaultUser } from "../db/postgres-store.js";
 import { type ShopProcess, spawnShop, stopShop } from "./spawn-shop.js";
 
-const DEMO = "add the Aero trail runner and the wool socks to my cart and tell me the total";
+const DEMO =
+  "add the Volt Aero trail runner in size 10 and the charcoal wool socks in size M to my cart and tell me the total";
 const TOOL_DELAY_MS = 300;
 const DATABASE_URL = withDefaultUser(process.env.DATABASE_URL || "postgres://127.0.0.1:5432/test");
 const CI = process.env.CI === "true";

@@ -11,7 +11,8 @@ const of = <T extends AgentEvent["type"]>(events: readonly LoggedEvent[], type: 
   events.map((e) => e.event).filter((e): e is Of<T> => e.type === type);
 
 /** Three calls in one response (two adds, then the total): what the faults cut. */
-const THREE_CALLS = "add the Aero trail runner and the wool socks to my cart and tell me the total";
+const THREE_CALLS =
+  "add the Volt Aero trail runner in size 10 and the charcoal wool socks in size M to my cart and tell me the total";
 
 let t: TestShop;
 beforeAll(async () => {

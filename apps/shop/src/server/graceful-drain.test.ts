@@ -10,7 +10,8 @@ import { ConfigError, DEFAULT_SHUTDOWN_GRACE_MS, loadConfig } from "../config.js
 import { GracefulTurnRegistry } from "./graceful-turns.js";
 import { createTestShop, readEvents, type TestShop } from "./test-shop.js";
 
-const DEMO = "add the Aero trail runner and the wool socks to my cart and tell me the total";
+const DEMO =
+  "add the Volt Aero trail runner in size 10 and the charcoal wool socks in size M to my cart and tell me the total";
 /** Slow enough that a turn is still running when the drain starts. */
 const PACING = { tokensPerSecond: 80, firstTokenMs: 20 };
 

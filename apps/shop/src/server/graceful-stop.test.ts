@@ -16,7 +16,8 @@ import { type ShopProcess, spawnShop, stopShop } from "./spawn-shop.js";
 import { readEvents } from "./test-shop.js";
 import { ensureWebBuild } from "./web-build.js";
 
-const DEMO = "add the Aero trail runner and the wool socks to my cart and tell me the total";
+const DEMO =
+  "add the Volt Aero trail runner in size 10 and the charcoal wool socks in size M to my cart and tell me the total";
 const MERCHANT_TOKEN = "graceful-stop-test-merchant-token";
 
 interface Session {

@@ -63,7 +63,7 @@ describe("a body declared as another media type is 415", () => {
       });
       const cart = await t.call("POST", `/api/sessions/${id}/cart/items`, {
         token,
-        body: JSON.stringify({ productId: "p-0001", quantity: 1 }),
+        body: JSON.stringify({ productId: "p-0001", quantity: 1, size: "US 10", color: "Volt" }),
         headers: { "content-type": type },
       });
       expect(cart.status, type).toBe(415);
@@ -77,7 +77,7 @@ describe("a body declared as another media type is 415", () => {
     ]) {
       const response = await t.call("POST", `/api/sessions/${id}/cart/items`, {
         token,
-        body: JSON.stringify({ productId: "p-0001", quantity: 1 }),
+        body: JSON.stringify({ productId: "p-0001", quantity: 1, size: "US 10", color: "Volt" }),
         headers: { "content-type": type },
       });
       expect(response.status, type).toBe(200);
@@ -239,7 +239,7 @@ describe.skipIf(!postgres)("on PostgreSQL, whose text cannot hold NUL", () => {
     expect(answers.map((r) => r.status)).toEqual([400, 400, 400]);
     const added = await shop.call("POST", base, {
       token,
-      json: { productId: "p-0001", quantity: 1 },
+      json: { productId: "p-0001", quantity: 1, size: "US 10", color: "Volt" },
     });
     expect(added.status).toBe(200);
   });

@@ -237,7 +237,13 @@ const SHAPES: ReadonlyArray<[string, (rng: Random, ctx: Ctx) => HostileRequest]>
           ]),
         ],
       ],
-      body: JSON.stringify({ text: "hello", productId: "p-0001", quantity: 1 }),
+      body: JSON.stringify({
+        text: "hello",
+        productId: "p-0001",
+        quantity: 1,
+        size: "US 10",
+        color: "Volt",
+      }),
       statuses: [415],
       codes: ["unsupported_media_type"],
     }),
@@ -293,7 +299,13 @@ const SHAPES: ReadonlyArray<[string, (rng: Random, ctx: Ctx) => HostileRequest]>
       method: pick(rng, ["GET", "POST", "PATCH", "DELETE"]),
       target: `/api/sessions/${alice.id}${pick(rng, ["", "/cart", "/stream", "/cancel", "/messages", "/cart/items", "/cart/items/p-0001"])}`,
       headers: [bearer(bob.token), JSON_TYPE],
-      body: JSON.stringify({ text: "hi", productId: "p-0001", quantity: 1 }),
+      body: JSON.stringify({
+        text: "hi",
+        productId: "p-0001",
+        quantity: 1,
+        size: "US 10",
+        color: "Volt",
+      }),
       statuses: [404],
       codes: ["not_found"],
     }),
@@ -356,7 +368,13 @@ const SHAPES: ReadonlyArray<[string, (rng: Random, ctx: Ctx) => HostileRequest]>
         method,
         target: `/api/sessions/${merchant.id}${suffix}`,
         headers: [bearer(merchant.token), JSON_TYPE],
-        body: JSON.stringify({ text: "hi", productId: "p-0001", quantity: 1 }),
+        body: JSON.stringify({
+          text: "hi",
+          productId: "p-0001",
+          quantity: 1,
+          size: "US 10",
+          color: "Volt",
+        }),
         statuses: [403],
         codes: ["forbidden"],
       };
@@ -763,7 +781,7 @@ describe("a few thousand hostile requests over real HTTP, then a normal turn", (
     // Still serving: health, and a normal turn from start to done.
     expect((await fetch(`${shop.url}/healthz`)).status).toBe(200);
     const turn = await post(`/api/sessions/${finalSession.id}/messages`, finalSession.token, {
-      text: "add the Aero trail runner and the wool socks to my cart and tell me the total",
+      text: "add the Volt Aero trail runner in size 10 and the charcoal wool socks in size M to my cart and tell me the total",
     });
     expect(turn.status).toBe(200);
     const events = await readEvents(turn);

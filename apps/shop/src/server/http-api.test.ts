@@ -73,7 +73,7 @@ describe("sessions and isolation", () => {
     const bob = await t.session();
     const added = await t.call("POST", `/api/sessions/${alice.id}/cart/items`, {
       token: alice.token,
-      json: { productId: "p-0001", quantity: 2 },
+      json: { productId: "p-0001", quantity: 2, size: "US 10", color: "Volt" },
     });
     expect(added.status).toBe(200);
     const routes: Array<[string, string, unknown?]> = [
@@ -82,7 +82,7 @@ describe("sessions and isolation", () => {
       ["GET", "/stream"],
       ["POST", "/messages", { text: "hi" }],
       ["POST", "/cancel"],
-      ["POST", "/cart/items", { productId: "p-0002", quantity: 1 }],
+      ["POST", "/cart/items", { productId: "p-0002", quantity: 1, size: "M", color: "Charcoal" }],
       ["PATCH", "/cart/items/p-0001", { quantity: 5 }],
       ["DELETE", "/cart/items/p-0001"],
     ];
@@ -276,10 +276,17 @@ describe("cart over REST", () => {
     const { id, token } = await t.session();
     const base = `/api/sessions/${id}/cart`;
     expect(
-      (await t.call("POST", `${base}/items`, { token, json: { productId: "p-0001", quantity: 2 } }))
-        .status,
+      (
+        await t.call("POST", `${base}/items`, {
+          token,
+          json: { productId: "p-0001", quantity: 2, size: "US 10", color: "Volt" },
+        })
+      ).status,
     ).toBe(200);
-    await t.call("POST", `${base}/items`, { token, json: { productId: "p-0002", quantity: 1 } });
+    await t.call("POST", `${base}/items`, {
+      token,
+      json: { productId: "p-0002", quantity: 1, size: "M", color: "Charcoal" },
+    });
     const cart = (await (await t.call("GET", base, { token })).json()) as { cart: unknown };
     expect(cart.cart).toEqual({
       lines: [
@@ -291,6 +298,8 @@ describe("cart over REST", () => {
           unitPrice: "$89.00",
           lineTotalCents: 17_800,
           lineTotal: "$178.00",
+          size: "US 10",
+          color: "Volt",
         },
         {
           productId: "p-0002",
@@ -300,6 +309,8 @@ describe("cart over REST", () => {
           unitPrice: "$14.50",
           lineTotalCents: 1_450,
           lineTotal: "$14.50",
+          size: "M",
+          color: "Charcoal",
         },
       ],
       itemCount: 3,
@@ -322,7 +333,7 @@ describe("cart over REST", () => {
     const base = `/api/sessions/${id}/cart`;
     const tooMany = await t.call("POST", `${base}/items`, {
       token,
-      json: { productId: "p-0001", quantity: 11 },
+      json: { productId: "p-0001", quantity: 11, size: "US 10", color: "Volt" },
     });
     expect(tooMany.status).toBe(409);
     expect(await errorOf(tooMany)).toEqual({
@@ -351,6 +362,86 @@ describe("cart over REST", () => {
     expect((await errorOf(badQuantity)).message).toContain("quantity");
   });
 
+  it("refuses a product without its size or colour (409 variant_required, the choices as params), adds it with them, and completes a line over PATCH", async () => {
+    const { id, token } = await t.session();
+    const base = `/api/sessions/${id}/cart`;
+    const refused = await t.call("POST", `${base}/items`, {
+      token,
+      json: { productId: "p-0001", quantity: 1 },
+    });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({
+      error: {
+        code: "variant_required",
+        message:
+          "Choose a size (US 6, US 7, US 8, US 9, US 10, US 11, US 12, US 13) and a colour (Slate, Volt) for Aero Trail Runner; nothing was added.",
+        params: {
+          choices: [
+            {
+              productId: "p-0001",
+              name: "Aero Trail Runner",
+              missing: ["size", "color"],
+              sizes: ["US 6", "US 7", "US 8", "US 9", "US 10", "US 11", "US 12", "US 13"],
+              colors: ["Slate", "Volt"],
+            },
+          ],
+        },
+      },
+    });
+    expect((await t.store.getCart(id)).lines).toEqual([]);
+    const bad = await t.call("POST", `${base}/items`, {
+      token,
+      json: { productId: "p-0001", quantity: 1, size: "15", color: "Volt" },
+    });
+    expect(bad.status).toBe(409);
+    expect((await errorOf(bad)).code).toBe("invalid_variant");
+    // Two sizes of one product are two lines; PATCH and DELETE name the line.
+    for (const size of ["9", "10"]) {
+      const added = await t.call("POST", `${base}/items`, {
+        token,
+        json: { productId: "p-0001", quantity: 1, size, color: "Volt" },
+      });
+      expect(added.status).toBe(200);
+    }
+    const ambiguous = await t.call("PATCH", `${base}/items/p-0001`, {
+      token,
+      json: { quantity: 3 },
+    });
+    expect(ambiguous.status).toBe(409);
+    expect((await errorOf(ambiguous)).code).toBe("ambiguous_line");
+    const patched = await t.call("PATCH", `${base}/items/p-0001`, {
+      token,
+      json: { quantity: 3, line: { size: "US 9", color: "Volt" } },
+    });
+    const lines = ((await patched.json()) as { cart: { lines: object[] } }).cart.lines;
+    expect(lines).toMatchObject([
+      { size: "US 9", quantity: 3 },
+      { size: "US 10", quantity: 1 },
+    ]);
+    const removed = await t.call("DELETE", `${base}/items/p-0001?size=US%2010`, { token });
+    expect(((await removed.json()) as { cart: { lines: object[] } }).cart.lines).toMatchObject([
+      { size: "US 9" },
+    ]);
+    // A line from before sizes were required: marked in the view, completed over PATCH.
+    await t.store.withCart(id, () => ({
+      ok: true,
+      cart: { lines: [{ productId: "p-0001", quantity: 1, unitPriceCents: 8_900 }] },
+    }));
+    const view = (await (await t.call("GET", base, { token })).json()) as {
+      cart: { lines: { needs?: { missing: string[] } }[] };
+    };
+    expect(view.cart.lines[0]?.needs?.missing).toEqual(["size", "color"]);
+    const fixed = await t.call("PATCH", `${base}/items/p-0001`, {
+      token,
+      json: { size: "10", color: "slate" },
+    });
+    expect(((await fixed.json()) as { cart: { lines: object[] } }).cart.lines).toEqual([
+      expect.objectContaining({ size: "US 10", color: "Slate", quantity: 1 }),
+    ]);
+    const empty = await t.call("PATCH", `${base}/items/p-0001`, { token, json: {} });
+    expect(empty.status).toBe(400);
+  });
+
   it("the total limit holds over REST: the rule's message says what would fit", async () => {
     const { id, token } = await t.session();
     const base = `/api/sessions/${id}/cart`;
@@ -361,7 +452,12 @@ describe("cart over REST", () => {
     for (const product of pricey.slice(0, 40)) {
       const response = await t.call("POST", `${base}/items`, {
         token,
-        json: { productId: product.id, quantity: 2 },
+        json: {
+          productId: product.id,
+          quantity: 2,
+          size: product.sizes[0],
+          color: product.colors[0],
+        },
       });
       if (response.status === 409) {
         lastError = await errorOf(response);

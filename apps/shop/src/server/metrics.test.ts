@@ -12,7 +12,8 @@ import { type HttpServer, startHttpServer } from "./start-http-server.js";
 import { createTestShop, readEvents, TEST_MERCHANT_TOKEN, type TestShop } from "./test-shop.js";
 import type { TurnContext } from "./turn-registry.js";
 
-const DEMO = "add the Aero trail runner and the wool socks to my cart and tell me the total";
+const DEMO =
+  "add the Volt Aero trail runner in size 10 and the charcoal wool socks in size M to my cart and tell me the total";
 
 type Of<T extends AgentEvent["type"]> = Extract<AgentEvent, { type: T }>;
 

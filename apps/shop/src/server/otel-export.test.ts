@@ -95,7 +95,9 @@ describe("traces over OTLP", () => {
       const response = await fetch(`${shop.url}/api/sessions/${session.id}/messages`, {
         method: "POST",
         headers: { authorization: `Bearer ${session.token}`, "content-type": "application/json" },
-        body: JSON.stringify({ text: "add the wool socks to my cart and tell me the total" }),
+        body: JSON.stringify({
+          text: "add the charcoal wool socks in size M to my cart and tell me the total",
+        }),
       });
       const events = await readEvents(response);
       expect(events.at(-1)?.event.type).toBe("done");

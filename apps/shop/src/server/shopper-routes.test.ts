@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addToCart } from "../domain/cart.js";
+import { addInFirstVariant } from "../domain/test-products.js";
 import { createTestShop, readEvents, TEST_MERCHANT_TOKEN, type TestShop } from "./test-shop.js";
 
 let t: TestShop;
@@ -79,11 +80,11 @@ describe("the cart belongs to the shopper", () => {
     const second = await start(first.token);
     const added = await t.call("POST", `/api/sessions/${first.id}/cart/items`, {
       token: first.token,
-      json: { productId: "p-0001", quantity: 2 },
+      json: { productId: "p-0001", quantity: 2, size: "US 10", color: "Volt" },
     });
     expect(added.status).toBe(200);
     expect(await cartOf(second.id, second.token)).toMatchObject([
-      { productId: "p-0001", quantity: 2 },
+      { productId: "p-0001", quantity: 2, size: "US 10", color: "Volt" },
     ]);
     // Any token of the shopper opens any of their chats' routes.
     expect(await cartOf(second.id, first.shopperToken!)).toHaveLength(1);
@@ -98,20 +99,20 @@ describe("the cart belongs to the shopper", () => {
     const adds = Array.from({ length: 14 }, (_, i) =>
       t.call("POST", `/api/sessions/${(i % 2 === 0 ? first : second).id}/cart/items`, {
         token: (i % 2 === 0 ? first : second).token,
-        json: { productId: "p-0002", quantity: 1 },
+        json: { productId: "p-0002", quantity: 1, size: "M", color: "Charcoal" },
       }),
     );
     const statuses = (await Promise.all(adds)).map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);
     expect(statuses.filter((s) => s === 409)).toHaveLength(4);
     expect(await cartOf(first.id, first.token)).toEqual([
-      expect.objectContaining({ productId: "p-0002", quantity: 10 }),
+      expect.objectContaining({ productId: "p-0002", quantity: 10, size: "M", color: "Charcoal" }),
     ]);
   });
 
   it("the assistant in a new chat finds the cart filled in the first one", async () => {
     const first = await start();
-    await say(first.id, first.token, "add the Aero trail runner to my cart");
+    await say(first.id, first.token, "add the Volt Aero trail runner in size 10 to my cart");
     expect(await cartOf(first.id, first.token)).toMatchObject([{ productId: "p-0001" }]);
     const second = await start(first.token);
     const reply = await say(second.id, second.token, "what's in my cart?");
@@ -126,11 +127,11 @@ describe("the cart belongs to the shopper", () => {
 describe("the scripted model's cart knowledge comes from the cart", () => {
   it("a chat whose cart changed in another chat is told the cart as it is now", async () => {
     const first = await start();
-    await say(first.id, first.token, "add the wool socks to my cart");
+    await say(first.id, first.token, "add the charcoal wool socks in size M to my cart");
     await say(first.id, first.token, "empty my cart");
     // The first chat now believes the cart is empty; the second chat fills it.
     const second = await start(first.token);
-    await say(second.id, second.token, "add the Aero trail runner to my cart");
+    await say(second.id, second.token, "add the Volt Aero trail runner in size 10 to my cart");
     expect(await cartOf(first.id, first.token)).toMatchObject([{ productId: "p-0001" }]);
     // Back in the first chat, "check out" goes to the order summary instead of "empty".
     const events = await readEvents(
@@ -227,7 +228,7 @@ describe("GET /api/shopper/orders", () => {
       addToCart(cart, await tx.getProduct("p-0001"), 1, tx.rules, { size, color }),
     );
     await t.store.withCart(first.id, async (cart, tx) =>
-      addToCart(cart, await tx.getProduct("p-0002"), 2, tx.rules),
+      addInFirstVariant(cart, await tx.getProduct("p-0002"), 2, tx.rules),
     );
     const placed = await t.store.checkout(first.id, "call_orders_1");
     expect(placed.ok).toBe(true);
@@ -243,7 +244,7 @@ describe("GET /api/shopper/orders", () => {
       createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       lines: [
         { productId: "p-0001", name: shoe!.name, quantity: 1, size, color },
-        { productId: "p-0002", quantity: 2 },
+        { productId: "p-0002", quantity: 2, size: "S", color: "Charcoal" },
       ],
     });
     const stranger = await start();
@@ -318,7 +319,7 @@ describe("POST /api/shopper/forget", () => {
 
   it("stops a turn of the forgotten chats that is still running (a checkout waiting for Confirm)", async () => {
     const chat = await start();
-    await say(chat.id, chat.token, "add the wool socks to my cart");
+    await say(chat.id, chat.token, "add the charcoal wool socks in size M to my cart");
     await readEvents(
       await t.call("POST", `/api/sessions/${chat.id}/messages`, {
         token: chat.token,

@@ -10,7 +10,8 @@ import { shopPolicy } from "../model/shop-policy.js";
 import { startShop } from "./start-shop.js";
 import { readEvents } from "./test-shop.js";
 
-const DEMO = "add the Aero trail runner and the wool socks to my cart and tell me the total";
+const DEMO =
+  "add the Volt Aero trail runner in size 10 and the charcoal wool socks in size M to my cart and tell me the total";
 
 describe("loadConfig", () => {
   it("defaults: port 3000, SQLite in ./data, info logs, a generated merchant token", () => {

@@ -17,7 +17,6 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withDefaultUser } from "../db/postgres-store.js";
 import {
-  addToCart,
   type Cart,
   type CartResult,
   DEFAULT_CART_RULES,
@@ -26,6 +25,7 @@ import {
   updateQuantity,
 } from "../domain/cart.js";
 import { generateCatalog, type Product } from "../domain/catalog.js";
+import { addInFirstVariant } from "../domain/test-products.js";
 import {
   type ScriptedModelProcess,
   spawnScriptedModel,
@@ -86,7 +86,8 @@ function pairs(lines: ReadonlyArray<{ productId: string; quantity: number }>) {
 /** Applies an accepted change with the shop's own rules. */
 function apply(cart: Cart, change: Op): CartResult {
   const product = CATALOG.get(change.productId);
-  if (change.op === "add") return addToCart(cart, product, change.quantity, DEFAULT_CART_RULES);
+  if (change.op === "add")
+    return addInFirstVariant(cart, product, change.quantity, DEFAULT_CART_RULES);
   if (change.op === "set")
     return updateQuantity(cart, product, change.quantity, DEFAULT_CART_RULES);
   return removeLine(cart, change.productId);
@@ -125,7 +126,12 @@ function linearize(accepted: readonly Outcome[], final: Array<[string, number]>)
 /** What a shopper types for a change, read by the scripted model. */
 function sentence(change: Op): string {
   const name = nameOf(change.productId);
-  if (change.op === "add") return `add ${change.quantity} ${name} to my cart`;
+  if (change.op === "add") {
+    // In the product's first size and colour, as the REST adds and `apply` use.
+    const { sizes, colors } = CATALOG.get(change.productId)!;
+    const size = sizes[0] ? ` in size ${sizes[0]}` : "";
+    return `add ${change.quantity} ${name}${size}${colors[0] ? ` in ${colors[0].toLowerCase()}` : ""} to my cart`;
+  }
   if (change.op === "set") return `change the ${name} to ${change.quantity}`;
   return `remove the ${name}`;
 }
@@ -193,7 +199,12 @@ describe.skipIf(!available && process.env.CI !== "true")(
             ? await fetch(`${cartUrl(server)}/items`, {
                 method: "POST",
                 headers,
-                body: JSON.stringify({ productId: change.productId, quantity: change.quantity }),
+                body: JSON.stringify({
+                  productId: change.productId,
+                  quantity: change.quantity,
+                  size: CATALOG.get(change.productId)!.sizes[0],
+                  color: CATALOG.get(change.productId)!.colors[0],
+                }),
               })
             : change.op === "set"
               ? await fetch(item, {

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type HttpServer, startHttpServer } from "./start-http-server.js";
 import { createTestShop, readEvents, seqOf, type TestShop } from "./test-shop.js";
 
-const DEMO = "add the Aero trail runner and the wool socks to my cart and tell me the total";
+const DEMO =
+  "add the Volt Aero trail runner in size 10 and the charcoal wool socks in size M to my cart and tell me the total";
 
 type Of<T extends AgentEvent["type"]> = Extract<AgentEvent, { type: T }>;
 
@@ -104,7 +105,7 @@ describe("the demo flow over HTTP against the embedded model", () => {
     });
     const second = await t.call("POST", `/api/sessions/${id}/messages`, {
       token,
-      json: { text: "add the wool socks" },
+      json: { text: "add the charcoal wool socks in size M" },
     });
     expect(second.status).toBe(409);
     expect(await second.json()).toMatchObject({ error: { code: "turn_running" } });
@@ -212,7 +213,9 @@ describe("resuming a turn's stream over a real connection", () => {
       await post(`/api/sessions/${id}/messages`, token, { text: "hello" }),
     );
     const newer = await readEvents(
-      await post(`/api/sessions/${id}/messages`, token, { text: "add the wool socks" }),
+      await post(`/api/sessions/${id}/messages`, token, {
+        text: "add the charcoal wool socks in size M",
+      }),
     );
     const replay = await readEvents(
       await get(`/api/sessions/${id}/stream`, token, { "last-event-id": older.at(-1)!.id }),
@@ -277,7 +280,7 @@ describe("cancel", () => {
     const controller = new AbortController();
     const response = await t.call("POST", `/api/sessions/${id}/messages`, {
       token,
-      json: { text: "add the wool socks to my cart" },
+      json: { text: "add the charcoal wool socks in size M to my cart" },
       signal: controller.signal,
     });
     await readEvents(response, { until: (so) => so.length === 3 });

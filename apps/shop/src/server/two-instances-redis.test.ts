@@ -15,7 +15,8 @@ import { type ShopProcess, spawnShop, stopShop } from "./spawn-shop.js";
 import { readEvents, seqOf } from "./test-shop.js";
 
 const DATABASE_URL = withDefaultUser(process.env.DATABASE_URL || "postgres://127.0.0.1:5432/test");
-const DEMO = "add the Aero trail runner and the wool socks to my cart and tell me the total";
+const DEMO =
+  "add the Volt Aero trail runner in size 10 and the charcoal wool socks in size M to my cart and tell me the total";
 
 async function postgresProblem(): Promise<string | null> {
   const client = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 3_000 });

@@ -71,7 +71,9 @@ describe.skipIf(!available && process.env.CI !== "true")(
       const requests = Array.from({ length: 30 }, (_, i) => {
         const server = i % 2 === 0 ? a! : b!;
         const body =
-          i < 20 ? { productId: "p-0001", quantity: 1 } : { productId: "p-0002", quantity: 3 };
+          i < 20
+            ? { productId: "p-0001", quantity: 1, size: "US 10", color: "Volt" }
+            : { productId: "p-0002", quantity: 3, size: "M", color: "Charcoal" };
         return fetch(`${server.url}/api/sessions/${session.id}/cart/items`, {
           method: "POST",
           headers,

@@ -5,7 +5,7 @@
  */
 
 import type { ShopStore } from "../db/shop-store.js";
-import { type Cart, cartItemCount, cartTotal } from "../domain/cart.js";
+import { type Cart, cartItemCount, cartTotal, variantChoice } from "../domain/cart.js";
 import { formatCents } from "../domain/money.js";
 
 /** One line of a {@link CartView}. */
@@ -21,6 +21,11 @@ export interface CartLineView {
   size?: string;
   /** The colour chosen, when one was. */
   color?: string;
+  /**
+   * What the line still has to choose before checkout (a line made before sizes were required),
+   * with the product's choices; absent when nothing is missing.
+   */
+  needs?: { missing: ("size" | "color")[]; sizes: string[]; colors: string[] };
 }
 
 /** What `GET /api/sessions/:id/cart` and the cart changes answer. */
@@ -47,6 +52,8 @@ export async function cartView(
   const products = await Promise.all(cart.lines.map((line) => store.getProduct(line.productId)));
   const lines = cart.lines.map((line, i): CartLineView => {
     const lineTotalCents = line.unitPriceCents * line.quantity;
+    const product = products[i];
+    const choice = product ? variantChoice(product, line) : undefined;
     return {
       productId: line.productId,
       // A product removed from the catalog keeps its line; its id stands in for the name.
@@ -58,6 +65,15 @@ export async function cartView(
       lineTotal: formatCents(lineTotalCents),
       ...(line.size !== undefined ? { size: line.size } : {}),
       ...(line.color !== undefined ? { color: line.color } : {}),
+      ...(choice
+        ? {
+            needs: {
+              missing: [...choice.missing],
+              sizes: [...choice.sizes],
+              colors: [...choice.colors],
+            },
+          }
+        : {}),
     };
   });
   const totalCents = cartTotal(cart);

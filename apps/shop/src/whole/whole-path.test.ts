@@ -17,7 +17,8 @@ import { createTestShop, readEvents, type TestShop } from "../server/test-shop.j
 import { overlapPathFromEnv } from "./overlap-path.js";
 import { turnBodyFor, wholePathEndpoint } from "./whole-shop-turn.js";
 
-const DEMO = "add the Aero trail runner and the wool socks to my cart and tell me the total";
+const DEMO =
+  "add the Volt Aero trail runner in size 10 and the charcoal wool socks in size M to my cart and tell me the total";
 
 type Of<T extends AgentEvent["type"]> = Extract<AgentEvent, { type: T }>;
 
