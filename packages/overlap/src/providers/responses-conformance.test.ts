@@ -11,8 +11,10 @@
  *
  * Normalisation, where the shapes differ: the SDK's output items become overlap's blocks (a
  * reasoning item → `openai_reasoning` with the item; each message part → a text block with the
- * item's `id` and other fields in `openai_item`; a function call → tool_use with `call_id` as
- * id, `JSON.parse` of its arguments as input, its `id` in `openai_item`), after dropping the
+ * item's `id` and other fields in `openai_item`, its annotations as citations; a function call →
+ * tool_use with `call_id` as id, `JSON.parse` of its arguments as input, its `id` in
+ * `openai_item`; a web search item → a server_tool_use with its action as input and an
+ * `openai_tool_result` holding the item), after dropping the
  * `parsed` / `parsed_arguments` fields the SDK's parser adds. The response's status gives the
  * stop reason (incomplete → max_tokens; completed → tool_use when it called a function, refusal
  * when it refused, else end_turn). The SDK keeps argument text it cannot parse; overlap keeps
@@ -138,10 +140,13 @@ function responseBlocks(output: readonly unknown[]): unknown[] {
     if (item.type === "reasoning") return [{ type: "openai_reasoning", item }];
     if (item.type === "message") {
       const { type: _t, status: _s, role: _r, content, ...fields } = item;
-      return (content as Array<{ type: string; text?: string; refusal?: string }>).map((part) => ({
+      return (
+        content as Array<{ type: string; text?: string; refusal?: string; annotations?: [] }>
+      ).map((part) => ({
         type: "text",
         text: part.type === "refusal" ? part.refusal : part.text,
         openai_item: fields,
+        ...(part.annotations?.length ? { citations: part.annotations } : {}),
       }));
     }
     if (item.type === "function_call") {
@@ -155,7 +160,16 @@ function responseBlocks(output: readonly unknown[]): unknown[] {
         },
       ];
     }
-    return [];
+    // A provider-side item (the sim's web_search_call): its call, then the item whole.
+    return [
+      {
+        type: "server_tool_use",
+        id: item.id,
+        name: String(item.type).replace(/_call$/, ""),
+        input: { action: item.action },
+      },
+      { type: "openai_tool_result", tool_use_id: item.id, content: item },
+    ];
   });
 }
 
@@ -345,11 +359,13 @@ describe("conformance with the OpenAI SDK (responses.stream().finalResponse())",
     expectValidContinuation(ASK, ours, "max-tokens");
   });
 
-  it("thinking and web-search faults: a reasoning item first (kept whole); no web search (not the Messages API's)", async () => {
+  it("thinking and web-search faults: a reasoning item first (kept whole), the web_search_call item (a server_tool_use and the item), the cited text", async () => {
     const { sdk, ours } = await responsesBoth(THREE_CALLS, { fault: "thinking,web-search" });
     if (!sdk.ok) throw sdk.error;
     expect(ours.assistant.content.map((b) => b.type)).toEqual([
       "openai_reasoning",
+      "server_tool_use",
+      "openai_tool_result",
       "text",
       "tool_use",
       "tool_use",

@@ -10,6 +10,9 @@
  *    second request carries the first response's items as they came (reasoning item with its
  *    encrypted content, message and function calls with their ids) and one output per call, and
  *    the strict sim accepts it.
+ *    With the provider's web search beside the client tools (`providerTools`): both are sent,
+ *    the `web_search_call` item is a server-tool (shown, never run), the cited text keeps its
+ *    annotations, and the next request carries the item and the annotations back in place.
  * 3. The sim as a strict peer: a dangling call is its 400 ("No tool output found for function
  *    call …"), through the SDK and through overlap; the repaired conversation is accepted; an
  *    abort mid-round leaves a conversation the next turn completes.
@@ -27,7 +30,7 @@ import type { AgentEvent } from "../protocol/agent-event.js";
 import { StreamedRound } from "../round/streamed-round.js";
 import type { Message } from "../stream/message.js";
 import type { StreamEvent } from "../stream/stream-event.js";
-import { openaiResponsesModel } from "./openai-responses.js";
+import { type OpenAIResponsesModelOptions, openaiResponsesModel } from "./openai-responses.js";
 import {
   abortAt,
   answerAfterResults,
@@ -53,9 +56,10 @@ function responsesFor(
     fault?: string;
     bodies?: ResponseCreateParamsStreaming[];
     params?: Record<string, unknown>;
+    providerTools?: OpenAIResponsesModelOptions["providerTools"];
   } = {},
 ): ModelClient {
-  const { fault, bodies, params } = options;
+  const { fault, bodies, params, providerTools } = options;
   return openaiResponsesModel({
     client: new OpenAI({
       baseURL: `${sim.url}/v1`,
@@ -69,6 +73,7 @@ function responsesFor(
     }),
     model: MODEL,
     ...(params ? { params } : {}),
+    ...(providerTools ? { providerTools } : {}),
   });
 }
 
@@ -199,6 +204,82 @@ describe("runAgentTurn over HTTP against the sim, with tools", () => {
           call_id: calls[0]!.id,
         });
         expect(second.slice(6).map((i) => i.call_id)).toEqual(calls.map((c) => c.id));
+        expect(log.filter((line) => / 4\d\d /.test(line))).toEqual([]);
+      },
+    );
+  });
+
+  it("client tools and the provider's web search in one request: both sent; the search is a server-tool, never run; its item and the text's annotations go back in place", async () => {
+    const log: string[] = [];
+    await withSim(
+      { policy: shopPolicy, pacing: { fast: true }, log: (l) => log.push(l) },
+      async (sim) => {
+        const bodies: ResponseCreateParamsStreaming[] = [];
+        const { executor, runs } = recordingTools(5);
+        const events: AgentEvent[] = [];
+        const turn = await runAgentTurn({
+          model: responsesFor(sim, {
+            bodies,
+            fault: "web-search",
+            params: { reasoning: { effort: "low" } },
+            providerTools: [{ type: "web_search" }],
+          }),
+          executor,
+          messages: [{ role: "user", content: "Add the red shoes, total, and search." }],
+          sink: (e) => events.push(e),
+        });
+        expect(turn.error).toBeUndefined();
+        expect(turn.stopReason).toBe("end_turn");
+        expect(validateConversation(turn.messages)).toEqual([]);
+        for (const body of bodies) {
+          expect(body.tools?.map((t) => t.type)).toEqual([
+            ...executor.specs().map(() => "function"),
+            "web_search",
+          ]);
+        }
+        const assistant = turn.messages[1];
+        if (assistant?.role !== "assistant") throw new Error("no assistant message");
+        expect(assistant.content.map((b) => b.type)).toEqual([
+          "openai_reasoning",
+          "server_tool_use",
+          "openai_tool_result",
+          "text",
+          "tool_use",
+          "tool_use",
+          "tool_use",
+        ]);
+        const [, call, result, text] = assistant.content;
+        expect(call).toMatchObject({
+          type: "server_tool_use",
+          id: expect.stringMatching(/^ws_/),
+          name: "web_search",
+          input: { action: { type: "search", query: "Add the red shoes, total, and search." } },
+        });
+        expect(result).toMatchObject({
+          type: "openai_tool_result",
+          content: { type: "web_search_call", status: "completed" },
+        });
+        const citations = text?.type === "text" ? text.citations : undefined;
+        expect(citations?.map((c) => c.type)).toEqual(["url_citation", "url_citation"]);
+        // Shown, never run: the executor ran the three client calls only.
+        expect(runs).toHaveLength(3);
+        const server = events.flatMap((e) => (e.type === "server-tool" ? [e] : []));
+        expect(server.map((e) => [e.round, e.phase, e.name])).toEqual([
+          [1, "call", "web_search"],
+          [1, "result", "openai_tool_result"],
+          [2, "call", "web_search"],
+          [2, "result", "openai_tool_result"],
+        ]);
+        // The second request: the reasoning, the search item as received, the cited message.
+        const second = bodies[1]!.input as unknown as Array<Record<string, unknown>>;
+        expect(second.slice(1, 4)).toEqual([
+          (assistant.content[0] as { item: unknown }).item,
+          result?.type === "openai_tool_result" ? result.content : undefined,
+          expect.objectContaining({
+            type: "message",
+            content: [expect.objectContaining({ annotations: citations })],
+          }),
+        ]);
         expect(log.filter((line) => / 4\d\d /.test(line))).toEqual([]);
       },
     );
