@@ -86,7 +86,7 @@ export interface ResponsesStreamEvent {
     annotations?: unknown;
     [field: string]: unknown;
   };
-  /** `response.output_text.annotation.added` */
+  /** `response.output_text.annotation.added`: the annotation and its place in the part. */
   annotation?: unknown;
   annotation_index?: number;
   delta?: string;

@@ -139,6 +139,7 @@ export interface OpenAIToolResultBlock {
   type: "openai_tool_result";
   /** The `server_tool_use` block it answers (the item's `id`). */
   tool_use_id: string;
+  /** The output item exactly as received. */
   content: Readonly<Record<string, unknown>>;
 }
 
