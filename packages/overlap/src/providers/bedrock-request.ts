@@ -10,16 +10,23 @@
  *   `{ toolUse: { toolUseId, name, input } }`; thinking with a signature → `{ reasoningContent: {
  *   reasoningText: { text, signature } } }` and redacted_thinking → `{ reasoningContent: {
  *   redactedContent } }` (its base64 `data` as bytes), in place: Bedrock requires Claude's
- *   reasoning back in a tool loop.
+ *   reasoning back in a tool loop. Bedrock's own provider-side tool use (a `server_tool_use`
+ *   block answered by a `bedrock_tool_result` block of the same message) → `{ toolUse: {
+ *   toolUseId, name, input, type: "server_tool_use" } }` and the `toolResult` as received, in
+ *   place; text with Bedrock citations → `{ citationsContent: { content: [{ text }], citations }
+ *   }` (each citation as the stream gave it).
  * - What only other providers read is left out: thinking without a signature (Gemini thoughts,
- *   Chat Completions reasoning), OpenAI `openai_reasoning` blocks, provider-side tool blocks; the
- *   fields `thoughtSignature` and `openai_item` are never copied (blocks are rebuilt).
+ *   Chat Completions reasoning), OpenAI `openai_reasoning` blocks, other providers' provider-side
+ *   tool blocks and citations; the fields `thoughtSignature` and `openai_item` are never copied
+ *   (blocks are rebuilt).
  * - Call ids outside Converse's pattern (`[a-zA-Z0-9_-]{1,64}`, e.g. some Chat Completions
  *   servers' `functions.f:0`) are rewritten the same way on the call and on its result.
  * - A message left with no blocks is left out, and consecutive messages of the same role are
  *   joined: Converse requires roles to alternate.
  * - `system` → `system: [{ text }]`; tools → `toolConfig.tools[].toolSpec` `{ name, description,
- *   inputSchema: { json } }`; the output limit → `inferenceConfig.maxTokens`.
+ *   inputSchema: { json } }`, then the provider's own tools (`providerTools`, e.g. `{ systemTool:
+ *   { name: "nova_code_interpreter" } }`), then any `toolConfig.tools` in `params`: all sent
+ *   together; the output limit → `inferenceConfig.maxTokens`.
  */
 
 import type {
@@ -30,7 +37,8 @@ import type {
   Tool,
 } from "@aws-sdk/client-bedrock-runtime";
 import type { ModelRequest } from "../agent/model-client.js";
-import type { AssistantContentBlock, Message, TextBlock } from "../stream/message.js";
+import type { AssistantContentBlock, Citation, Message, TextBlock } from "../stream/message.js";
+import { BEDROCK_CITATION, BEDROCK_TOOL_RESULT } from "./bedrock-stream-translator.js";
 
 /** Options of {@link converseStreamInput}. */
 export interface BedrockRequestOptions {
@@ -43,6 +51,13 @@ export interface BedrockRequestOptions {
    * Claude's `thinking`), `toolConfig.toolChoice`, `guardrailConfig`, `performanceConfig`...
    */
   params?: Partial<Omit<ConverseStreamCommandInput, "modelId" | "messages">>;
+  /**
+   * The provider's own tools, sent in `toolConfig.tools` beside the toolSpecs of the request's
+   * tools: Converse `Tool` members such as `{ systemTool: { name: "nova_code_interpreter" } }`
+   * or `{ systemTool: { name: "nova_grounding" } }`. Their calls run at the service and come
+   * back as `server_tool_use` + `bedrock_tool_result` blocks.
+   */
+  providerTools?: readonly Tool[];
 }
 
 /** The ConverseStream input for a neutral request. */
@@ -57,20 +72,17 @@ export function converseStreamInput(
     messages: toConverseMessages(request.messages),
   };
   if (request.system) input.system = [{ text: request.system }];
-  if (request.tools.length > 0) {
-    input.toolConfig = {
-      ...params.toolConfig,
-      tools: request.tools.map(
-        (tool): Tool => ({
-          toolSpec: {
-            name: tool.name,
-            ...(tool.description ? { description: tool.description } : {}),
-            inputSchema: { json: tool.input_schema as never },
-          },
-        }),
-      ),
-    };
-  }
+  const tools: Tool[] = request.tools.map(
+    (tool): Tool => ({
+      toolSpec: {
+        name: tool.name,
+        ...(tool.description ? { description: tool.description } : {}),
+        inputSchema: { json: tool.input_schema as never },
+      },
+    }),
+  );
+  tools.push(...(options.providerTools ?? []), ...(params.toolConfig?.tools ?? []));
+  if (tools.length > 0) input.toolConfig = { ...params.toolConfig, tools };
   const limit = request.maxTokens ?? options.maxTokens;
   if (limit !== undefined) input.inferenceConfig = { ...params.inferenceConfig, maxTokens: limit };
   return input;
@@ -118,9 +130,42 @@ function userContent(content: Extract<Message, { role: "user" }>["content"]): Co
 
 function assistantContent(content: readonly AssistantContentBlock[]): ContentBlock[] {
   const blocks: ContentBlock[] = [];
+  // Provider-side calls Bedrock ran itself: those a bedrock_tool_result of this message answers.
+  const served = new Set(
+    content.flatMap((b) =>
+      (b.type as string) === BEDROCK_TOOL_RESULT && "tool_use_id" in b
+        ? [String(b.tool_use_id)]
+        : [],
+    ),
+  );
   for (const block of content) {
-    if (block.type === "text") {
-      if (block.text.trim() !== "") blocks.push({ text: block.text });
+    if ((block.type as string) === BEDROCK_TOOL_RESULT) {
+      const result = (block as { content?: unknown }).content;
+      if (typeof result === "object" && result !== null) {
+        blocks.push({ toolResult: structuredClone(result) as never });
+      }
+    } else if (block.type === "server_tool_use") {
+      if (!served.has(block.id)) continue; // another provider's
+      blocks.push({
+        toolUse: {
+          toolUseId: block.id,
+          name: block.name,
+          input: block.input as never,
+          type: "server_tool_use",
+        },
+      });
+    } else if (block.type === "text") {
+      if (block.text.trim() === "") continue;
+      const citations = (block.citations ?? []).filter(isBedrockCitation);
+      if (citations.length === 0) blocks.push({ text: block.text });
+      else {
+        blocks.push({
+          citationsContent: {
+            content: [{ text: block.text }],
+            citations: citations.map(({ type: _type, ...fields }) => fields) as never,
+          },
+        });
+      }
     } else if (block.type === "thinking") {
       // Thinking without a signature (another provider's) cannot be sent back.
       if (block.signature === "") continue;
@@ -136,6 +181,10 @@ function assistantContent(content: readonly AssistantContentBlock[]): ContentBlo
     }
   }
   return blocks;
+}
+
+function isBedrockCitation(citation: Citation): boolean {
+  return citation.type === BEDROCK_CITATION;
 }
 
 const IMAGE_FORMATS: Readonly<Record<string, ImageFormat>> = {

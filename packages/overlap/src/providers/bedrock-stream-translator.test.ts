@@ -228,34 +228,103 @@ describe("BedrockStreamTranslator: blocks", () => {
     expect(end?.toolUses.map((t) => t.input)).toEqual([{ ok: true, value: { a: 1 } }]);
   });
 
-  it("server-side tool calls, streamed tool results and citations are skipped; neutral indexes stay dense", () => {
+  it("a server tool call and its streamed result become server_tool_use + bedrock_tool_result; citations stay on the text; both go back to Converse", () => {
     const { end } = run([
       start(),
       {
         contentBlockStart: {
           contentBlockIndex: 0,
-          start: { toolUse: { toolUseId: "srv_1", name: "web", type: "server_tool_use" } },
+          start: {
+            toolUse: { toolUseId: "srv_1", name: "nova_code_interpreter", type: "server_tool_use" },
+          },
         },
       },
-      input(0, '{"q":"x"}'),
+      input(0, '{"snippet":'),
+      input(0, '"1+1"}'),
       stop(0),
       {
-        contentBlockStart: { contentBlockIndex: 1, start: { toolResult: { toolUseId: "srv_1" } } },
+        contentBlockStart: {
+          contentBlockIndex: 1,
+          start: {
+            toolResult: {
+              toolUseId: "srv_1",
+              type: "nova_code_interpreter_result",
+              status: "success",
+            },
+          },
+        },
       },
+      { contentBlockDelta: { contentBlockIndex: 1, delta: { toolResult: [{ text: "fou" }] } } },
+      { contentBlockDelta: { contentBlockIndex: 1, delta: { toolResult: [{ text: "nd" }] } } },
       {
         contentBlockDelta: {
           contentBlockIndex: 1,
-          delta: { toolResult: [{ text: "found" }] },
+          delta: { toolResult: [{ json: { stdOut: "2", exitCode: 0 } }] },
         },
       },
       stop(1),
       text(2, "Answer."),
-      { contentBlockDelta: { contentBlockIndex: 2, delta: { citation: { title: "t" } } } },
+      {
+        contentBlockDelta: {
+          contentBlockIndex: 2,
+          delta: { citation: { title: "t", location: { web: { url: "https://a.example" } } } },
+        },
+      },
       stop(2),
       messageStop("end_turn"),
     ]);
-    expect(end?.message.content).toEqual([{ type: "text", text: "Answer." }]);
+    const result = {
+      toolUseId: "srv_1",
+      type: "nova_code_interpreter_result",
+      status: "success",
+      content: [{ text: "found" }, { json: { stdOut: "2", exitCode: 0 } }],
+    };
+    const citation = { title: "t", location: { web: { url: "https://a.example" } } };
+    expect(end?.message.content).toEqual([
+      {
+        type: "server_tool_use",
+        id: "srv_1",
+        name: "nova_code_interpreter",
+        input: { snippet: "1+1" },
+      },
+      { type: "bedrock_tool_result", tool_use_id: "srv_1", content: result },
+      { type: "text", text: "Answer.", citations: [{ type: "bedrock_citation", ...citation }] },
+    ]);
+    // Recorded, never run: no client call.
     expect(end?.toolUses).toEqual([]);
+    expect(
+      toConverseMessages([{ role: "user", content: "Go." }, end!.message])[1]?.content,
+    ).toEqual([
+      {
+        toolUse: {
+          toolUseId: "srv_1",
+          name: "nova_code_interpreter",
+          input: { snippet: "1+1" },
+          type: "server_tool_use",
+        },
+      },
+      { toolResult: result },
+      { citationsContent: { content: [{ text: "Answer." }], citations: [citation] } },
+    ]);
+  });
+
+  it("another provider's server tool blocks and citations are not sent to Converse", () => {
+    const content = toConverseMessages([
+      { role: "user", content: "Go." },
+      {
+        role: "assistant",
+        content: [
+          { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: { query: "q" } },
+          { type: "web_search_tool_result", tool_use_id: "srvtoolu_1", content: [] },
+          {
+            type: "text",
+            text: "Cited.",
+            citations: [{ type: "web_search_result_location", url: "https://a.example" }],
+          },
+        ],
+      },
+    ])[1]?.content;
+    expect(content).toEqual([{ text: "Cited." }]);
   });
 
   it("any split of the input into fragments assembles the same call (property)", () => {

@@ -14,9 +14,17 @@
  * `text` / `signature` → a thinking block (`thinking_delta`, `signature_delta`), kept with its
  * signature because Bedrock requires Claude's reasoning back in a tool loop; `redactedContent`
  * (bytes) → a `redacted_thinking` block whose `data` is their base64, announced whole at its
- * stop. Neutral block indexes count the translated blocks from 0. Server-side tool calls
- * (`toolUse.type: "server_tool_use"`), streamed tool results, images and citations are not
- * translated (their events are skipped).
+ * stop. Neutral block indexes count the translated blocks from 0.
+ *
+ * The provider's own tools (Nova's `nova_code_interpreter`, a `systemTool`): a `toolUse` start
+ * with `type: "server_tool_use"` opens a `server_tool_use` block (its input streams and completes
+ * at its stop, as a client call's does, but it is shown, never run here); the `toolResult` block
+ * the service streams after it (`start.toolResult` `{ toolUseId, type, status }`, then
+ * `delta.toolResult` content pieces) becomes a {@link BedrockToolResultBlock} holding the
+ * Converse `toolResult` as it will be sent back (consecutive text pieces joined), announced whole
+ * at its stop. `delta.citation` on a text block → a citation on that text block, the
+ * `CitationsDelta` as received with `type: "bedrock_citation"`. Images are not translated (their
+ * events are skipped).
  *
  * The end: `messageStop.stopReason` `end_turn`, `tool_use`, `max_tokens`, `stop_sequence` as
  * they are; `guardrail_intervened` and `content_filtered` → `refusal`;
@@ -37,6 +45,26 @@ import type { StreamEvent } from "../stream/stream-event.js";
 
 /** One event of a ConverseStream response, as the AWS SDK yields it. */
 export type BedrockStreamEvent = ConverseStreamOutput;
+
+/** The block type of a provider-side tool's result in a Converse stream. */
+export const BEDROCK_TOOL_RESULT = "bedrock_tool_result";
+
+/**
+ * Amazon Bedrock only: the result of a provider-side tool (a `systemTool` such as Nova's
+ * `nova_code_interpreter`) that the service streamed in the assistant message. `content` is the
+ * Converse `toolResult` block (`toolUseId`, `type`, `status`, `content`) as received;
+ * `converseStreamInput` sends it back in place with the `server_tool_use` block it answers (as a
+ * `toolUse` of `type: "server_tool_use"`); every other adapter leaves out both blocks.
+ */
+export interface BedrockToolResultBlock {
+  type: typeof BEDROCK_TOOL_RESULT;
+  /** The `server_tool_use` block it answers. */
+  tool_use_id: string;
+  content: Readonly<Record<string, unknown>>;
+}
+
+/** The citation type of a Converse `citation` delta (the `CitationsDelta` fields beside it). */
+export const BEDROCK_CITATION = "bedrock_citation";
 
 /** Options of a {@link BedrockStreamTranslator}. */
 export interface BedrockStreamTranslatorOptions {
@@ -70,6 +98,14 @@ type StartedBlock = Extract<StreamEvent, { type: "content_block_start" }>["conte
 type BlockState =
   | { kind: "text" | "thinking" | "tool"; index: number; stopped: boolean }
   | { kind: "redacted"; index: number; bytes: Uint8Array[]; stopped: boolean }
+  /** A provider-side tool's result: its start fields and content, announced at its stop. */
+  | {
+      kind: "result";
+      index: number;
+      start: Record<string, unknown>;
+      content: Array<Record<string, unknown>>;
+      stopped: boolean;
+    }
   /** A block that is not translated: its events are skipped. */
   | { kind: "skipped"; stopped: boolean };
 
@@ -166,14 +202,20 @@ export class BedrockStreamTranslator {
   ): void {
     const at = indexOf(event.contentBlockIndex);
     if (this.#blocks.has(at)) throw protocol(`block ${at} started twice`);
+    const toolResult = event.start?.toolResult;
+    if (toolResult) {
+      const start = structuredClone(toolResult) as unknown as Record<string, unknown>;
+      this.#blocks.set(at, { kind: "result", index: -1, start, content: [], stopped: false });
+      return;
+    }
     const toolUse = event.start?.toolUse;
-    if (!toolUse || toolUse.type === "server_tool_use") {
-      // Provider-side calls, streamed tool results and images are not translated.
+    if (!toolUse) {
+      // Images are not translated.
       this.#blocks.set(at, { kind: "skipped", stopped: false });
       return;
     }
     const index = this.#open(out, {
-      type: "tool_use",
+      type: toolUse.type === "server_tool_use" ? "server_tool_use" : "tool_use",
       id: String(toolUse.toolUseId ?? ""),
       name: String(toolUse.name ?? ""),
       input: {},
@@ -205,8 +247,38 @@ export class BedrockStreamTranslator {
       if (input !== "") out.push(deltaOf(state, { type: "input_json_delta", partial_json: input }));
       return;
     }
+    if (delta.toolResult) {
+      if (state?.kind !== "result") {
+        throw protocol(`tool result content for block ${at}, which is not a tool result`);
+      }
+      for (const piece of delta.toolResult as unknown[]) {
+        if (typeof piece !== "object" || piece === null) continue;
+        const item = structuredClone(piece) as Record<string, unknown>;
+        const last = state.content.at(-1);
+        const keys = Object.keys(item);
+        if (
+          keys.length === 1 &&
+          typeof item.text === "string" &&
+          last &&
+          typeof last.text === "string" &&
+          Object.keys(last).length === 1
+        ) {
+          last.text += item.text;
+        } else {
+          state.content.push(item);
+        }
+      }
+      return;
+    }
+    if (delta.citation) {
+      state ??= this.#openAt(out, at, "text");
+      expectKind(state, "text", at);
+      const citation = { type: BEDROCK_CITATION, ...structuredClone(delta.citation) };
+      out.push(deltaOf(state, { type: "citations_delta", citation }));
+      return;
+    }
     const reasoning = delta.reasoningContent;
-    if (!reasoning) return; // citations, images, streamed tool results: not translated
+    if (!reasoning) return; // images: not translated
     if (reasoning.redactedContent !== undefined) {
       if (!state) {
         state = { kind: "redacted", index: -1, bytes: [], stopped: false };
@@ -240,6 +312,15 @@ export class BedrockStreamTranslator {
     if (state.kind === "redacted") {
       // Redacted reasoning arrives whole: announced at its stop, with all its bytes.
       state.index = this.#open(out, { type: "redacted_thinking", data: base64(state.bytes) });
+    }
+    if (state.kind === "result") {
+      // A provider-side result arrives whole: announced at its stop, with all its content.
+      const block: BedrockToolResultBlock = {
+        type: BEDROCK_TOOL_RESULT,
+        tool_use_id: String(state.start.toolUseId ?? ""),
+        content: { ...state.start, content: state.content },
+      };
+      state.index = this.#open(out, block as unknown as StartedBlock);
     }
     out.push({ type: "content_block_stop", index: state.index });
   }

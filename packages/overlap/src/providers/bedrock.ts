@@ -47,6 +47,13 @@ export interface BedrockModelOptions {
    * for Claude), `toolConfig.toolChoice`, `guardrailConfig`, `performanceConfig`...
    */
   params?: BedrockRequestOptions["params"];
+  /**
+   * The provider's own tools, sent beside the executor's tools (see
+   * {@link BedrockRequestOptions.providerTools}): e.g. `[{ systemTool: { name:
+   * "nova_code_interpreter" } }]`. Their calls and results come back as `server_tool_use` and
+   * `bedrock_tool_result` blocks (shown, never run here).
+   */
+  providerTools?: BedrockRequestOptions["providerTools"];
 }
 
 /** A ModelClient for Amazon Bedrock's Converse API (or a server speaking it, like overlap-sim). */
@@ -182,8 +189,11 @@ export {
   toConverseMessages,
 } from "./bedrock-request.js";
 export {
+  BEDROCK_CITATION,
   BEDROCK_STREAM_EXCEPTIONS,
+  BEDROCK_TOOL_RESULT,
   type BedrockStreamEvent,
   BedrockStreamTranslator,
   type BedrockStreamTranslatorOptions,
+  type BedrockToolResultBlock,
 } from "./bedrock-stream-translator.js";

@@ -19,6 +19,27 @@
  * API sends a text answer's signature that way, in a last empty part) becomes a thinking block
  * with no text that carries only the signature.
  *
+ * Provider-side code execution (the `codeExecution` tool): an `executableCode` part becomes a
+ * `server_tool_use` block named `code_execution` (its input the part's `executableCode` object,
+ * for display) and a `codeExecutionResult` part a {@link GeminiToolResultBlock}; both arrive whole
+ * (start and stop at once), in the order they streamed, and each keeps its part exactly as
+ * received (`gemini_part` on the call, `content` on the result, the `thoughtSignature` with it),
+ * so `geminiRequestBody` sends back the same parts. They are shown (`server-tool` events), never
+ * run here. The call's id is the part's `id` when the API gave one, else `<prefix>-code-<n>`; a
+ * result without an id answers the last call not yet answered.
+ *
+ * Grounding (`googleSearch`, `urlContext`...): the candidate's `groundingMetadata` (the last one
+ * that carried anything) is read when the response finishes. Each `groundingSupports` entry
+ * becomes one citation per grounding chunk it names, on the text block its segment starts in,
+ * while that block is still open (the segment's `startIndex` / `endIndex` count UTF-8 bytes of
+ * the response's answer text, thoughts excluded; the citation's `start_index` / `end_index` count
+ * the block's UTF-16 code units, as JavaScript strings do): `{ type: "gemini_grounding",
+ * cited_text, start_index, end_index, url, title, grounding_chunk_index, confidence? }`. A support
+ * of a block already closed (text before a call), or of no text, gets no citation. The metadata
+ * itself is kept whole in a last {@link GeminiGroundingBlock} (search queries, the search entry
+ * point the API asks apps to show, chunks no support names); the API takes neither back, so
+ * `geminiRequestBody` leaves both out.
+ *
  * Call ids: Gemini calls usually have none. A call gets the API's `functionCall.id` when it has
  * one, else `gemini-<responseId>-<n>` (a random prefix when the response has no id): unique in
  * the conversation without relying on the assembler's renaming.
@@ -53,8 +74,46 @@ export interface GeminiPart {
   thought?: boolean;
   thoughtSignature?: string;
   functionCall?: GeminiFunctionCall;
+  /** Code the model ran with the `codeExecution` tool (`language`, `code`, `id`). */
+  executableCode?: Record<string, unknown>;
+  /** The outcome of that code (`outcome`, `output`, `id`). */
+  codeExecutionResult?: Record<string, unknown>;
   [field: string]: unknown;
 }
+
+/** The block type of a Gemini `codeExecutionResult` part. */
+export const GEMINI_TOOL_RESULT = "gemini_tool_result";
+
+/**
+ * Gemini API only: the result of provider-side code execution, the `codeExecutionResult` part
+ * exactly as received. It answers the `server_tool_use` block of its `executableCode` part (which
+ * keeps that part as `gemini_part`); `geminiRequestBody` sends both parts back in place, and every
+ * other adapter leaves out both blocks.
+ */
+export interface GeminiToolResultBlock {
+  type: typeof GEMINI_TOOL_RESULT;
+  /** The `server_tool_use` block it answers. */
+  tool_use_id: string;
+  /** The part as received (`codeExecutionResult`, and any other field it had). */
+  content: Readonly<Record<string, unknown>>;
+}
+
+/** The block type holding a response's grounding metadata. */
+export const GEMINI_GROUNDING = "gemini_grounding_metadata";
+
+/**
+ * Gemini API only: a response's `groundingMetadata` exactly as received (`groundingChunks`,
+ * `groundingSupports`, `webSearchQueries`, `searchEntryPoint`...), for display; its supports are
+ * also citations on the text they belong to. Never sent back (the API takes no grounding in
+ * `contents`); every adapter leaves it out.
+ */
+export interface GeminiGroundingBlock {
+  type: typeof GEMINI_GROUNDING;
+  metadata: Readonly<Record<string, unknown>>;
+}
+
+/** The citation type of a grounding support (see the module comment). */
+export const GEMINI_GROUNDING_CITATION = "gemini_grounding";
 
 /** The parts of a `GenerateContentResponse` the translator reads. */
 export interface GeminiChunk {
@@ -63,6 +122,7 @@ export interface GeminiChunk {
     content?: { role?: string; parts?: GeminiPart[] | null } | null;
     finishReason?: string | null;
     finishMessage?: string | null;
+    groundingMetadata?: Record<string, unknown> | null;
   }> | null;
   promptFeedback?: { blockReason?: string | null; blockReasonMessage?: string | null } | null;
   usageMetadata?: {
@@ -106,6 +166,15 @@ interface OpenBlock {
   index: number;
 }
 
+/** A text block and where it sits in the response's answer text (for grounding supports). */
+interface TextSpan {
+  index: number;
+  /** UTF-8 bytes of answer text before it. */
+  startByte: number;
+  text: string;
+  open: boolean;
+}
+
 /** A Vertex call whose arguments are still streaming. */
 interface StreamingCall {
   index: number;
@@ -125,6 +194,13 @@ export class GeminiChunkTranslator {
   #call: StreamingCall | undefined;
   #calls = 0;
   readonly #ids = new Set<string>();
+  /** Code execution calls, and those not answered yet (in order). */
+  #codeCalls = 0;
+  readonly #unanswered: string[] = [];
+  /** Text blocks of the answer, for grounding supports. */
+  readonly #spans: TextSpan[] = [];
+  #answerBytes = 0;
+  #grounding: Record<string, unknown> | undefined;
   #finishReason: string | undefined;
   #failed = false;
   #usage: Usage = {};
@@ -159,6 +235,8 @@ export class GeminiChunkTranslator {
       });
     }
     const candidate = (chunk.candidates ?? []).find((c) => (c.index ?? 0) === 0);
+    const grounding = candidate?.groundingMetadata;
+    if (isRecord(grounding) && Object.keys(grounding).length > 0) this.#grounding = grounding;
     try {
       for (const part of candidate?.content?.parts ?? []) this.#part(out, part);
     } catch (err) {
@@ -188,7 +266,9 @@ export class GeminiChunkTranslator {
         return out;
       }
       this.#finishReason = reason;
+      this.#ground(out);
       this.#closeAll(out);
+      this.#groundingBlock(out);
     } else if (chunk.promptFeedback?.blockReason) {
       // The prompt itself was blocked: no candidate will come.
       this.#finishReason = "PROMPT_BLOCKED";
@@ -236,7 +316,15 @@ export class GeminiChunkTranslator {
       this.#functionCall(out, part.functionCall, part.thoughtSignature);
       return;
     }
-    if (typeof part.text !== "string") return; // inline data, code execution...: not translated
+    if (isRecord(part.executableCode)) {
+      this.#executableCode(out, part, part.executableCode);
+      return;
+    }
+    if (isRecord(part.codeExecutionResult)) {
+      this.#codeExecutionResult(out, part, part.codeExecutionResult);
+      return;
+    }
+    if (typeof part.text !== "string") return; // inline data, files...: not translated
     const signature = typeof part.thoughtSignature === "string" ? part.thoughtSignature : undefined;
     if (part.text === "") {
       if (signature === undefined) return;
@@ -261,8 +349,108 @@ export class GeminiChunkTranslator {
     }
     this.#closeThinking(out);
     if (this.#text && signature !== undefined) this.#closeText(out);
-    this.#text ??= this.#openOf(out, "text", signature);
+    if (!this.#text) {
+      this.#text = this.#openOf(out, "text", signature);
+      this.#spans.push({
+        index: this.#text.index,
+        startByte: this.#answerBytes,
+        text: "",
+        open: true,
+      });
+    }
+    const span = this.#spans.at(-1);
+    if (span) span.text += part.text;
+    this.#answerBytes += utf8Length(part.text);
     out.push(delta(this.#text.index, { type: "text_delta", text: part.text }));
+  }
+
+  /** Provider-side code: a server_tool_use block, whole, its part kept as received. */
+  #executableCode(out: StreamEvent[], part: GeminiPart, code: Record<string, unknown>): void {
+    this.#closeText(out);
+    this.#closeThinking(out);
+    this.#codeCalls++;
+    const given = typeof code.id === "string" && code.id !== "" ? code.id : undefined;
+    let id = given && !this.#ids.has(given) ? given : `${this.#prefix}-code-${this.#codeCalls}`;
+    for (let n = 2; this.#ids.has(id); n++) id = `${this.#prefix}-code-${this.#codeCalls}-${n}`;
+    this.#ids.add(id);
+    this.#unanswered.push(id);
+    const index = this.#open(out, {
+      type: "server_tool_use",
+      id,
+      name: "code_execution",
+      input: structuredClone(code),
+      gemini_part: structuredClone(part),
+    } as unknown as StartedBlock);
+    out.push({ type: "content_block_stop", index });
+  }
+
+  /** The outcome of provider-side code: a whole result block answering its call. */
+  #codeExecutionResult(
+    out: StreamEvent[],
+    part: GeminiPart,
+    result: Record<string, unknown>,
+  ): void {
+    this.#closeText(out);
+    this.#closeThinking(out);
+    const given = typeof result.id === "string" ? result.id : undefined;
+    const at = given === undefined ? -1 : this.#unanswered.indexOf(given);
+    const answered =
+      at >= 0 ? this.#unanswered.splice(at, 1)[0] : (this.#unanswered.pop() ?? given);
+    const block: GeminiToolResultBlock = {
+      type: GEMINI_TOOL_RESULT,
+      tool_use_id: answered ?? `${this.#prefix}-code-${this.#codeCalls}`,
+      content: structuredClone(part),
+    };
+    const index = this.#open(out, block as unknown as StartedBlock);
+    out.push({ type: "content_block_stop", index });
+  }
+
+  /** Citations from the grounding supports, on the text blocks still open (module comment). */
+  #ground(out: StreamEvent[]): void {
+    const grounding = this.#grounding;
+    if (!grounding) return;
+    const chunks = Array.isArray(grounding.groundingChunks) ? grounding.groundingChunks : [];
+    const supports = Array.isArray(grounding.groundingSupports) ? grounding.groundingSupports : [];
+    for (const support of supports) {
+      if (!isRecord(support) || !isRecord(support.segment)) continue;
+      const start = Number(support.segment.startIndex ?? 0);
+      const end = Number(support.segment.endIndex ?? start);
+      if (!Number.isInteger(start) || !Number.isInteger(end) || end < start) continue;
+      const span = this.#spans.findLast((s) => s.startByte <= start);
+      if (!span?.open) continue;
+      const from = utf16Offset(span.text, start - span.startByte);
+      const to = utf16Offset(span.text, end - span.startByte);
+      if (from >= span.text.length) continue;
+      const indices = Array.isArray(support.groundingChunkIndices)
+        ? support.groundingChunkIndices
+        : [];
+      const scores = Array.isArray(support.confidenceScores) ? support.confidenceScores : [];
+      const cited = support.segment.text;
+      const citedText = typeof cited === "string" ? cited : span.text.slice(from, to);
+      indices.forEach((chunkIndex, i) => {
+        const citation: Record<string, unknown> = {
+          type: GEMINI_GROUNDING_CITATION,
+          cited_text: citedText,
+          start_index: from,
+          end_index: to,
+          ...sourceOf(chunks[Number(chunkIndex)]),
+          grounding_chunk_index: chunkIndex,
+        };
+        if (typeof scores[i] === "number") citation.confidence = scores[i];
+        out.push(delta(span.index, { type: "citations_delta", citation }));
+      });
+    }
+  }
+
+  /** The grounding metadata, whole, in a last block of its own. */
+  #groundingBlock(out: StreamEvent[]): void {
+    if (!this.#grounding) return;
+    const block: GeminiGroundingBlock = {
+      type: GEMINI_GROUNDING,
+      metadata: structuredClone(this.#grounding),
+    };
+    const index = this.#open(out, block as unknown as StartedBlock);
+    out.push({ type: "content_block_stop", index });
   }
 
   #functionCall(out: StreamEvent[], call: GeminiFunctionCall, signature: unknown): void {
@@ -341,6 +529,8 @@ export class GeminiChunkTranslator {
   #closeText(out: StreamEvent[]): void {
     if (!this.#text) return;
     out.push({ type: "content_block_stop", index: this.#text.index });
+    const span = this.#spans.at(-1);
+    if (span) span.open = false;
     this.#text = undefined;
   }
 
@@ -366,6 +556,37 @@ function delta(
   value: Extract<StreamEvent, { type: "content_block_delta" }>["delta"],
 ): StreamEvent {
   return { type: "content_block_delta", index, delta: value };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function utf8Length(text: string): number {
+  return new TextEncoder().encode(text).length;
+}
+
+/** The UTF-16 offset in `text` of its `bytes`-th UTF-8 byte (clamped to the text). */
+function utf16Offset(text: string, bytes: number): number {
+  let count = 0;
+  let i = 0;
+  while (i < text.length && count < bytes) {
+    const point = text.codePointAt(i) ?? 0;
+    count += point < 0x80 ? 1 : point < 0x800 ? 2 : point < 0x10000 ? 3 : 4;
+    i += point >= 0x10000 ? 2 : 1;
+  }
+  return i;
+}
+
+/** `url` and `title` of a grounding chunk (`web`, `retrievedContext`, `maps`...). */
+function sourceOf(chunk: unknown): Record<string, unknown> {
+  if (!isRecord(chunk)) return {};
+  const source = Object.values(chunk).find(isRecord);
+  if (!source) return {};
+  const out: Record<string, unknown> = {};
+  if (typeof source.uri === "string") out.url = source.uri;
+  if (typeof source.title === "string") out.title = source.title;
+  return out;
 }
 
 /** A response id usable inside a call id (the Messages API allows `[A-Za-z0-9_-]`). */

@@ -10,19 +10,25 @@
  *   args } }`, each with its `thoughtSignature` when the block kept one (the signature goes back on
  *   the part it came with, as the API requires for function calls). Thinking without an Anthropic
  *   signature (Gemini's thoughts) → `{ text, thought: true }` (`{ text: "", thoughtSignature }`
- *   for a signature that came without text); Claude's signed thinking, redacted thinking and
- *   provider-side blocks mean nothing to Gemini and are left out. A message left with no parts is
- *   left out.
+ *   for a signature that came without text); Gemini's own provider-side code execution (a
+ *   `server_tool_use` block holding its `gemini_part`, a `gemini_tool_result` block) → the
+ *   `executableCode` / `codeExecutionResult` parts exactly as received (their `thoughtSignature`
+ *   included), in place. Claude's signed thinking, redacted thinking, other providers' server
+ *   tool blocks and the grounding metadata (the API takes no grounding back) mean nothing to
+ *   Gemini and are left out; so are text citations. A message left with no parts is left out.
  * - A call id the API gave (`functionCall.id`) is sent back on the call and on its response; ids
  *   overlap made up (`gemini-…`) are not, as the API never saw them.
  * - `system` → `systemInstruction`; tools → one `functionDeclarations` tool with
  *   `parametersJsonSchema` (plain JSON Schema, as tools define it; the older `parameters` field
- *   takes only an OpenAPI subset and rejects keywords such as `additionalProperties`); the output
- *   limit → `generationConfig.maxOutputTokens`.
+ *   takes only an OpenAPI subset and rejects keywords such as `additionalProperties`), then the
+ *   provider's own tools (`providerTools`: `{ codeExecution: {} }`, `{ googleSearch: {} }`...),
+ *   then any `tools` in `params`: all sent together; the output limit →
+ *   `generationConfig.maxOutputTokens`.
  */
 
 import type { ModelRequest } from "../agent/model-client.js";
 import type { AssistantContentBlock, Message, TextBlock } from "../stream/message.js";
+import { GEMINI_TOOL_RESULT } from "./gemini-chunk-translator.js";
 
 /** One part of a Gemini `Content`. */
 export type GeminiRequestPart = Record<string, unknown>;
@@ -51,6 +57,12 @@ export interface GeminiRequestOptions {
   maxTokens?: number;
   /** Extra request fields (`generationConfig` is merged, `safetySettings`, `toolConfig`...). */
   params?: Record<string, unknown>;
+  /**
+   * The provider's own tools, sent beside the function declarations of the request's tools:
+   * Gemini `Tool` objects such as `{ codeExecution: {} }`, `{ googleSearch: {} }`,
+   * `{ urlContext: {} }`. Their calls run at Google and come back as server tool blocks.
+   */
+  providerTools?: ReadonlyArray<Record<string, unknown>>;
 }
 
 /** The request body for a neutral request. */
@@ -61,17 +73,19 @@ export function geminiRequestBody(
   const params = options.params ?? {};
   const body: GeminiRequestBody = { ...params, contents: toGeminiContents(request.messages) };
   if (request.system) body.systemInstruction = { parts: [{ text: request.system }] };
+  const tools: Array<Record<string, unknown>> = [];
   if (request.tools.length > 0) {
-    body.tools = [
-      {
-        functionDeclarations: request.tools.map((tool) => ({
-          name: tool.name,
-          description: tool.description,
-          parametersJsonSchema: tool.input_schema,
-        })),
-      },
-    ];
+    tools.push({
+      functionDeclarations: request.tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        parametersJsonSchema: tool.input_schema,
+      })),
+    });
   }
+  tools.push(...(options.providerTools ?? []).map((tool) => ({ ...tool })));
+  if (Array.isArray(params.tools)) tools.push(...(params.tools as Array<Record<string, unknown>>));
+  if (tools.length > 0) body.tools = tools;
   const limit = request.maxTokens ?? options.maxTokens;
   const config = isObject(params.generationConfig) ? params.generationConfig : undefined;
   if (limit !== undefined) body.generationConfig = { ...config, maxOutputTokens: limit };
@@ -146,6 +160,13 @@ function modelParts(content: readonly AssistantContentBlock[]): GeminiRequestPar
       const functionCall: Record<string, unknown> = { name: block.name, args: block.input };
       if (apiGivenId(block.id)) functionCall.id = block.id;
       parts.push({ functionCall, ...signed });
+    } else if (block.type === "server_tool_use") {
+      // Gemini's own code execution: the part as it came; other providers' calls are left out.
+      const part = (block as { gemini_part?: unknown }).gemini_part;
+      if (isObject(part)) parts.push(structuredClone(part));
+    } else if ((block.type as string) === GEMINI_TOOL_RESULT) {
+      const part = (block as { content?: unknown }).content;
+      if (isObject(part)) parts.push(structuredClone(part));
     }
   }
   return parts;

@@ -22,7 +22,7 @@ import { OverlapError } from "../errors.js";
 import { SseEventBound } from "../sse/sse-event-bound.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import { type GeminiChunk, GeminiChunkTranslator } from "./gemini-chunk-translator.js";
-import { geminiRequestBody } from "./gemini-request.js";
+import { type GeminiRequestOptions, geminiRequestBody } from "./gemini-request.js";
 import { readUnlessAborted } from "./read-model-stream.js";
 import { retryDelayMs, sleepUnlessAborted } from "./retry-before-stream.js";
 
@@ -38,6 +38,13 @@ export interface GeminiModelOptions {
   maxTokens?: number;
   /** Extra request fields (`generationConfig` is merged; `safetySettings`, `toolConfig`...). */
   params?: Record<string, unknown>;
+  /**
+   * The provider's own tools, sent beside the function declarations of the executor's tools
+   * (see {@link GeminiRequestOptions.providerTools}): e.g. `[{ codeExecution: {} }]` or
+   * `[{ googleSearch: {} }]`. Their calls and results come back as `server_tool_use` and
+   * `gemini_tool_result` blocks (shown, never run here), grounding as citations on the text.
+   */
+  providerTools?: GeminiRequestOptions["providerTools"];
   /** The fetch to use; default the global one. */
   fetch?: typeof fetch;
   /** Extra request headers. */
@@ -210,11 +217,16 @@ function describe(err: unknown): string {
 }
 
 export {
+  GEMINI_GROUNDING,
+  GEMINI_GROUNDING_CITATION,
+  GEMINI_TOOL_RESULT,
   type GeminiChunk,
   GeminiChunkTranslator,
   type GeminiChunkTranslatorOptions,
   type GeminiFunctionCall,
+  type GeminiGroundingBlock,
   type GeminiPart,
+  type GeminiToolResultBlock,
 } from "./gemini-chunk-translator.js";
 export { JsonPathWriter, type PartialArg, PartialArgsOrderError } from "./gemini-partial-args.js";
 export {
