@@ -42,6 +42,14 @@ export interface ResolveOptions {
   maxTokens?: number;
 }
 
+/** The blocks the Responses API has items for (reasoning, message, function call, web search). */
+const RESPONSES_BLOCKS: ReadonlySet<string> = new Set([
+  "text",
+  "thinking",
+  "tool_use",
+  "server_tool_use",
+]);
+
 /** Resolves a script for one API (see the module comment). */
 export function resolveScript(script: SimScript, options: ResolveOptions): ResolvedScript {
   // Chat Completions has nothing for thinking or provider-side tools: they are left out there;
@@ -52,7 +60,7 @@ export function resolveScript(script: SimScript, options: ResolveOptions): Resol
     options.api === "openai"
       ? script.blocks.filter((b) => b.type === "text" || b.type === "tool_use")
       : options.api === "responses"
-        ? script.blocks.filter((b) => b.type !== "web_search_tool_result")
+        ? script.blocks.filter((b) => RESPONSES_BLOCKS.has(b.type))
         : options.api === "gemini" || options.api === "bedrock"
           ? script.blocks.filter(
               (b) => b.type !== "server_tool_use" && b.type !== "web_search_tool_result",
