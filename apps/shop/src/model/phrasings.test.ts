@@ -377,6 +377,13 @@ const SHOPPER: Phrasing[] = [
       /已加入购物车：Aero Trail Runner × 1（尺码 US 10，Volt）、Merino Wool Socks × 1（尺码 L，Charcoal）。购物车现有 2 件/,
     lang: "zh",
   },
+  // The page's Chinese suggestion: a size and a colour given, added and totalled.
+  {
+    say: "把10码荧光绿的Aero越野跑鞋加入购物车，然后算一下总价",
+    calls: [add(AERO, { quantity: 1, size: "US 10", color: "Volt" }), ["cart_total", {}]],
+    reply: /购物车总价 \$89\.00，共 1 件/,
+    lang: "zh",
+  },
   {
     say: "来两双10码的Aero越野跑鞋",
     calls: [],

@@ -33,6 +33,8 @@ export interface CartLine {
   size: string | undefined;
   /** The colour chosen, when one was. */
   color: string | undefined;
+  /** What the line still has to choose before checkout, with the product's choices. */
+  needs: { missing: ("size" | "color")[]; sizes: string[]; colors: string[] } | undefined;
 }
 
 /** The cart, from the REST API or a `cart-updated` event. */
@@ -135,6 +137,16 @@ export function readProducts(value: unknown): Product[] {
 }
 
 /** Reads a cart, or `undefined` when `value` is not one. */
+/** A cart line's `needs`: what it still has to choose (`size`, `color`) and the choices. */
+function readNeeds(value: unknown): CartLine["needs"] {
+  if (!isRecord(value) || !Array.isArray(value.missing)) return undefined;
+  const strings = (v: unknown) =>
+    Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+  const missing = value.missing.filter((m): m is "size" | "color" => m === "size" || m === "color");
+  if (missing.length === 0) return undefined;
+  return { missing, sizes: strings(value.sizes), colors: strings(value.colors) };
+}
+
 export function readCart(value: unknown): Cart | undefined {
   if (!isRecord(value) || !Array.isArray(value.lines)) return undefined;
   const lines: CartLine[] = [];
@@ -148,6 +160,7 @@ export function readCart(value: unknown): Cart | undefined {
       lineTotal: str(line, "lineTotal"),
       size: optStr(line, "size"),
       color: optStr(line, "color", "colour"),
+      needs: readNeeds(line.needs),
     });
   }
   return {

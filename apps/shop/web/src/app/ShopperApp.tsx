@@ -34,10 +34,10 @@ import { type HealthState, useRetryWhenBack } from "./use-health";
 import { Workspace } from "./Workspace";
 
 const SUGGESTIONS = [
-  "add the Aero trail runner and the wool socks to my cart and tell me the total",
+  "add the Volt Aero trail runner in size 10 and the charcoal wool socks in size M to my cart and tell me the total",
   "show me running shoes under 100",
   "ask the merchant when the Aero trail runner is back in stock",
-  "把两件商品加入购物车，然后算一下总价",
+  "把10码荧光绿的Aero越野跑鞋加入购物车，然后算一下总价",
 ];
 
 /** Which drawer is open over the page. */
@@ -187,13 +187,17 @@ function ShopperWorkspace({
   }, [cart.assistantUpdates]);
 
   const { change, busy } = cart;
-  const inCart = useMemo(
-    () => new Map((cart.cart?.lines ?? []).map((l) => [l.productId, l.quantity] as const)),
-    [cart.cart],
-  );
+  const inCart = useMemo(() => {
+    // Units per product, over all its lines (sizes and colours).
+    const units = new Map<string, number>();
+    for (const l of cart.cart?.lines ?? [])
+      units.set(l.productId, (units.get(l.productId) ?? 0) + l.quantity);
+    return units;
+  }, [cart.cart]);
   const actions = useMemo<CardActions>(
     () => ({
-      addToCart: (productId) => void change({ kind: "add", productId, quantity: 1 }),
+      addToCart: (productId, variant) =>
+        void change({ kind: "add", productId, quantity: 1, ...variant }),
       busyProductId: busy,
       inCart,
     }),

@@ -4,7 +4,9 @@
  * the tile size, so filling in never moves anything: a skeleton tile becomes a product.
  */
 
+import { useState } from "react";
 import type { Product } from "../api/types";
+import { type PickedVariant, VariantPicker, variantNeeds } from "../cart/VariantPicker";
 import { useChatView } from "../chat/view-context";
 import { type Lang, pick } from "../i18n/lang";
 import { Icon, Spinner } from "../ui/Icon";
@@ -12,7 +14,8 @@ import { ProductPicture } from "./ProductPicture";
 
 /** What a card can do beyond showing (the shopper can add to the cart from a tile). */
 export interface CardActions {
-  addToCart?: ((productId: string) => void) | undefined;
+  /** Adds one unit, in the size and colour picked when the product needs them. */
+  addToCart?: ((productId: string, variant?: PickedVariant) => void) | undefined;
   /** The product being added, if any. */
   busyProductId?: string | undefined;
   /** Units of each product already in the cart, by product id. */
@@ -66,6 +69,7 @@ function Tile({
 }) {
   const { addToCart, busyProductId, inCart } = actions;
   const { lang, book, developer } = useChatView();
+  const [picking, setPicking] = useState(false);
   if (!product) {
     const known = id ? book.get(id) : undefined;
     return (
@@ -96,6 +100,7 @@ function Tile({
   }
   const busy = busyProductId === product.id;
   const held = inCart?.get(product.id) ?? 0;
+  const needs = variantNeeds(product);
   return (
     <li
       className={`tile${held > 0 ? " is-in-cart" : ""}`}
@@ -118,12 +123,32 @@ function Tile({
         <StockPill stock={product.stock} lang={lang} />
         {held > 0 && <InCartPill quantity={held} lang={lang} />}
       </div>
-      {addToCart && (
+      {addToCart && picking && (
+        <VariantPicker
+          name={product.name}
+          sizes={product.sizes}
+          colors={product.colors}
+          askSize={needs.size}
+          askColor={needs.color}
+          lang={lang}
+          confirmLabel={pick(lang, "Add to cart", "加入购物车")}
+          onConfirm={(variant) => {
+            setPicking(false);
+            addToCart(product.id, variant);
+          }}
+          onCancel={() => setPicking(false)}
+          testId="tile-variant-picker"
+        />
+      )}
+      {addToCart && !picking && (
         <button
           type="button"
           className="btn btn-soft btn-small tile-add"
           disabled={!product.inStock || busy}
-          onClick={() => addToCart(product.id)}
+          onClick={() =>
+            // A product with sizes (or several colours) is added with them: ask first.
+            needs.size || needs.color ? setPicking(true) : addToCart(product.id)
+          }
           aria-label={
             held > 0
               ? pick(lang, `Add another ${product.name} to cart`, `再加一件 ${product.name}`)

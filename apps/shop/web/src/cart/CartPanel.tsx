@@ -2,7 +2,9 @@
  * The shopper's cart (it belongs to the shopper, not to one chat), always in view: lines (a
  * picture of the product's kind, its size and colour) with − / + and remove (REST), the total
  * against the cart's limit, the rule's own sentence when a change is refused, and a short
- * highlight when the assistant changed the cart while it was talking. The lines scroll; the total
+ * highlight when the assistant changed the cart while it was talking. A line still missing the
+ * size or colour its product needs (a cart from before sizes were required) is marked "Choose a
+ * size" with a picker, and checkout asks for it instead of starting. The lines scroll; the total
  * and the checkout button never leave the panel. Its words follow the page's language.
  */
 
@@ -14,6 +16,7 @@ import { count, pick } from "../i18n/lang";
 import { useLang } from "../i18n/shopper-lang";
 import { Icon, Spinner } from "../ui/Icon";
 import type { CartModel } from "./use-cart";
+import { VariantPicker } from "./VariantPicker";
 import { variantOf } from "./variant-words";
 
 export { variantOf };
@@ -33,6 +36,19 @@ export function CartPanel({
   const lang = useLang();
   const { cart, busy, notice, dismiss, change, assistantUpdates } = model;
   const [flash, setFlash] = useState(false);
+  /** Checkout was asked for while a line still needs a size or colour. */
+  const [askChoice, setAskChoice] = useState(false);
+  const incomplete = cart?.lines.filter((l) => l.needs) ?? [];
+  useEffect(() => {
+    if (incomplete.length === 0) setAskChoice(false);
+  }, [incomplete.length]);
+  // Once the notice is shown (the lines' room shrank), the first line's picker comes into view.
+  useEffect(() => {
+    if (!askChoice) return;
+    document
+      .querySelector(".cart-line.needs-choice .variant-picker")
+      ?.scrollIntoView({ block: "nearest" });
+  }, [askChoice]);
 
   useEffect(() => {
     if (assistantUpdates === 0) return;
@@ -111,10 +127,12 @@ export function CartPanel({
         <ul className="cart-lines">
           {cart.lines.map((line) => {
             const lineBusy = busy === line.productId;
+            // Which line of the product, when it is in the cart in several sizes or colours.
+            const which = { size: line.size, color: line.color };
             return (
               <li
-                key={line.productId}
-                className="cart-line"
+                key={`${line.productId}|${line.size ?? ""}|${line.color ?? ""}`}
+                className={`cart-line${line.needs ? " needs-choice" : ""}`}
                 data-testid="cart-line"
                 data-product-id={line.productId}
               >
@@ -146,8 +164,13 @@ export function CartPanel({
                     onClick={() =>
                       void change(
                         line.quantity <= 1
-                          ? { kind: "remove", productId: line.productId }
-                          : { kind: "set", productId: line.productId, quantity: line.quantity - 1 },
+                          ? { kind: "remove", productId: line.productId, line: which }
+                          : {
+                              kind: "set",
+                              productId: line.productId,
+                              quantity: line.quantity - 1,
+                              line: which,
+                            },
                       )
                     }
                     aria-label={pick(
@@ -170,6 +193,7 @@ export function CartPanel({
                         kind: "set",
                         productId: line.productId,
                         quantity: line.quantity + 1,
+                        line: which,
                       })
                     }
                     aria-label={pick(
@@ -191,7 +215,9 @@ export function CartPanel({
                   type="button"
                   className="btn-icon btn-remove"
                   disabled={lineBusy}
-                  onClick={() => void change({ kind: "remove", productId: line.productId })}
+                  onClick={() =>
+                    void change({ kind: "remove", productId: line.productId, line: which })
+                  }
                   aria-label={pick(
                     lang,
                     `Remove ${line.name} from cart`,
@@ -200,6 +226,31 @@ export function CartPanel({
                 >
                   <Icon name="trash" size={15} />
                 </button>
+                {line.needs && (
+                  <div className="cart-line-choice">
+                    <div className="pill pill-warn cart-line-needs" data-testid="cart-line-needs">
+                      <Icon name="alert" size={12} /> {needsWords(line.needs.missing, lang)}
+                    </div>
+                    <VariantPicker
+                      name={line.name}
+                      sizes={line.needs.sizes}
+                      colors={line.needs.colors}
+                      askSize={line.needs.missing.includes("size")}
+                      askColor={line.needs.missing.includes("color")}
+                      lang={lang}
+                      confirmLabel={pick(lang, "Save", "保存")}
+                      onConfirm={(variant) =>
+                        void change({
+                          kind: "set",
+                          productId: line.productId,
+                          ...variant,
+                          line: which,
+                        })
+                      }
+                      testId="cart-variant-picker"
+                    />
+                  </div>
+                )}
               </li>
             );
           })}
@@ -227,11 +278,23 @@ export function CartPanel({
               )}
             </span>
           </div>
+          {askChoice && incomplete.length > 0 && (
+            <div className="banner banner-warn" role="alert" data-testid="cart-choose-first">
+              <Icon name="alert" size={15} />
+              <span>
+                {pick(
+                  lang,
+                  `Choose ${incomplete.map((l) => `the ${needsNoun(l.needs!.missing, lang)} of the ${l.name}`).join(" and ")} before checking out.`,
+                  `结账前请先选择${incomplete.map((l) => `${l.name} 的${needsNoun(l.needs!.missing, lang)}`).join("、")}。`,
+                )}
+              </span>
+            </div>
+          )}
           <button
             type="button"
             className="btn btn-primary btn-block"
             disabled={running || cart.lines.length === 0}
-            onClick={onCheckout}
+            onClick={() => (incomplete.length > 0 ? setAskChoice(true) : onCheckout())}
           >
             {pick(lang, "Check out with the assistant", "让助手结账")}
           </button>
@@ -239,4 +302,20 @@ export function CartPanel({
       )}
     </div>
   );
+}
+
+/** "size", "colour", "size and colour" (尺码, 颜色, 尺码和颜色). */
+function needsNoun(missing: readonly ("size" | "color")[], lang: "en" | "zh"): string {
+  const size = missing.includes("size");
+  const color = missing.includes("color");
+  return pick(
+    lang,
+    size && color ? "size and colour" : size ? "size" : "colour",
+    size && color ? "尺码和颜色" : size ? "尺码" : "颜色",
+  );
+}
+
+/** The mark of a line that still needs a choice: "Choose a size" (请选择尺码). */
+function needsWords(missing: readonly ("size" | "color")[], lang: "en" | "zh"): string {
+  return pick(lang, `Choose a ${needsNoun(missing, lang)}`, `请选择${needsNoun(missing, lang)}`);
 }

@@ -18,9 +18,22 @@ import { SHOPPER, sessionPath } from "../session/endpoints";
 
 /** A change asked for from the panel (or a product card). */
 export type CartChange =
-  | { kind: "add"; productId: string; quantity: number }
-  | { kind: "set"; productId: string; quantity: number }
-  | { kind: "remove"; productId: string };
+  | { kind: "add"; productId: string; quantity: number; size?: string; color?: string }
+  | {
+      kind: "set";
+      productId: string;
+      quantity?: number;
+      /** A new size or colour (a line that lacks one gets it). */
+      size?: string;
+      color?: string;
+      /** The line's current size and colour: which line, when the product has several. */
+      line?: { size?: string | undefined; color?: string | undefined };
+    }
+  | {
+      kind: "remove";
+      productId: string;
+      line?: { size?: string | undefined; color?: string | undefined };
+    };
 
 /** A message about the cart for the user. */
 export interface CartNotice {
@@ -114,18 +127,38 @@ export function useCart(
       setBusy(change.productId);
       const base = sessionPath(SHOPPER, id, "cart", "items");
       const item = `${base}/${encodeURIComponent(change.productId)}`;
+      const only =
+        change.kind === "remove" && change.line
+          ? new URLSearchParams(
+              Object.entries(change.line).filter((e): e is [string, string] => e[1] !== undefined),
+            ).toString()
+          : "";
       try {
         const next = await requestJson(
-          change.kind === "add" ? base : item,
+          change.kind === "add" ? base : only ? `${item}?${only}` : item,
           readCartAnswer,
           change.kind === "add"
             ? {
                 method: "POST",
                 token,
-                json: { productId: change.productId, quantity: change.quantity },
+                json: {
+                  productId: change.productId,
+                  quantity: change.quantity,
+                  size: change.size,
+                  color: change.color,
+                },
               }
             : change.kind === "set"
-              ? { method: "PATCH", token, json: { quantity: change.quantity } }
+              ? {
+                  method: "PATCH",
+                  token,
+                  json: {
+                    quantity: change.quantity,
+                    size: change.size,
+                    color: change.color,
+                    line: change.line,
+                  },
+                }
               : { method: "DELETE", token },
         );
         accept(next);
