@@ -79,7 +79,7 @@ async function startSim(): Promise<{ urls: Record<SimKind, string>; stop: () => 
 }
 
 /** overlap as the `overlap` / `overlap-buffered` peers run it. */
-function overlapTurn(eagerInputStreaming: boolean): Turn {
+function overlapTurn(eagerInputStreaming: boolean, sdkStream = false): Turn {
   const fetch = tappedFetch();
   const executor = new ToolExecutor(
     BENCH_TOOLS.map((t) =>
@@ -101,6 +101,7 @@ function overlapTurn(eagerInputStreaming: boolean): Turn {
         model: "scripted-peers",
         maxTokens: 32_000,
         eagerInputStreaming,
+        sdkStream,
       });
       models.set(url, model);
     }
@@ -269,6 +270,8 @@ function sdkFloorTurn(eager: boolean): Turn {
 
 const SYSTEMS: Record<string, () => Turn> = {
   overlap: () => overlapTurn(true),
+  // The same, reading the response through the SDK's stream (the fallback) instead of overlap's.
+  "overlap-sdk-stream": () => overlapTurn(true, true),
   "overlap-buffered": () => overlapTurn(false),
   "overlap-replay (no network)": overlapReplayTurn,
   "anthropic-tool-runner": toolRunnerTurn,

@@ -29,4 +29,12 @@ export interface ModelClient {
    * `next()`; aborting `signal` must end the request.
    */
   stream(request: ModelRequest, options: { signal: AbortSignal }): AsyncIterable<StreamEvent>;
+  /**
+   * The same response as {@link stream}, its events in arrays, one per network chunk (optional):
+   * the round then awaits once per chunk instead of once per event. Same events, same errors.
+   */
+  streamBatches?(
+    request: ModelRequest,
+    options: { signal: AbortSignal },
+  ): AsyncIterable<readonly StreamEvent[]>;
 }

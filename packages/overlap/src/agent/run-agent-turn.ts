@@ -247,12 +247,18 @@ function runRound(
       "approvalTimeoutMs",
     ]),
   });
-  let events: AsyncIterable<StreamEvent>;
+  let events: AsyncIterable<StreamEvent | readonly StreamEvent[]>;
   try {
-    events = options.model.stream(
-      { messages, tools: options.executor.specs(), ...pick(options, ["system", "maxTokens"]) },
-      { signal: controller.signal },
-    );
+    const request = {
+      messages,
+      tools: options.executor.specs(),
+      ...pick(options, ["system", "maxTokens"]),
+    };
+    const model = options.model;
+    // In arrays per network chunk when the client can: one await per chunk, not per event.
+    events = model.streamBatches
+      ? model.streamBatches(request, { signal: controller.signal })
+      : model.stream(request, { signal: controller.signal });
   } catch (err) {
     // A client that fails before returning a stream is reported like a failed stream.
     events = failing(err);

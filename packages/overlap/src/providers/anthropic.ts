@@ -7,10 +7,12 @@
 
 import Anthropic from "@anthropic-ai/sdk";
 import type { ModelClient, ModelRequest } from "../agent/model-client.js";
+import type { SseFrame } from "../sse/sse-decoder.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import { messagesForClaude } from "./messages-for-claude.js";
 import { withoutResponsesData } from "./responses-input.js";
-import { sdkEventStream } from "./sdk-stream.js";
+import { responseBatches, sdkEventStream, streamErrorEvent } from "./sdk-stream.js";
+import { eachEvent } from "./sse-batches.js";
 
 /** Options of {@link anthropicModel}. */
 export interface AnthropicModelOptions {
@@ -41,27 +43,68 @@ export interface AnthropicModelOptions {
    * (some gateways answer "Extra inputs are not permitted").
    */
   eagerInputStreaming?: boolean;
+  /**
+   * Read the response through the SDK's own stream (one async step per event) instead of
+   * overlap's reader (default false). Overlap's reader takes the SDK's raw `Response` (the SDK
+   * still builds, signs and sends the request, retries and reports errors before the stream) and
+   * turns each network chunk into events in one synchronous pass, with the same events and
+   * errors; the round then awaits once per chunk. Set it to rule the reader out when diagnosing.
+   */
+  sdkStream?: boolean;
 }
 
 /** A ModelClient for Claude (or any server speaking the Messages API, like overlap-sim). */
 export function anthropicModel(options: AnthropicModelOptions): ModelClient {
   const client = options.client ?? new Anthropic();
+  const body = (request: ModelRequest) => ({
+    ...options.params,
+    ...anthropicParams(request, options),
+    stream: true as const,
+  });
+  if (options.sdkStream) {
+    return {
+      label: options.model,
+      provider: "anthropic",
+      stream(request: ModelRequest, { signal }) {
+        return sdkEventStream(
+          async () =>
+            client.messages.create(body(request), { signal }) as unknown as Promise<
+              AsyncIterable<StreamEvent>
+            >,
+          (event) => [event],
+          () => [],
+          signal,
+        );
+      },
+    };
+  }
+  const batches = (request: ModelRequest, signal: AbortSignal) =>
+    responseBatches(
+      () => client.messages.create(body(request), { signal }).asResponse(),
+      messagesFrame,
+      signal,
+    );
   return {
     label: options.model,
     provider: "anthropic",
-    stream(request: ModelRequest, { signal }) {
-      return sdkEventStream(
-        async () =>
-          client.messages.create(
-            { ...options.params, ...anthropicParams(request, options), stream: true },
-            { signal },
-          ) as unknown as Promise<AsyncIterable<StreamEvent>>,
-        (event) => [event],
-        () => [],
-        signal,
-      );
-    },
+    stream: (request, { signal }) => eachEvent(batches(request, signal)),
+    streamBatches: (request, { signal }) => batches(request, signal),
   };
+}
+
+/**
+ * One Messages API SSE frame as the SDK's stream reads it: `ping` and unnamed frames are skipped,
+ * an `error` frame (e.g. overloaded_error mid-stream) becomes a neutral `error` event and ends
+ * the stream, every other frame's data is the event itself.
+ */
+function messagesFrame(frame: SseFrame, out: StreamEvent[]): boolean | undefined {
+  if (frame.event === undefined || frame.event === "ping") return undefined;
+  if (frame.event === "error") {
+    out.push(streamErrorEvent(frame.data));
+    return true;
+  }
+  if (frame.data !== "") out.push(JSON.parse(frame.data) as StreamEvent);
+  return undefined;
 }
 
 /** The Messages API request body for a neutral request (our conversation shape is its own). */

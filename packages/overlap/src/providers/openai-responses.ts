@@ -54,6 +54,7 @@ export function openaiResponsesModel(options: OpenAIResponsesModelOptions): Mode
   const client = options.client ?? new OpenAI();
   return {
     label: options.model,
+    provider: "openai",
     stream(request: ModelRequest, { signal }) {
       const translator = new ResponsesEventTranslator();
       return sdkEventStream(

@@ -8,6 +8,7 @@
 
 import { OverlapError } from "../errors.js";
 import type { StreamEvent } from "../stream/stream-event.js";
+import { type FrameTranslator, type SseBatchesOptions, sseBatches } from "./sse-batches.js";
 
 /** The fields of the SDKs' APIError classes that we read (both SDKs share the shape). */
 interface SdkApiError {
@@ -83,4 +84,59 @@ function errorMessage(api: SdkApiError): string {
 
 function describe(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * Overlap's fast read of an SDK request: `open` sends it through the SDK and resolves with the
+ * raw `Response` (failures before the stream are `provider_error`, as above); its SSE body is
+ * read by {@link sseBatches} with `translate`, one array of events per network chunk.
+ */
+export async function* responseBatches(
+  open: () => Promise<Response>,
+  translate: FrameTranslator,
+  signal: AbortSignal,
+  options: SseBatchesOptions = {},
+): AsyncGenerator<StreamEvent[]> {
+  let response: Response;
+  try {
+    response = await open();
+  } catch (err) {
+    if (signal.aborted) return;
+    throw providerError(err);
+  }
+  if (!response.body) {
+    throw new OverlapError(
+      "stream_interrupted",
+      "The model stream was cut: the response has no body.",
+    );
+  }
+  yield* sseBatches(response.body, translate, signal, options);
+}
+
+/**
+ * The neutral `error` event of an error the provider sent inside the stream, from the frame's
+ * data, with the type and message the SDK's own stream reports for it.
+ */
+export function streamErrorEvent(data: string): StreamEvent {
+  let body: unknown = data;
+  try {
+    body = JSON.parse(data);
+  } catch {
+    // Not JSON: the text itself is the error.
+  }
+  const parsed = (typeof body === "object" && body !== null ? body : {}) as {
+    type?: unknown;
+    message?: unknown;
+    error?: { type?: unknown; message?: unknown };
+  };
+  const type = parsed.error?.type ?? parsed.type;
+  const message = parsed.error?.message ?? parsed.message;
+  return {
+    type: "error",
+    error: {
+      type: typeof type === "string" && type !== "" ? type : "api_error",
+      // As the SDK's APIError words it: the body as JSON when it has no message.
+      message: typeof message === "string" ? message : JSON.stringify(body),
+    },
+  };
 }

@@ -119,6 +119,8 @@ export class StreamedRound {
   readonly #dispatcher: EagerDispatcher;
   #final: Final | undefined;
   #streamError: OverlapError | undefined;
+  /** A call was started since the last look: give it the event loop before reading on. */
+  #started = false;
   /** Entries of the calls whose block stopped with valid arguments, by call id. */
   readonly #entries = new Map<string, CallEntry>();
   /** Journal writes still in flight. */
@@ -158,7 +160,7 @@ export class StreamedRound {
   }
 
   /** Consumes the provider's neutral events and runs the round to its end. Never rejects. */
-  async relay(events: AsyncIterable<StreamEvent>): Promise<RoundResult> {
+  async relay(events: AsyncIterable<StreamEvent | readonly StreamEvent[]>): Promise<RoundResult> {
     const signal = this.#options.signal;
     const cancel = () => this.#dispatcher.cancelAll("the response was cancelled");
     // A listener never fires for an abort that already happened: cancel now.
@@ -189,10 +191,12 @@ export class StreamedRound {
    * Reads the stream until message_stop, a failure, cancellation or a silence longer than the
    * idle timeout (a hung connection must not hang the round); returns the failure.
    */
-  async #consume(events: AsyncIterable<StreamEvent>): Promise<OverlapError | undefined> {
+  async #consume(
+    events: AsyncIterable<StreamEvent | readonly StreamEvent[]>,
+  ): Promise<OverlapError | undefined> {
     const signal = this.#options.signal;
     const idleMs = Math.min(this.#options.idleTimeoutMs ?? 120_000, 2 ** 31 - 1);
-    let iterator: AsyncIterator<StreamEvent> | undefined;
+    let iterator: AsyncIterator<StreamEvent | readonly StreamEvent[]> | undefined;
     let lastEventAt = Date.now();
     let timer: ReturnType<typeof setTimeout> | undefined;
     // Why the stream was left early (abort, idle), and the wait it must end at once. Each event's
@@ -223,13 +227,13 @@ export class StreamedRound {
         const source = iterator;
         const next =
           interruption ??
-          (await new Promise<IteratorResult<StreamEvent> | typeof ABORTED | typeof IDLE>(
-            (resolve, reject) => {
-              wake = resolve;
-              // It may lose to an interruption and settle later: then nobody listens.
-              source.next().then(resolve, reject);
-            },
-          ));
+          (await new Promise<
+            IteratorResult<StreamEvent | readonly StreamEvent[]> | typeof ABORTED | typeof IDLE
+          >((resolve, reject) => {
+            wake = resolve;
+            // It may lose to an interruption and settle later: then nobody listens.
+            source.next().then(resolve, reject);
+          }));
         wake = undefined;
         if (next === ABORTED) return abortedError();
         if (next === IDLE) {
@@ -242,9 +246,29 @@ export class StreamedRound {
         if (signal?.aborted) return abortedError();
         if (next.done) return streamCut();
         lastEventAt = Date.now();
-        this.#clock.event();
-        for (const report of this.#assembler.push(next.value)) this.#handle(report);
-        if (this.#streamError) return this.#streamError;
+        const value = next.value;
+        if (!isBatch(value)) {
+          this.#clock.event();
+          for (const report of this.#assembler.push(value)) this.#handle(report);
+          if (this.#streamError) return this.#streamError;
+          continue;
+        }
+        // A network chunk's events, in one synchronous pass; a sink or a tool may abort between.
+        // A call that starts in the chunk gets the event loop before the rest is read, so it
+        // begins its work (its ledger lookup, its I/O) while the model still writes, as with
+        // one event at a time.
+        for (const event of value) {
+          if (this.#assembler.ended) break;
+          if (signal?.aborted) return abortedError();
+          this.#clock.event();
+          for (const report of this.#assembler.push(event)) this.#handle(report);
+          if (this.#streamError) return this.#streamError;
+          if (this.#started) {
+            this.#started = false;
+            await new Promise<void>((resolve) => setImmediate(resolve));
+            if (interruption === IDLE) break;
+          }
+        }
       }
       return undefined;
     } catch (err) {
@@ -386,7 +410,10 @@ export class StreamedRound {
     const dispatch = this.#dispatcher.decide(call);
     if (entry && dispatch !== "duplicate") this.#journal(entry);
     this.#emit({ type: "tool-call", round, index, callId, name, input: value, dispatch });
-    if (dispatch === "started") this.#clock.toolReady(callId, name);
+    if (dispatch === "started") {
+      this.#clock.toolReady(callId, name);
+      this.#started = true;
+    }
     this.#dispatcher.dispatch(call);
   }
 
@@ -501,4 +528,9 @@ function streamCut(): OverlapError {
 
 function describe(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/** True for a network chunk's events (a client's `streamBatches`), false for one event. */
+function isBatch(value: StreamEvent | readonly StreamEvent[]): value is readonly StreamEvent[] {
+  return Array.isArray(value);
 }
