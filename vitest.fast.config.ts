@@ -23,8 +23,10 @@ const NEEDS_A_SERVICE_OR_A_PROCESS = [
   "packages/overlap/src/providers/providers.test.ts",
   "packages/overlap/src/providers/responses-conformance.test.ts",
   "packages/overlap/src/providers/responses-sim-integration.test.ts",
+  "packages/overlap/src/providers/provider-tools-sim.test.ts",
   "packages/overlap/src/providers/sim-integration.test.ts",
   "packages/sim/src/cli-args.test.ts",
+  "packages/sim/src/code-execution.test.ts",
   "packages/sim/src/mid-call-cut.test.ts",
   "packages/sim/src/sim-server*.test.ts",
   // Pure, but 40 recorded conversations at every chunking: about half a minute on its own.
@@ -73,6 +75,11 @@ export default mergeConfig(
     test: {
       exclude: [...configDefaults.exclude, ...NEEDS_A_SERVICE_OR_A_PROCESS],
       setupFiles: ["./vitest.fast.setup.ts"],
+      // Worker threads that keep their loaded modules from one test file to the next: half the
+      // CPU time of the default (a process per worker, modules loaded again for every file). A
+      // test here must leave no global state behind (timers, stubs, environment).
+      pool: "threads",
+      isolate: false,
     },
   }),
 );
