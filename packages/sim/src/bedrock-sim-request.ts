@@ -33,6 +33,13 @@ function resultText(content: unknown): string {
 function block(value: unknown): SimRequestBlock {
   if (!isJsonObject(value)) return { type: "other", block: {} };
   if (typeof value.text === "string") return { type: "text", text: value.text };
+  // Provider-side code execution (and its typed result) is not a client call.
+  if (isJsonObject(value.toolUse) && value.toolUse.type === "server_tool_use") {
+    return { type: "other", block: value };
+  }
+  if (isJsonObject(value.toolResult) && typeof value.toolResult.type === "string") {
+    return { type: "other", block: value };
+  }
   if (isJsonObject(value.toolUse)) {
     return {
       type: "tool_use",

@@ -13,6 +13,13 @@
  * `max_tokens`, `stop_sequence`; `content_filtered` for a refusal) and last `metadata` `{ usage:
  * { inputTokens, outputTokens, totalTokens }, metrics: { latencyMs } }`.
  *
+ * Provider-side code execution (Nova's code interpreter): `contentBlockStart` `{ start: { toolUse:
+ * { toolUseId, name: "nova_code_interpreter", type: "server_tool_use" } } }`, its `{ snippet }`
+ * input in `toolUse` deltas, its stop; then, after the server-side delay, its result as a block
+ * of its own: `contentBlockStart` `{ start: { toolResult: { toolUseId, type:
+ * "nova_code_interpreter_result", status } } }`, one `{ delta: { toolResult: [{ json: { stdOut,
+ * stdErr, exitCode, isError } }] } }` and its stop.
+ *
  * Argument text is sent as the script resolved it: the `invalid-json` fault and a cut call (the
  * `max-tokens` fault, the request's `maxTokens`) reach the client as they are, the block still
  * stopped.
@@ -135,6 +142,18 @@ export function encodeBedrockStream(
           contentBlockIndex,
           start: { toolUse: { toolUseId: block.id, name: block.name } },
         });
+      } else if (block.type === "code_execution") {
+        opened.add(contentBlockIndex);
+        push(item.atMs, "contentBlockStart", {
+          contentBlockIndex,
+          start: { toolUse: { toolUseId: block.id, name: CODE_TOOL, type: "server_tool_use" } },
+        });
+      } else if (block.type === "code_execution_result") {
+        opened.add(contentBlockIndex);
+        const result = codeResult(block);
+        const { content, ...start } = result;
+        push(item.atMs, "contentBlockStart", { contentBlockIndex, start: { toolResult: start } });
+        push(item.atMs, "contentBlockDelta", { contentBlockIndex, delta: { toolResult: content } });
       }
     } else if (item.type === "delta") {
       opened.add(contentBlockIndex);
@@ -155,8 +174,32 @@ export function encodeBedrockStream(
 
 function delta(block: ResolvedBlock, text: string): Record<string, unknown> {
   if (block.type === "thinking") return { reasoningContent: { text } };
-  if (block.type === "tool_use") return { toolUse: { input: text } };
+  if (block.type === "tool_use" || block.type === "code_execution") {
+    return { toolUse: { input: text } };
+  }
   return { text };
+}
+
+/** Nova's code interpreter: the system tool's name. */
+const CODE_TOOL = "nova_code_interpreter";
+
+/** A code execution's `toolResult` block, as the service returns it. */
+function codeResult(block: Extract<ResolvedBlock, { type: "code_execution_result" }>) {
+  return {
+    toolUseId: block.toolUseId,
+    type: `${CODE_TOOL}_result`,
+    status: block.failed ? "error" : "success",
+    content: [
+      {
+        json: {
+          stdOut: block.failed ? "" : block.output,
+          stdErr: block.failed ? block.output : "",
+          exitCode: block.failed ? 1 : 0,
+          isError: block.failed,
+        },
+      },
+    ],
+  };
 }
 
 /** A call's `input` document: its arguments when they are a JSON object, else `{}`. */
@@ -187,6 +230,17 @@ export function bedrockResponseBody(
       content.push({
         toolUse: { toolUseId: block.id, name: block.name, input: inputOf(block.args) },
       });
+    } else if (block.type === "code_execution") {
+      content.push({
+        toolUse: {
+          toolUseId: block.id,
+          name: CODE_TOOL,
+          input: inputOf(block.args),
+          type: "server_tool_use",
+        },
+      });
+    } else if (block.type === "code_execution_result") {
+      content.push({ toolResult: codeResult(block) });
     }
   }
   return {

@@ -10,7 +10,11 @@
  * finished. The first call of a response carries the `thoughtSignature` (as thinking models
  * do); a response without calls gets its signature in a last chunk with an empty text part.
  * The last chunk has the `finishReason` (STOP, MAX_TOKENS, SAFETY for a refusal) and the full
- * usage. With the `multi-call-chunk` quirk, consecutive calls share one chunk.
+ * usage. With the `multi-call-chunk` quirk, consecutive calls share one chunk. Provider-side
+ * code execution: an `executableCode` part (`language: "PYTHON"`, `code`, `id`) comes whole when
+ * its block would have finished, always signed (as Gemini 3 signs it; the first call and the
+ * last part are signed as before), and its
+ * `codeExecutionResult` part (`outcome`, `output`, `id`) after the server-side delay.
  *
  * A call whose arguments are not a JSON object cannot be sent (`args` is an object): the
  * response ends there with `finishReason: MALFORMED_FUNCTION_CALL` (the `invalid-json` fault, a
@@ -135,6 +139,29 @@ function callPart(
   return part;
 }
 
+function codePart(
+  block: Extract<ResolvedBlock, { type: "code_execution" }>,
+  signature: string | undefined,
+): Record<string, unknown> {
+  const part: Record<string, unknown> = {
+    executableCode: { language: "PYTHON", code: block.code, id: block.id },
+  };
+  if (signature !== undefined) part.thoughtSignature = signature;
+  return part;
+}
+
+function codeResultPart(
+  block: Extract<ResolvedBlock, { type: "code_execution_result" }>,
+): Record<string, unknown> {
+  return {
+    codeExecutionResult: {
+      outcome: block.failed ? "OUTCOME_FAILED" : "OUTCOME_OK",
+      output: block.output,
+      id: block.toolUseId,
+    },
+  };
+}
+
 /** The streamed chunks, each with the time to send it. */
 export function encodeGeminiStream(
   script: ResolvedScript,
@@ -211,6 +238,18 @@ export function encodeGeminiStream(
       }
       continue;
     }
+    if (block.type === "code_execution") {
+      if (item.type !== "block-stop") continue;
+      flush();
+      parts(item.atMs, [codePart(block, context.thoughtSignature)]);
+      continue;
+    }
+    if (block.type === "code_execution_result") {
+      if (item.type !== "block-start") continue;
+      flush();
+      parts(item.atMs, [codeResultPart(block)]);
+      continue;
+    }
     if (item.type !== "delta") continue;
     flush();
     if (block.type === "text") parts(item.atMs, [{ text: item.text }]);
@@ -231,6 +270,10 @@ export function geminiResponseBody(script: ResolvedScript, context: GeminiWireCo
     else if (block.type === "tool_use") {
       parts.push(callPart(block, signed ? undefined : context.thoughtSignature));
       signed = true;
+    } else if (block.type === "code_execution") {
+      parts.push(codePart(block, context.thoughtSignature));
+    } else if (block.type === "code_execution_result") {
+      parts.push(codeResultPart(block));
     }
   });
   if (!signed && end.finishMessage === undefined) {

@@ -247,8 +247,10 @@ function paceBlock(block: ResolvedBlock): PaceBlock {
       return { kind: "text", content: block.thinking };
     case "tool_use":
     case "server_tool_use":
+    case "code_execution":
       return { kind: "args", content: block.args };
     case "web_search_tool_result":
+    case "code_execution_result":
       return { kind: "whole", content: "" };
   }
 }

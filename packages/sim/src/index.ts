@@ -84,6 +84,8 @@ export {
 export type {
   SimBlock,
   SimCitation,
+  SimCodeExecutionBlock,
+  SimCodeExecutionResultBlock,
   SimScript,
   SimServerToolUseBlock,
   SimStopReason,

@@ -22,7 +22,10 @@ export type ResolvedBlock =
   | { type: "thinking"; thinking: string; signature: string }
   | { type: "tool_use"; id: string; name: string; args: string }
   | { type: "server_tool_use"; id: string; name: string; args: string }
-  | { type: "web_search_tool_result"; toolUseId: string; results: ResolvedWebSearchResult[] };
+  | { type: "web_search_tool_result"; toolUseId: string; results: ResolvedWebSearchResult[] }
+  /** `args`: the code (Gemini) or the `{ snippet }` input text (Bedrock). */
+  | { type: "code_execution"; id: string; code: string; args: string }
+  | { type: "code_execution_result"; toolUseId: string; output: string; failed: boolean };
 
 /** A response ready to pace and encode. */
 export interface ResolvedScript {
@@ -65,7 +68,10 @@ export function resolveScript(script: SimScript, options: ResolveOptions): Resol
           ? script.blocks.filter(
               (b) => b.type !== "server_tool_use" && b.type !== "web_search_tool_result",
             )
-          : script.blocks;
+          : // Provider-side code execution is Gemini's and Bedrock's only.
+            script.blocks.filter(
+              (b) => b.type !== "code_execution" && b.type !== "code_execution_result",
+            );
   let blocks: ResolvedBlock[] = [];
   for (const block of source) blocks.push(resolveBlock(block, blocks, options));
   let cut = false;
@@ -116,7 +122,10 @@ export function blockTokens(block: ResolvedBlock): number {
     case "tool_use":
     case "server_tool_use":
       return estimateTokens(block.name) + estimateTokens(block.args);
+    case "code_execution":
+      return estimateTokens(block.args);
     case "web_search_tool_result":
+    case "code_execution_result":
       return 0;
   }
 }
@@ -174,6 +183,26 @@ function resolveBlock(
         name: block.name,
         args: argumentText(block.input, api),
       };
+    case "code_execution":
+      return {
+        type: "code_execution",
+        id:
+          block.id ??
+          (api === "bedrock"
+            ? `tooluse_${ids.openaiCall().slice(5, 27)}`
+            : ids.openaiCall().slice(5, 13).toLowerCase()),
+        code: block.code,
+        args: api === "bedrock" ? JSON.stringify({ snippet: block.code }) : block.code,
+      };
+    case "code_execution_result": {
+      const call = before.findLast((b) => b.type === "code_execution");
+      return {
+        type: "code_execution_result",
+        toolUseId: block.toolUseId ?? call?.id ?? "",
+        output: block.output,
+        failed: block.failed === true,
+      };
+    }
     case "web_search_tool_result": {
       const call = before.findLast((b) => b.type === "server_tool_use");
       return {

@@ -82,13 +82,41 @@ export interface SimWebSearchToolResultBlock {
   results: SimWebSearchResult[];
 }
 
+/**
+ * Provider-side code execution (Gemini API and Bedrock only; left out elsewhere): Gemini sends an
+ * `executableCode` part, Bedrock a `toolUse` of `type: "server_tool_use"` named
+ * `nova_code_interpreter` with the input `{ snippet }`.
+ */
+export interface SimCodeExecutionBlock {
+  type: "code_execution";
+  /** Generated when absent (Gemini: 8 characters; Bedrock: `tooluse_…`). */
+  id?: string;
+  code: string;
+}
+
+/**
+ * The outcome of that code (Gemini API and Bedrock only), sent whole after the server-side
+ * delay: Gemini's `codeExecutionResult` part (`OUTCOME_OK` / `OUTCOME_FAILED`), Bedrock's
+ * streamed `toolResult` (`nova_code_interpreter_result`, `{ stdOut, stdErr, exitCode, isError }`).
+ */
+export interface SimCodeExecutionResultBlock {
+  type: "code_execution_result";
+  /** The code_execution it answers; defaults to the closest one before it. */
+  toolUseId?: string;
+  output: string;
+  /** The code failed (exit code 1). */
+  failed?: boolean;
+}
+
 /** One block of a script. */
 export type SimBlock =
   | SimTextBlock
   | SimThinkingBlock
   | SimToolUseBlock
   | SimServerToolUseBlock
-  | SimWebSearchToolResultBlock;
+  | SimWebSearchToolResultBlock
+  | SimCodeExecutionBlock
+  | SimCodeExecutionResultBlock;
 
 /** The policy's answer to one request. */
 export interface SimScript {

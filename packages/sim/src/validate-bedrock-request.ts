@@ -8,7 +8,9 @@
  * empty tool result text, an unsigned reasoning block, a final assistant message not starting
  * with its thinking while thinking is on, duplicate toolUse ids). The AWS-style constraint messages
  * (`1 validation error detected: …`) and the toolResult-without-toolUse message are inferred, not
- * quoted.
+ * quoted. A provider's own tool is a `systemTool` `{ name }` in `toolConfig.tools`; its call (a
+ * `toolUse` of `type: "server_tool_use"`) is answered by a typed `toolResult` in the same
+ * assistant message, as the service returns them, not in the next user message.
  */
 
 import type { ApiRejection } from "./api-rejection.js";
@@ -106,6 +108,14 @@ function validateToolConfig(toolConfig: unknown): ApiRejection | undefined {
     const path = `toolConfig.tools.${t + 1}.member`;
     if (!isJsonObject(tool)) return constraint(tool, path, "Member must be a structure");
     if (tool.cachePoint !== undefined) continue;
+    if (tool.systemTool !== undefined) {
+      // A provider's own tool (Nova's nova_code_interpreter, nova_grounding).
+      const name = isJsonObject(tool.systemTool) ? tool.systemTool.name : undefined;
+      if (typeof name !== "string" || name === "") {
+        return constraint(name, `${path}.systemTool.name`, "Member must not be null");
+      }
+      continue;
+    }
     const spec = tool.toolSpec;
     if (!isJsonObject(spec))
       return constraint(undefined, `${path}.toolSpec`, "Member must not be null");
@@ -229,7 +239,13 @@ function validateBlock(
   }
   if ("toolResult" in block) {
     const result = block.toolResult;
-    if (role !== "user" || !isJsonObject(result) || typeof result.toolUseId !== "string") {
+    // A provider-side tool's result (a typed toolResult) stays in the assistant message.
+    const server = isJsonObject(result) && typeof result.type === "string";
+    if (
+      role !== (server ? "assistant" : "user") ||
+      !isJsonObject(result) ||
+      typeof result.toolUseId !== "string"
+    ) {
       return constraint(undefined, `${path}.toolResult.toolUseId`, "Member must not be null");
     }
     if (!Array.isArray(result.content)) {
@@ -287,8 +303,11 @@ function validateToolPairs(messages: readonly Json[]): ApiRejection | undefined 
   for (const [n, message] of messages.entries()) {
     const blocks = (message.content as unknown[]).filter(isJsonObject);
     if (message.role === "assistant") {
+      // Provider-side calls (type server_tool_use) are answered in the same message.
       const ids = blocks.flatMap((b) =>
-        isJsonObject(b.toolUse) ? [String(b.toolUse.toolUseId)] : [],
+        isJsonObject(b.toolUse) && b.toolUse.type !== "server_tool_use"
+          ? [String(b.toolUse.toolUseId)]
+          : [],
       );
       if (ids.length === 0) continue;
       const next = messages[n + 1];
