@@ -8,6 +8,7 @@
 import type { AgentEvent, LoggedEvent, TurnEventLog } from "overlap-runtime";
 import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { TURN_CRASHED_MESSAGE } from "./crashed-turn.js";
 import { connectRedis, RedisUnreachableError } from "./redis-connection.js";
 import {
   deleteKeys,
@@ -16,11 +17,7 @@ import {
   TEST_REDIS_URL,
   uniqueKeyPrefix,
 } from "./redis-test-support.js";
-import {
-  RedisTurnLogs,
-  type RedisTurnLogsOptions,
-  TURN_CRASHED_MESSAGE,
-} from "./redis-turn-logs.js";
+import { RedisTurnLogs, type RedisTurnLogsOptions } from "./redis-turn-logs.js";
 import { TurnRegistry, type TurnView } from "./turn-registry.js";
 
 const skip = await skipWithoutRedis("Redis turn log tests");

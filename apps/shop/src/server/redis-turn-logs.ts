@@ -28,6 +28,7 @@ import { setMaxListeners } from "node:events";
 import type { Redis } from "ioredis";
 import type { ApprovalDecision, DecideResult, LoggedEvent, TurnEventLog } from "overlap-runtime";
 import type { Logger } from "pino";
+import { crashEnd } from "./crashed-turn.js";
 import { blockingConnection } from "./redis-connection.js";
 import type { SharedTurnLogs, TurnControl, TurnView } from "./turn-registry.js";
 
@@ -488,16 +489,4 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     }
     signal.addEventListener("abort", done, { once: true });
   });
-}
-
-/** What the readers of a turn whose instance died read last: the turn ended by a crash. */
-export const TURN_CRASHED_MESSAGE =
-  "The server writing this reply stopped. Whatever it finished is kept; send your message again to continue.";
-
-function* crashEnd(turnId: string, last: number, rounds: number): Generator<LoggedEvent> {
-  yield {
-    id: `${turnId}:${last + 1}`,
-    event: { type: "error", code: "turn_crashed", message: TURN_CRASHED_MESSAGE },
-  };
-  yield { id: `${turnId}:${last + 2}`, event: { type: "done", rounds, stopReason: "error" } };
 }

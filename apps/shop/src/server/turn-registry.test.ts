@@ -198,4 +198,32 @@ describe("TurnRegistry with the database's turn leases", () => {
     expect(await turns.claim(third.id)).toMatchObject({ ok: false });
     await store.close();
   });
+
+  it("a turn whose instance died is found by its lease: its readers are told it crashed", async () => {
+    const { store, chat, turns } = await withLeases();
+    const gone = spawnSync(process.execPath, ["-e", ""]).pid;
+    expect(await turns.find(chat)).toBeUndefined();
+    await store.leases.claim(chat, {
+      turnId: "dead-turn",
+      holder: `${hostname()}/${gone}/abcd1234`,
+      ttlMs: 60_000,
+    });
+    const view = await turns.find(chat);
+    expect(view).toMatchObject({ turnId: "dead-turn", running: false });
+    const read = async (lastEventId?: string) => {
+      const out: Array<{ id: string; type: string }> = [];
+      for await (const e of view!.read(lastEventId)) out.push({ id: e.id, type: e.event.type });
+      return out;
+    };
+    expect(await read("dead-turn:12")).toEqual([
+      { id: "dead-turn:13", type: "error" },
+      { id: "dead-turn:14", type: "done" },
+    ]);
+    expect((await read())[0]?.id).toBe("dead-turn:1");
+    // A live lease of another machine is not a crash (its turn runs there).
+    const other = await store.createSession("shopper");
+    await store.leases.claim(other.id, { turnId: "far", holder: "elsewhere/1/x", ttlMs: 60_000 });
+    expect(await turns.find(other.id)).toBeUndefined();
+    await store.close();
+  });
 });

@@ -31,6 +31,7 @@ import {
 } from "overlap-runtime";
 import type { TurnLease, TurnLeases } from "../db/sql-turn-leases.js";
 import { holderIsGone, TurnLeaseLost } from "../db/sql-turn-leases.js";
+import { crashedTurnView } from "./crashed-turn.js";
 
 /** A turn as its readers see it, wherever it runs. */
 export interface TurnView {
@@ -357,7 +358,14 @@ export class TurnRegistry {
       const shared = await this.#shared.find(sessionId).catch(() => undefined);
       if (shared && shared.turnId !== local?.turnId) return shared;
     }
-    return local && viewOf(local);
+    if (local) return viewOf(local);
+    // A turn whose instance died left its lease and nothing else (a restart, no Redis): its
+    // readers learn that it ended by a crash.
+    const lease = await this.#leases?.store.current(sessionId).catch(() => undefined);
+    if (lease && (lease.expiresAt <= Date.now() || holderIsGone(lease.holder))) {
+      return crashedTurnView(lease.turnId);
+    }
+    return undefined;
   }
 
   /** The running turn's log (of this process), or the last one's. */
