@@ -30,3 +30,31 @@ describe("messagesForClaude: a conversation the AI SDK adapter took part in", ()
     expect(validateConversation(out as Message[])).toEqual([]);
   });
 });
+
+describe("messagesForClaude: a conversation Gemini or Bedrock took part in", () => {
+  it("drops their provider-side calls with their results, the grounding block and their citations", () => {
+    const kept = { type: "web_search_result_location", url: "https://a.example", cited_text: "x" };
+    const messages = [
+      { role: "user", content: "Go." },
+      {
+        role: "assistant",
+        content: [
+          { type: "server_tool_use", id: "g1", name: "code_execution", input: {}, gemini_part: {} },
+          { type: "gemini_tool_result", tool_use_id: "g1", content: {} },
+          { type: "server_tool_use", id: "b1", name: "nova_code_interpreter", input: {} },
+          { type: "bedrock_tool_result", tool_use_id: "b1", content: {} },
+          {
+            type: "text",
+            text: "Cited.",
+            citations: [{ type: "gemini_grounding", url: "u" }, { type: "bedrock_citation" }, kept],
+          },
+          { type: "gemini_grounding_metadata", metadata: {} },
+        ],
+      },
+    ] as unknown as Message[];
+    expect(messagesForClaude(messages)).toEqual([
+      messages[0],
+      { role: "assistant", content: [{ type: "text", text: "Cited.", citations: [kept] }] },
+    ]);
+  });
+});
