@@ -106,8 +106,15 @@ describe("StreamedRound.relay", () => {
   });
 
   it("emits results in call order after the join, with ONE user message of tool_results", async () => {
-    const { result, seen, runs } = await relay(buildStreamEvents(blocks), { delayMs: 1 });
-    // a takes longest, so completion order is c, b, a; result order must still be a, b, c.
+    // a takes longest, so completion order is c, b, a; result order must still be a, b, c. The
+    // durations are far apart and the events come at once, so a loaded machine cannot turn the
+    // completion order around by starting b late.
+    const slow: ScriptBlock[] = [
+      { type: "tool_use", id: "toolu_a", name: "add_to_cart", input: { sku: "AERO-1", ms: 400 } },
+      { type: "tool_use", id: "toolu_b", name: "add_to_cart", input: { sku: "SOCK-2", ms: 200 } },
+      { type: "tool_use", id: "toolu_c", name: "cart_total", input: { ms: 1 } },
+    ];
+    const { result, seen, runs } = await relay(buildStreamEvents(slow), { delayMs: 0 });
     const done = seen
       .filter((e) => e.type === "tool-status" && e.status === "done")
       .map((e) => (e as { callId: string }).callId);

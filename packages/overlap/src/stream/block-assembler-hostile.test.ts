@@ -140,12 +140,23 @@ function feed(assembler: BlockAssembler, events: readonly unknown[]): Outcome {
   return { reports };
 }
 
+/** `value` with every -0 as 0: JSON has one zero. */
+function zeroSigned(value: unknown): unknown {
+  if (Object.is(value, -0)) return 0;
+  if (Array.isArray(value)) return value.map(zeroSigned);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, zeroSigned(v)]));
+  }
+  return value;
+}
+
 /** What the round does after any stream: take the message (final or partial) and resend it. */
 function checkMessage(assembler: BlockAssembler, outcome: Outcome, maxBlockChars: number): void {
   const end = outcome.reports.find((r) => r.type === "message-end");
   const { message, toolUses } = end?.type === "message-end" ? end : assembler.partial();
-  // It can be stored and sent again: plain JSON, nothing lost in a round trip.
-  expect(JSON.parse(JSON.stringify(message))).toEqual(message);
+  // It can be stored and sent again: plain JSON, nothing lost in a round trip (a -0 a server sent
+  // comes back as 0, the same JSON number).
+  expect(JSON.parse(JSON.stringify(message))).toEqual(zeroSigned(message));
   for (const b of message.content) {
     expect(typeof b.type).toBe("string");
     if (b.type === "text") expect(b.text.length).toBeLessThanOrEqual(maxBlockChars);
@@ -182,6 +193,22 @@ describe("BlockAssembler against hostile streams", () => {
         checkMessage(assembler, feed(assembler, events), DEFAULT_MAX_BLOCK_CHARS);
       }),
       { numRuns: 1_000 },
+    );
+  });
+
+  it('a -0 in a whole block (JSON.parse gives one for "-0") is kept and resends as 0', () => {
+    const assembler = new BlockAssembler();
+    const outcome = feed(assembler, [
+      {
+        type: "content_block_start",
+        index: 0,
+        content_block: { type: "redacted_thinking", data: [-0] },
+      },
+    ]);
+    expect(outcome.thrown).toBeUndefined();
+    checkMessage(assembler, outcome, DEFAULT_MAX_BLOCK_CHARS);
+    expect(JSON.stringify(assembler.partial().message.content)).toBe(
+      '[{"type":"redacted_thinking","data":[0]}]',
     );
   });
 
