@@ -152,6 +152,27 @@ describe("toLanguageModelV3Prompt", () => {
     expect(reasoningKeyOf("openai.chat")).toBe("openai");
   });
 
+  it("another provider's own server tool calls and results stay out (Responses, Gemini, Bedrock)", () => {
+    const calls = ["ws_1", "gx_1", "br_1"].map((id) => ({
+      type: "server_tool_use",
+      id,
+      name: "code_execution",
+      input: { code: "1+1" },
+    }));
+    const results = [
+      { type: "openai_tool_result", tool_use_id: "ws_1", content: {} },
+      { type: "gemini_tool_result", tool_use_id: "gx_1", content: { output: "2" } },
+      { type: "bedrock_tool_result", tool_use_id: "br_1", content: [{ text: "2" }] },
+    ];
+    const prompt = toLanguageModelV3Prompt(undefined, [
+      {
+        role: "assistant",
+        content: [...calls, ...results, { type: "text", text: "It is 2." }],
+      } as unknown as Message,
+    ]);
+    expect(prompt).toEqual([{ role: "assistant", content: [{ type: "text", text: "It is 2." }] }]);
+  });
+
   it("tool results with images use the content output; empty assistant messages are left out", () => {
     const prompt = toLanguageModelV3Prompt(undefined, [
       { role: "assistant", content: [{ type: "text", text: "" }] },

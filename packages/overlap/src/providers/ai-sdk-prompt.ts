@@ -108,18 +108,29 @@ export function toLanguageModelV3Tools(tools: readonly ToolSpec[]): LanguageMode
 /** Any block of a user message (images and documents pass through opaquely in our types). */
 type UserBlock = { type: string; [field: string]: unknown };
 
+/** Result blocks of other adapters' provider-side calls, never sent to an AI SDK provider. */
+const FOREIGN_RESULT_TYPES: ReadonlySet<string> = new Set([
+  "openai_tool_result",
+  "gemini_tool_result",
+  "bedrock_tool_result",
+]);
+
 function assistantParts(
   message: AssistantMessage,
   reasoningKey: string,
   callMetadata: AiSdkPromptOptions["callMetadata"],
 ): AssistantPart[] {
   const parts: AssistantPart[] = [];
-  // A provider-side item of the Responses API: its call and its item go back only there.
-  const responsesItems = new Set(
-    message.content.flatMap((b) => (b.type === "openai_tool_result" ? [b.tool_use_id] : [])),
+  // A provider-side call answered in another adapter's own shape (an OpenAI Responses item, a
+  // Gemini code execution part, a Bedrock server tool result): its call and its result go back
+  // only to that provider.
+  const foreignCalls = new Set(
+    message.content.flatMap((b) =>
+      FOREIGN_RESULT_TYPES.has(b.type) && "tool_use_id" in b ? [String(b.tool_use_id)] : [],
+    ),
   );
   for (const block of message.content as unknown as readonly UserBlock[]) {
-    if (block.type === "server_tool_use" && responsesItems.has(String(block.id))) continue;
+    if (block.type === "server_tool_use" && foreignCalls.has(String(block.id))) continue;
     const isCall = block.type === "tool_use" || block.type === "server_tool_use";
     const providerOptions =
       metadataOf(block) ?? (isCall ? callMetadata?.(String(block.id)) : undefined);
