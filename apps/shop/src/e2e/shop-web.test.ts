@@ -431,7 +431,10 @@ describe.skipIf(noBrowser)("the shop in a browser", () => {
 
   it("cart: + and - and remove from the panel; a refused change shows the rule", async () => {
     const { context, page } = await open(DESKTOP);
-    await waitForReply(page, await send(page, "add 9 aero trail runners to my cart"));
+    await waitForReply(
+      page,
+      await send(page, "add 9 aero trail runners in size 10 in volt to my cart"),
+    );
     const cart = page.getByTestId("cart-panel");
     const line = cart.getByTestId("cart-line");
     await expect.poll(() => text(line.getByTestId("cart-quantity"))).toBe("9");
@@ -489,7 +492,10 @@ describe.skipIf(noBrowser)("the shop in a browser", () => {
     await shot(page, "phone-05-timeline", 500);
 
     await page.getByRole("tab", { name: /Chat/ }).click();
-    await waitForReply(page, await send(page, "把两件商品加入购物车，然后算一下总价"));
+    await waitForReply(
+      page,
+      await send(page, "把10码荧光绿的Aero越野跑鞋加入购物车，然后算一下总价"),
+    );
     expect(await text(lastTurn(page).locator(".turn-text").first())).toMatch(/[\u4e00-\u9fff]/);
     await shot(page, "phone-06-chinese");
     await context.close();
@@ -536,8 +542,8 @@ describe.skipIf(noBrowser)("the shop in a browser", () => {
     const { context, page } = await open(DESKTOP);
     await waitForReply(page, await send(page, DEMO));
     expect(await chipTexts(page)).toEqual([
-      "Added Aero Trail Runner to your cart",
-      "Added Merino Wool Socks to your cart",
+      "Added Aero Trail Runner (size US 10, Volt) to your cart",
+      "Added Merino Wool Socks (size M, Charcoal) to your cart",
       "Your total: $103.50 for 2 items",
     ]);
     // The timeline says what its figures mean.
@@ -547,21 +553,32 @@ describe.skipIf(noBrowser)("the shop in a browser", () => {
     expect(await page.getByTestId("round-explained").count()).toBeGreaterThan(0);
 
     // A size: in the chip and on the cart line.
-    await waitForReply(page, await send(page, "add the Aero trail runner in size 10 to my cart"));
-    expect((await chipTexts(page))[0]).toBe("Added Aero Trail Runner (size US 10) to your cart");
-    const line = page.getByTestId("cart-line").filter({ hasText: "Aero Trail Runner" });
-    await expect.poll(() => text(line.getByTestId("cart-variant"))).toBe("Size US 10");
+    await waitForReply(
+      page,
+      await send(page, "add the Aero trail runner in size 10 in slate to my cart"),
+    );
+    expect((await chipTexts(page))[0]).toBe(
+      "Added Aero Trail Runner (size US 10, Slate) to your cart",
+    );
+    const line = page
+      .getByTestId("cart-line")
+      .filter({ hasText: "Aero Trail Runner" })
+      .filter({ hasText: "Slate" });
+    await expect.poll(() => text(line.getByTestId("cart-variant"))).toBe("Size US 10 · Slate");
     // One chip's details, in words.
     await lastTurn(page).getByTestId("tool-chip").first().click();
     const details = await text(lastTurn(page).locator(".call-details"));
-    expect(details).toContain("Added 1 × Aero Trail Runner (size US 10)");
+    expect(details).toContain("Added 1 × Aero Trail Runner (size US 10, Slate)");
     expect(details).not.toMatch(/p-\d{4}|\b1 items\b/);
     await shot(page, "desktop-15-words");
 
     // Chinese when the shopper writes Chinese.
-    await waitForReply(page, await send(page, "把 Aero trail runner 加入购物车，然后算一下总价"));
+    await waitForReply(
+      page,
+      await send(page, "把10码荧光绿的 Aero trail runner 加入购物车，然后算一下总价"),
+    );
     const zh = await chipTexts(page);
-    expect(zh[0]).toBe("已把 Aero Trail Runner 加入购物车");
+    expect(zh[0]).toBe("已把 Aero Trail Runner（尺码 US 10，Volt）加入购物车");
     expect(zh[1]).toMatch(/^总价 \$\d+\.\d\d，共 \d+ 件$/);
     await shot(page, "desktop-16-chinese-chips");
 
@@ -592,10 +609,15 @@ describe.skipIf(noBrowser)("the shop in a browser", () => {
 
   it("a refused call reads as a plain sentence, never the runtime's validation text", async () => {
     const { context, page } = await open(DESKTOP);
-    await waitForReply(page, await send(page, "add 11 aero trail runners to my cart"));
+    await waitForReply(
+      page,
+      await send(page, "add 11 aero trail runners in size 10 in volt to my cart"),
+    );
     const problem = lastTurn(page).getByTestId("call-problem");
     expect(await text(problem)).toBe("The quantity can be at most 10.");
-    expect((await chipTexts(page))[0]).toBe("Couldn't add 11 items to your cart");
+    expect((await chipTexts(page))[0]).toBe(
+      "Couldn't add 11 items (size US 10, Volt) to your cart",
+    );
     await lastTurn(page).getByTestId("tool-chip").click();
     await shot(page, "desktop-18-refused");
 
@@ -649,7 +671,10 @@ describe.skipIf(noBrowser)("the shop in a browser", () => {
     await context.close();
   });
 
-  it("phone 390x844: chips, badges, tiles, the checkout button and the message box are whole and in view", async () => {
+  it("phone 390x844: chips, badges, tiles, the checkout button and the message box are whole and in view", {
+    // The tile's size picker and the demo's longer turn add a few seconds on a busy machine.
+    timeout: 40_000,
+  }, async () => {
     const { context, page } = await open(PHONE);
     await waitForReply(page, await send(page, SEARCH));
     const tiles = lastTurn(page).locator(".tile[data-product-id]");
@@ -657,6 +682,15 @@ describe.skipIf(noBrowser)("the shop in a browser", () => {
     expect(await tiles.first().locator("[data-picture]").getAttribute("data-picture")).toBe("shoe");
     const ids = (await attributes(tiles, "data-product-id")).filter((x): x is string => !!x);
     await tiles.first().getByRole("button", { name: /^Add / }).click();
+    // Running shoes come in sizes: the tile's picker, in the demo's size and colour (one line).
+    const picker = tiles.first().getByTestId("tile-variant-picker");
+    await picker.getByLabel(/^Size of /).selectOption("US 10");
+    const colour = picker.getByLabel(/^Colour of /);
+    if ((await colour.count()) > 0) {
+      const names = await colour.locator("option").allTextContents();
+      await colour.selectOption(names.includes("Volt") ? "Volt" : { index: 1 });
+    }
+    await picker.getByRole("button", { name: "Add to cart" }).click();
     await expect.poll(() => tiles.first().getByTestId("in-cart").count()).toBe(1);
     const problems = [
       ...(await boxProblems(page.getByTestId("model-badge"), PHONE, "badge", { scroll: false })),
@@ -684,15 +718,23 @@ describe.skipIf(noBrowser)("the shop in a browser", () => {
     await page.getByRole("tab", { name: /Chat/ }).click();
 
     // A long cart and a refused change: the checkout button stays in view above the tab bar.
+    // The Aero Trail Runner's US 10 Volt line is filled to the most a line holds.
+    const held = (await bed.shop.store.getCart((await sessionOf(page)).id)).lines.find(
+      (l) => l.productId === "p-0001" && l.size === "US 10" && l.color === "Volt",
+    );
     await fillCart(page, [
-      { productId: "p-0001", quantity: 8, size: "US 10", color: "Volt" },
+      { productId: "p-0001", quantity: 10 - (held?.quantity ?? 0), size: "US 10", color: "Volt" },
       ...ids.slice(0, 5).map((productId) => ({ productId, quantity: 1 })),
     ]);
     await page.reload();
     await page.getByRole("tab", { name: /Cart/ }).click();
     const cart = page.getByTestId("cart-panel");
     await expect.poll(() => cart.getByTestId("cart-line").count()).toBeGreaterThanOrEqual(5);
-    await cart.getByRole("button", { name: "Increase quantity of Aero Trail Runner" }).click();
+    await cart
+      .getByTestId("cart-line")
+      .filter({ hasText: "Size US 10" })
+      .getByRole("button", { name: "Increase quantity of Aero Trail Runner" })
+      .click();
     await cart.getByTestId("cart-error").waitFor();
     const checkout = cart.getByRole("button", { name: "Check out with the assistant" });
     problems.push(...(await boxProblems(checkout, PHONE, "checkout", { scroll: false })));
@@ -774,11 +816,11 @@ describe.skipIf(noBrowser)("the shop in a browser", () => {
       const problems: string[] = [];
 
       // Add to the cart in a size, in the first chat.
-      const first = "add the Aero trail runner in size 10 to my cart";
+      const first = "add the Aero trail runner in size 10 in volt to my cart";
       await waitForReply(page, await send(page, first));
       await showCart();
       await expect.poll(() => cart.getByTestId("cart-line").count()).toBe(1);
-      expect(await text(cart.getByTestId("cart-variant"))).toBe("Size US 10");
+      expect(await text(cart.getByTestId("cart-variant"))).toBe("Size US 10 · Volt");
       const firstChat = (await sessionOf(page)).id;
       await shot(page, `${prefix}-1-cart-in-first-chat`, 300);
       await showChat();
@@ -803,7 +845,7 @@ describe.skipIf(noBrowser)("the shop in a browser", () => {
       await expect.poll(() => replies(page).count()).toBe(0);
       await showCart();
       await expect.poll(() => cart.getByTestId("cart-line").count()).toBe(1);
-      expect(await text(cart.getByTestId("cart-variant"))).toBe("Size US 10");
+      expect(await text(cart.getByTestId("cart-variant"))).toBe("Size US 10 · Volt");
       await shot(page, `${prefix}-2-new-chat-cart-kept`, 300);
       await showChat();
       // New chat on a chat without a message keeps it: no empty chats pile up.
@@ -851,7 +893,7 @@ describe.skipIf(noBrowser)("the shop in a browser", () => {
         .getByTestId("approval-card")
         .and(page.locator('[data-status="pending"]'));
       await approval.waitFor({ timeout: 20_000 });
-      expect(await text(approval)).toContain("1 × Aero Trail Runner (US 10)");
+      expect(await text(approval)).toContain("1 × Aero Trail Runner (US 10, Volt)");
       await approval.getByRole("button", { name: "Confirm order" }).click();
       await waitForReply(page, reply);
       await showCart();
@@ -864,7 +906,7 @@ describe.skipIf(noBrowser)("the shop in a browser", () => {
       const card = orders.getByTestId("order-card");
       await expect.poll(() => card.count()).toBe(1);
       expect(await text(card)).toContain("1 × Aero Trail Runner");
-      expect(await text(card.getByTestId("order-variant"))).toBe("Size US 10");
+      expect(await text(card.getByTestId("order-variant"))).toBe("Size US 10 · Volt");
       expect(await text(card)).toContain("Placed · paid");
       problems.push(
         ...(await boxProblems(card, viewport, "order")),
@@ -885,7 +927,7 @@ describe.skipIf(noBrowser)("the shop in a browser", () => {
   }, async () => {
     const { context, page } = await open(DESKTOP);
     const cart = page.getByTestId("cart-panel");
-    await waitForReply(page, await send(page, "把 Aero trail runner 加入购物车"));
+    await waitForReply(page, await send(page, "把10码荧光绿的 Aero trail runner 加入购物车"));
     await expect.poll(() => text(cart.locator(".panel-title"))).toContain("购物车");
     expect(await text(cart.getByTestId("cart-count"))).toBe("1 件");
     expect(await text(cart)).toContain("让助手结账");
