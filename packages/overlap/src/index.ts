@@ -113,6 +113,7 @@ export {
   type Tool,
   type ToolConfig,
   type ToolContext,
+  type ToolInputSchema,
   type ToolKind,
   type ToolResultSpec,
   type ToolReturn,
