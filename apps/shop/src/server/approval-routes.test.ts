@@ -97,7 +97,7 @@ describe("checkout waits for the shopper's approval", () => {
     expect(request).toMatchObject({ name: "checkout", round: 1, timeoutMs: 300_000 });
     expect(await answer?.json()).toEqual({ callId: request?.callId, decision: "approved" });
     expect(request?.summary).toBe(
-      "Place an order for 2 items, total $103.50: 1 × Aero Trail Runner ($89.00), 1 × Merino Wool Socks ($14.50).",
+      "Place an order for 2 items, total $103.50: 1 × Aero Trail Runner (size US 10, Volt) ($89.00), 1 × Merino Wool Socks (size M, Charcoal) ($14.50).",
     );
     const cart = request?.details?.cart as { total: string; lines: { name: string }[] };
     expect(request?.details?.type).toBe("order-summary");

@@ -26,6 +26,11 @@ describe("cart changes from tools and REST at once, under the cart lock", () => 
       .filter((p) => p.stock >= 8 && p.priceCents >= 10_000)
       .slice(0, 6);
     expect(products).toHaveLength(6);
+    // Each in its first size and colour (sized products need them).
+    const firstVariant = ({ productId }: { productId: string }) => {
+      const product = products.find((p) => p.id === productId)!;
+      return { size: product.sizes[0], color: product.colors[0] };
+    };
     const executor = t.agents.shopper.executor(id);
 
     type Attempt = { productId: string; quantity: number; via: "tool" | "rest" };
@@ -40,13 +45,13 @@ describe("cart changes from tools and REST at once, under the cart lock", () => 
           const outcome = await executor.execute({
             id: `toolu_concurrent_${i}`,
             name: "add_to_cart",
-            input: input({ productId: a.productId, quantity: a.quantity }),
+            input: input({ productId: a.productId, quantity: a.quantity, ...firstVariant(a) }),
           });
           return { ok: !outcome.isError, text: outcome.resultText };
         }
         const response = await t.call("POST", `/api/sessions/${id}/cart/items`, {
           token,
-          json: { productId: a.productId, quantity: a.quantity },
+          json: { productId: a.productId, quantity: a.quantity, ...firstVariant(a) },
         });
         const body = (await response.json()) as { error?: { code: string; message: string } };
         if (response.status !== 200) expect(response.status).toBe(409);
