@@ -11,10 +11,11 @@ import { type SimServer, startSim } from "overlap-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestShop, readEvents, type TestShop } from "./test-shop.js";
 
-// The simulator's generic policy turns these directives into two add_to_cart calls in one response.
+// The simulator's generic policy turns these directives into two add_to_cart calls in one response
+// (two products that need no size or colour choice: the water bottle, the beanie).
 const TEXT =
-  'call add_to_cart {"productId":"p-0001","quantity":1} ' +
-  'call add_to_cart {"productId":"p-0002","quantity":2}';
+  'call add_to_cart {"productId":"p-0153","quantity":1} ' +
+  'call add_to_cart {"productId":"p-0067","quantity":2}';
 
 type Of<T extends AgentEvent["type"]> = Extract<AgentEvent, { type: T }>;
 
@@ -112,7 +113,7 @@ describe("a round interrupted by a dropped connection (sim fault drop-after)", (
     expect(events.at(-1)!.event).toMatchObject({ type: "done", stopReason: "error" });
     // The first add happened (its effect is real and recorded); the second never ran.
     const cart = await t.store.getCart(id);
-    expect(cart.lines.map((l) => [l.productId, l.quantity])).toEqual([["p-0001", 1]]);
+    expect(cart.lines.map((l) => [l.productId, l.quantity])).toEqual([["p-0153", 1]]);
 
     const stored = await t.store.conversations.load(id);
     expect(validateConversation(stored)).toEqual([]);
@@ -147,8 +148,8 @@ describe("a round interrupted by a dropped connection (sim fault drop-after)", (
 
     const cart = await t.store.getCart(id);
     expect(cart.lines.map((l) => [l.productId, l.quantity])).toEqual([
-      ["p-0001", 1], // once, not twice
-      ["p-0002", 2],
+      ["p-0153", 1], // once, not twice
+      ["p-0067", 2],
     ]);
   });
 });
