@@ -27,14 +27,13 @@ import {
   type Message,
   notRunAfterRestartText,
   type ToolOutcome,
-  type ToolResultBlock,
-  type ToolUseBlock,
   validateConversation,
 } from "overlap-runtime";
 import { readAgentEvents } from "overlap-runtime/client";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { withDefaultUser } from "../db/postgres-store.js";
+import { callsOf, postgresProblem } from "./services.testkit.js";
 import { type ShopProcess, spawnShop, stopShop } from "./spawn-shop.js";
 
 const DEMO =
@@ -166,18 +165,6 @@ async function postgresTarget(): Promise<Target> {
       await query(`drop schema if exists ${schema} cascade`);
     },
   };
-}
-
-async function postgresProblem(): Promise<string | null> {
-  const client = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 3_000 });
-  try {
-    await client.connect();
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  } finally {
-    await client.end().catch(() => {});
-  }
 }
 
 const pgProblem = await postgresProblem();
@@ -319,20 +306,6 @@ const readCart = async (server: ShopProcess, session: Session) =>
 
 const readMessages = async (server: ShopProcess, session: Session) =>
   (await getJson<{ messages: Message[] }>(server, `/api/sessions/${session.id}`, session)).messages;
-
-/** Every call of a conversation with its results (every one, to catch duplicates). */
-function callsOf(messages: readonly Message[]) {
-  const uses: ToolUseBlock[] = [];
-  const results: ToolResultBlock[] = [];
-  for (const message of messages) {
-    if (message.role === "assistant") {
-      for (const block of message.content) if (block.type === "tool_use") uses.push(block);
-    } else if (Array.isArray(message.content)) {
-      for (const block of message.content) if (block.type === "tool_result") results.push(block);
-    }
-  }
-  return { uses, results };
-}
 
 /** What the conversation must tell the model about the crashed round. */
 function expectTruthful(messages: readonly Message[], before: Snapshot, what: string): void {

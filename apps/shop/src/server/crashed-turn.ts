@@ -36,13 +36,13 @@ export function crashedTurnView(turnId: string): CrashedTurnView {
     turnId,
     running: false,
     async *read(lastEventId) {
-      yield* crashEnd(turnId, seqIn(lastEventId, turnId), 0);
+      yield* crashEnd(turnId, seqAfter(lastEventId, turnId), 0);
     },
   };
 }
 
-/** The seq of `lastEventId` when it names an event of `turnId`, else 0. */
-function seqIn(lastEventId: string | null | undefined, turnId: string): number {
+/** As `TurnEventLog.positionAfter`: the seq of `lastEventId` when it names an event of `turnId`, else 0. */
+export function seqAfter(lastEventId: string | null | undefined, turnId: string): number {
   if (!lastEventId) return 0;
   const at = lastEventId.lastIndexOf(":");
   if (at === -1 || lastEventId.slice(0, at) !== turnId) return 0;

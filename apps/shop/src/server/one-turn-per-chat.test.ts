@@ -14,12 +14,7 @@
 
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
-import {
-  type Message,
-  type ToolResultBlock,
-  type ToolUseBlock,
-  validateConversation,
-} from "overlap-runtime";
+import { type Message, validateConversation } from "overlap-runtime";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withDefaultUser } from "../db/postgres-store.js";
@@ -30,22 +25,11 @@ import {
   stopScriptedModel,
 } from "../model/spawn-scripted-model.js";
 import { deleteKeys, redisProblem, TEST_REDIS_URL, uniqueKeyPrefix } from "./redis-test-support.js";
+import { callsOf, postgresProblem } from "./services.testkit.js";
 import { type ShopProcess, spawnShop, stopShop } from "./spawn-shop.js";
 import { readEvents } from "./test-shop.js";
 
 const DATABASE_URL = withDefaultUser(process.env.DATABASE_URL || "postgres://127.0.0.1:5432/test");
-
-async function postgresProblem(): Promise<string | null> {
-  const client = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 3_000 });
-  try {
-    await client.connect();
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
 
 const problems = [await postgresProblem(), await redisProblem()].filter((p) => p !== null);
 const skip = problems.length > 0 && process.env.CI !== "true";
@@ -265,20 +249,6 @@ function userTexts(messages: readonly Message[]): string[] {
     const text = m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
     return text ? [text] : [];
   });
-}
-
-/** Every call of a conversation with every result (all of them, to catch duplicates). */
-function callsOf(messages: readonly Message[]) {
-  const uses: ToolUseBlock[] = [];
-  const results: ToolResultBlock[] = [];
-  for (const message of messages) {
-    if (message.role === "assistant") {
-      for (const block of message.content) if (block.type === "tool_use") uses.push(block);
-    } else if (Array.isArray(message.content)) {
-      for (const block of message.content) if (block.type === "tool_result") results.push(block);
-    }
-  }
-  return { uses, results };
 }
 
 /**

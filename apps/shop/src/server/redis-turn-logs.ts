@@ -28,7 +28,7 @@ import { setMaxListeners } from "node:events";
 import type { Redis } from "ioredis";
 import type { ApprovalDecision, DecideResult, LoggedEvent, TurnEventLog } from "overlap-runtime";
 import type { Logger } from "pino";
-import { crashEnd } from "./crashed-turn.js";
+import { crashEnd, seqAfter } from "./crashed-turn.js";
 import { blockingConnection } from "./redis-connection.js";
 import type { SharedTurnLogs, TurnControl, TurnView } from "./turn-registry.js";
 
@@ -467,15 +467,6 @@ function seqOf(id: string): number {
 /** The sequence number of a stream entry id `<seq>-<0 or 1>`. */
 function seqOfEntry(id: string): number {
   return Number(id.slice(0, id.indexOf("-")));
-}
-
-/** As `TurnEventLog.positionAfter`: the seq after which to read, 0 for another turn's id. */
-function seqAfter(lastEventId: string | null | undefined, turnId: string): number {
-  if (!lastEventId) return 0;
-  const at = lastEventId.lastIndexOf(":");
-  if (at === -1 || lastEventId.slice(0, at) !== turnId) return 0;
-  const seq = Number(lastEventId.slice(at + 1));
-  return Number.isInteger(seq) && seq >= 0 ? seq : 0;
 }
 
 /** Resolves after `ms`, or at once when `signal` aborts. */

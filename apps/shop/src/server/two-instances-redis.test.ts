@@ -11,24 +11,13 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withDefaultUser } from "../db/postgres-store.js";
 import { deleteKeys, redisProblem, TEST_REDIS_URL, uniqueKeyPrefix } from "./redis-test-support.js";
+import { postgresProblem } from "./services.testkit.js";
 import { type ShopProcess, spawnShop, stopShop } from "./spawn-shop.js";
 import { readEvents, seqOf } from "./test-shop.js";
 
 const DATABASE_URL = withDefaultUser(process.env.DATABASE_URL || "postgres://127.0.0.1:5432/test");
 const DEMO =
   "add the Volt Aero trail runner in size 10 and the charcoal wool socks in size M to my cart and tell me the total";
-
-async function postgresProblem(): Promise<string | null> {
-  const client = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 3_000 });
-  try {
-    await client.connect();
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
 
 const problems = [await postgresProblem(), await redisProblem()].filter((p) => p !== null);
 const skip = problems.length > 0 && process.env.CI !== "true";
