@@ -21,9 +21,8 @@
  */
 
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import { Readable } from "node:stream";
-import { fileURLToPath } from "node:url";
 import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -31,16 +30,17 @@ import { runAgentTurn } from "../agent/run-agent-turn.js";
 import { validateConversation } from "../agent/validate-conversation.js";
 import type { AgentEvent } from "../protocol/agent-event.js";
 import type { Message, UserMessage } from "../stream/message.js";
-import { splitSeeded } from "../testing/replay.js";
 import { defineTool } from "../tools/define-tool.js";
 import { ToolExecutor } from "../tools/tool-executor.js";
 import { bedrockModel, converseStreamInput } from "./bedrock.js";
 import { geminiModel, geminiRequestBody } from "./google.js";
+import {
+  type Chunking,
+  deliveries,
+  REALSTREAMS_DIR,
+  recordedFetch,
+} from "./realstreams.testkit.js";
 
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../../..");
-const REALSTREAMS_DIR = process.env.OVERLAP_REALSTREAMS_DIR?.trim()
-  ? resolve(process.env.OVERLAP_REALSTREAMS_DIR.trim())
-  : resolve(REPO_ROOT, "../shared/realstreams");
 const FORMATS = resolve(REALSTREAMS_DIR, "formats");
 
 type Json = Record<string, unknown>;
@@ -210,58 +210,12 @@ function isJson(value: unknown): value is Json {
 // ---------------------------------------------------------------------------------------------
 // Delivery
 
-interface Chunking {
-  label: string;
-  maxChunk: number | undefined;
-}
-
 const CHUNKINGS: readonly Chunking[] = [
   { label: "whole", maxChunk: undefined },
   { label: "byte by byte", maxChunk: 1 },
   { label: "1..64 bytes", maxChunk: 64 },
   { label: "1..512 bytes", maxChunk: 512 },
 ];
-
-function seedOf(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
-
-function splitBytes(bytes: Uint8Array, seed: number, maxChunk: number | undefined): Uint8Array[] {
-  if (maxChunk === undefined) return [bytes];
-  if (maxChunk === 1) return Array.from(bytes, (b) => Uint8Array.of(b));
-  return splitSeeded(Buffer.from(bytes).toString("latin1"), seed, maxChunk).map(
-    (piece) => new Uint8Array(Buffer.from(piece, "latin1")),
-  );
-}
-
-function deliveries(fixture: Fixture, chunking: Chunking): Uint8Array[][] {
-  return fixture.bodies.map((body, k) =>
-    splitBytes(body, seedOf(`${fixture.name}/r${k + 1}/${chunking.label}`), chunking.maxChunk),
-  );
-}
-
-/** A fetch answering the K-th request with the K-th recorded body, one chunk per read. */
-function recordedFetch(responses: readonly (readonly Uint8Array[])[], requests: string[]) {
-  return async (_input: unknown, init?: { body?: unknown }): Promise<Response> => {
-    requests.push(typeof init?.body === "string" ? init.body : "");
-    const chunks = responses[requests.length - 1];
-    if (!chunks) throw new Error(`request ${requests.length}: only ${responses.length} recorded`);
-    let next = 0;
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        const chunk = chunks[next++];
-        if (chunk) controller.enqueue(chunk);
-        else controller.close();
-      },
-    });
-    return new Response(body, { status: 200, headers: { "content-type": "text/event-stream" } });
-  };
-}
 
 /** An AWS SDK client whose request handler answers the recorded event streams. */
 function recordedBedrockClient(responses: readonly (readonly Uint8Array[])[], requests: string[]) {

@@ -46,8 +46,7 @@
  */
 
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { resolve } from "node:path";
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
@@ -56,25 +55,23 @@ import { runAgentTurn } from "../agent/run-agent-turn.js";
 import { validateConversation } from "../agent/validate-conversation.js";
 import type { AgentEvent } from "../protocol/agent-event.js";
 import type { AssistantContentBlock, Message, UserMessage } from "../stream/message.js";
-import { splitSeeded } from "../testing/replay.js";
 import { defineTool } from "../tools/define-tool.js";
 import { ToolExecutor } from "../tools/tool-executor.js";
 import { anthropicModel } from "./anthropic.js";
 import { openaiChatModel } from "./openai.js";
 import { openaiResponsesModel, responsesParams } from "./openai-responses.js";
+import {
+  type Chunking,
+  deliveries,
+  REALSTREAMS_DIR,
+  recordedFetch,
+  seedOf,
+  splitBytes,
+} from "./realstreams.testkit.js";
 
 // ---------------------------------------------------------------------------------------------
 // The recordings
 
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../../..");
-/**
- * The recordings' directory (the one holding `fixtures/manifest.json`): `OVERLAP_REALSTREAMS_DIR`
- * when set (a relative path from the working directory), else `../shared/realstreams` beside the
- * repository, where CI has them.
- */
-const REALSTREAMS_DIR = process.env.OVERLAP_REALSTREAMS_DIR?.trim()
-  ? resolve(process.env.OVERLAP_REALSTREAMS_DIR.trim())
-  : resolve(REPO_ROOT, "../shared/realstreams");
 const FIXTURES = resolve(REALSTREAMS_DIR, "fixtures");
 
 type Format = "anthropic" | "chat";
@@ -123,41 +120,12 @@ const SDK_MISHANDLED_CHAT: ReadonlySet<string> = new Set([
 // ---------------------------------------------------------------------------------------------
 // Delivery: whole, or cut into seeded random byte chunks
 
-interface Chunking {
-  label: string;
-  /** Most bytes per read; undefined: the whole body at once. */
-  maxChunk: number | undefined;
-}
-
 const CHUNKINGS: readonly Chunking[] = [
   { label: "whole", maxChunk: undefined },
   { label: "1..7 bytes", maxChunk: 7 },
   { label: "1..64 bytes", maxChunk: 64 },
   { label: "1..512 bytes", maxChunk: 512 },
 ];
-
-/** FNV-1a: a stable seed per fixture, response and chunking (a failure names it). */
-function seedOf(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
-
-/**
- * Cuts bytes into chunks of 1..maxChunk bytes with the library's seeded splitter (on a latin1
- * string, one character per byte), so cuts fall anywhere, inside UTF-8 sequences included.
- */
-function splitBytes(bytes: Uint8Array, seed: number, maxChunk: number | undefined): Uint8Array[] {
-  if (maxChunk === undefined) return [bytes];
-  const chunks = splitSeeded(Buffer.from(bytes).toString("latin1"), seed, maxChunk).map(
-    (piece) => new Uint8Array(Buffer.from(piece, "latin1")),
-  );
-  expect(Buffer.concat(chunks).equals(bytes)).toBe(true);
-  return chunks;
-}
 
 /** Chunk boundaries that fall inside a multi-byte UTF-8 character. */
 function cutsInsideCharacters(chunks: readonly Uint8Array[]): number {
@@ -167,42 +135,6 @@ function cutsInsideCharacters(chunks: readonly Uint8Array[]): number {
     if (first !== undefined && (first & 0xc0) === 0x80) cuts++;
   }
   return cuts;
-}
-
-function deliveries(fixture: Fixture, chunking: Chunking): Uint8Array[][] {
-  return fixture.bodies.map((body, k) =>
-    splitBytes(body, seedOf(`${fixture.name}/r${k + 1}/${chunking.label}`), chunking.maxChunk),
-  );
-}
-
-/** A body that hands out one chunk per read, as a network would. */
-function bodyOf(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
-  let next = 0;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      const chunk = chunks[next++];
-      if (chunk) controller.enqueue(chunk);
-      else controller.close();
-    },
-  });
-}
-
-/**
- * A `fetch` for the SDK clients: the K-th request gets the K-th recorded body; a request beyond
- * the recording fails (the test then fails on the request count). Request bodies are kept.
- */
-function recordedFetch(responses: readonly (readonly Uint8Array[])[], requests: string[]) {
-  return async (_input: unknown, init?: { body?: unknown }): Promise<Response> => {
-    requests.push(typeof init?.body === "string" ? init.body : "");
-    const chunks = responses[requests.length - 1];
-    if (!chunks) {
-      throw new Error(`request ${requests.length}: only ${responses.length} responses recorded`);
-    }
-    return new Response(bodyOf(chunks), {
-      status: 200,
-      headers: { "content-type": "text/event-stream" },
-    });
-  };
 }
 
 const MODEL = "recorded";

@@ -9,18 +9,13 @@
  */
 
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { resolve } from "node:path";
 import Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
 import type { ModelRequest } from "../agent/model-client.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import { anthropicModel } from "./anthropic.js";
-
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../../..");
-const REALSTREAMS_DIR = process.env.OVERLAP_REALSTREAMS_DIR?.trim()
-  ? resolve(process.env.OVERLAP_REALSTREAMS_DIR.trim())
-  : resolve(REPO_ROOT, "../shared/realstreams");
+import { REALSTREAMS_DIR } from "./realstreams.testkit.js";
 
 /** Every recorded Anthropic response body, named. */
 function anthropicBodies(): Array<{ name: string; body: Uint8Array }> {
