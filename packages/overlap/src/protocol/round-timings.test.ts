@@ -31,6 +31,23 @@ describe("savedMsOf", () => {
     expect(savedMsOf({ streamEndMs: 100, tools: [tool(5_100, 5_110), tool(50, 5_200)] })).toBe(50);
   });
 
+  it("a call that failed or was cancelled saves nothing, even when it started early", () => {
+    const cancelled = { ...tool(40, 100), status: "cancelled" };
+    const failed = { ...tool(30, 90), status: "failed" };
+    // The stream broke at 100 and cancelled the running call: nothing was early.
+    expect(savedMsOf({ streamEndMs: 100, tools: [cancelled] })).toBe(0);
+    expect(savedMsOf({ streamEndMs: 100, tools: [failed, cancelled] })).toBe(0);
+    // Beside a call that succeeded early, only that call's head start counts.
+    expect(savedMsOf({ streamEndMs: 100, tools: [tool(40, 70), cancelled] })).toBe(30);
+    // A failed call that ends last still bounds the real end: the success's saving is covered.
+    expect(
+      savedMsOf({
+        streamEndMs: 100,
+        tools: [tool(40, 70), { ...tool(50, 140), status: "failed" }],
+      }),
+    ).toBe(0);
+  });
+
   it("is never negative, and undefined without a stream end or a tool that ran", () => {
     expect(savedMsOf({ streamEndMs: 100, tools: [tool(100.004, 100.01)] })).toBe(0);
     expect(savedMsOf({ streamEndMs: 100, tools: [] })).toBeUndefined();

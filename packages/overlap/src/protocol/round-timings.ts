@@ -59,7 +59,9 @@ export interface RoundTimings {
  * The time saved by starting tools while the model still streamed, versus waiting for the end of
  * the response: for each tool that ran, its start moved to the stream's end when it started
  * earlier (a tool that started later, e.g. after an approval, keeps its start), then the latest
- * end of that schedule minus the latest real end, both at least the stream's end. Never negative.
+ * end of that schedule minus the latest real end, both at least the stream's end. Calls that failed
+ * or were cancelled keep their real times, so only a call that succeeded early can save time.
+ * Never negative.
  * `undefined` when the stream did not end or no tool ran (started and ended).
  */
 export function savedMsOf(
@@ -74,11 +76,17 @@ export function savedMsOf(
     if (tool.startMs === undefined || tool.endMs === undefined) continue;
     ran = true;
     readyAt = Math.max(readyAt, tool.endMs);
-    waitingReadyAt = Math.max(
-      waitingReadyAt,
-      Math.max(streamEnd, tool.startMs) + tool.endMs - tool.startMs,
-    );
+    // Only a call that succeeded moves to the stream's end in the waiting schedule: a call that
+    // failed or was cancelled (the stream broke, its turn was stopped) produced nothing to be
+    // early with, so it keeps its real times and can never show as time saved.
+    const start = succeeded(tool) ? Math.max(streamEnd, tool.startMs) : tool.startMs;
+    waitingReadyAt = Math.max(waitingReadyAt, start + tool.endMs - tool.startMs);
   }
   if (!ran) return undefined;
   return Math.max(0, Math.round((waitingReadyAt - readyAt) * 100) / 100);
+}
+
+/** A tool's end counts as a success unless its state says it failed or was cancelled. */
+function succeeded(tool: ToolTiming): boolean {
+  return tool.status !== "failed" && tool.status !== "cancelled";
 }
