@@ -7,7 +7,7 @@
 
 import type { SimRequestMessage } from "overlap-sim";
 import { cartOfNote, splitReminders } from "../views/system-reminder.js";
-import { isChinese } from "./shop-intent.js";
+import { isChinese } from "./intent-words.js";
 
 /** One tool call and its result. */
 export interface ToolExchange {

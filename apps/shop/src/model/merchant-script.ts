@@ -11,6 +11,7 @@ import type { Product } from "../domain/catalog.js";
 import { formatCents } from "../domain/money.js";
 import { countOf } from "../views/count-words.js";
 import { type ConversationState, type ToolExchange, turnExchanges } from "./conversation-state.js";
+import { type MerchantIntent, readMerchantIntent } from "./merchant-intent.js";
 import { catalogIndex } from "./product-resolver.js";
 import {
   call,
@@ -23,7 +24,6 @@ import {
   stockWords,
   text,
 } from "./replies.js";
-import { type MerchantIntent, readMerchantIntent } from "./shop-intent.js";
 
 /** The merchant's next response. */
 export function merchantScript(state: ConversationState, tools: ReadonlySet<string>): SimScript {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { isChinese, readMerchantIntent, readShopperIntent } from "./shop-intent.js";
+import { isChinese } from "./intent-words.js";
+import { readMerchantIntent } from "./merchant-intent.js";
+import { readShopperIntent } from "./shopper-intent.js";
 
 describe("readShopperIntent", () => {
   it.each([

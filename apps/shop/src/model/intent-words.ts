@@ -1,0 +1,169 @@
+/**
+ * The words the intent readers look for, English and Chinese: number words, Chinese measure
+ * words, the command words a one-letter typo is fixed in (and the common words it must never
+ * turn into one), negation and question marks, and the filler stripped from a product mention.
+ * Shared by the shopper's and the merchant's readers.
+ */
+
+import { catalogIndex } from "./product-resolver.js";
+import { editDistance, foldText } from "./text-match.js";
+
+/** English number words and their values. */
+export const NUMBER_WORDS: Readonly<Record<string, number>> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  single: 1,
+  two: 2,
+  couple: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+};
+
+/** Chinese numerals and their values. */
+export const CHINESE_NUMBERS: Readonly<Record<string, number>> = {
+  一: 1,
+  两: 2,
+  俩: 2,
+  二: 2,
+  三: 3,
+  四: 4,
+  五: 5,
+  六: 6,
+  七: 7,
+  八: 8,
+  九: 9,
+  十: 10,
+};
+
+/** Chinese measure words after a number ("两双", "3件"). */
+export const MEASURE = "双|件|个|款|样|条|顶|副|只|瓶|套|把|台|块|份|包|对";
+
+/** Words the rules look for, to fix one-letter typos in them ("chekout", "remvoe", "crat"). */
+const COMMAND_WORDS = [
+  "what",
+  "checkout",
+  "check",
+  "remove",
+  "delete",
+  "compare",
+  "cart",
+  "basket",
+  "total",
+  "show",
+  "price",
+  "prices",
+  "cheaper",
+  "cheapest",
+  "orders",
+  "order",
+  "inventory",
+  "restock",
+  "empty",
+  "clear",
+  "thanks",
+  "thank",
+  "quantity",
+  "details",
+  "about",
+  "available",
+  "between",
+  "under",
+  "below",
+  "raise",
+  "lower",
+  "increase",
+  "reduce",
+  "recommend",
+  "search",
+  "instead",
+  "another",
+  "please",
+  "everything",
+];
+
+/** Common words a typo fix must never turn into a command word. */
+const PLAIN_WORDS = new Set(
+  (
+    "such what that this them then than with have make made more less some also just like want " +
+    "need size each much many over chart card part shoe shoes sock socks stock show snow start " +
+    "store stove total about above cheap check chest clean cleat empty order older other under " +
+    "wonder brown crew mid tent vest tee cap hat the and are our out your you yours can could " +
+    "would should these those there their thing things tell well sell still still able table " +
+    "rain trail train trainer runner racer pace race price prize pride whats thats cars care " +
+    "shop shops slow snow blow bellow older tonal tower lower power mower cheek chick card cards"
+  ).split(" "),
+);
+
+/** True when the text is mostly Chinese: the answer is then written in Chinese too. */
+export function isChinese(text: string): boolean {
+  const han = text.match(/[\u4e00-\u9fff]/g)?.length ?? 0;
+  return han > 0 && han >= text.replace(/\s/g, "").length / 4;
+}
+
+/** Folds the text and fixes one-letter typos in command words. */
+export function prepare(raw: string): string {
+  const folded = foldText(raw.trim()).replace(/\s+/g, " ");
+  return folded.replace(/[a-z]{4,}/g, (word) => {
+    if (PLAIN_WORDS.has(word) || COMMAND_WORDS.includes(word) || catalogIndex().knows(word))
+      return word;
+    for (const command of COMMAND_WORDS) {
+      if (command.length >= 4 && editDistance(word, command, 1) <= 1) return command;
+    }
+    return word;
+  });
+}
+
+/** "don't check out", "not yet", "不要结账": the action must not happen. */
+export function isNegated(text: string): boolean {
+  return /\b(don'?t|do not|dont|never|not yet|no need|stop|without)\b|不要|别|不用|先不|暂时不/.test(
+    text,
+  );
+}
+
+/** A question about the action rather than a request to do it. */
+export function isQuestion(text: string): boolean {
+  if (/^(can|could|would|will) you\b(?!.*\b(how|whether|if)\b)/.test(text.trim())) return false;
+  return /\?|？|^(how|what|why|when|should|can|could|is|does|do)\b|吗|怎么|如何|是否/.test(
+    text.trim(),
+  );
+}
+
+/** A count written in the phrase ("2", "two", "两双"); not sizes or prices. */
+export function explicitCount(text: string): number | undefined {
+  const digits = text.match(/(?:^|\s|x)(\d{1,6})(?=\s|$|x|\p{Script=Han})/u);
+  if (digits?.[1]) return Number(digits[1]);
+  return countIn(text.replace(/\b(a|an)\b/g, " "));
+}
+
+/** The first count in the phrase: digits, a Chinese number with its measure word, a number word. */
+export function countIn(text: string): number | undefined {
+  const digits = text.match(/\b(\d{1,6})\b/);
+  if (digits?.[1]) return Number(digits[1]);
+  const zh = text.match(new RegExp(`(一|两|俩|二|三|四|五|六|七|八|九|十)(${MEASURE}|件商品)`));
+  if (zh?.[1]) return CHINESE_NUMBERS[zh[1]];
+  for (const [word, n] of Object.entries(NUMBER_WORDS)) {
+    if (new RegExp(`\\b${word}\\b(?! of (them|those|these))`).test(text)) return n;
+  }
+  return undefined;
+}
+
+/** Words that never name a product. */
+export const FILLER =
+  /\b(two|three|four|five|six|seven|eight|nine|ten|couple|that|this|these|those|both|me|my|the|a|an|some|please|pls|plz|pair|pairs|of|for|to|cart|basket|and|then|tell|what|is|it|them|can|you|could|i|would|like|also|with|by|units?|more|in|on|x|\d+|one|ones|too|as well|just|any|got|have|hey|hi|ok|okay|oh|yes|yeah|so|are|there|do|does|please|thanks|thank)\b|帮我|请|一下|我的|购物车|给我|吧|的|一双|一件|两双|两件|个|双|件/g;
+
+/** The phrase without filler words and punctuation: what is left names a product. */
+export function stripFiller(text: string): string {
+  return text
+    .replace(FILLER, " ")
+    .replace(/[?!.,;:。，？！~'"()]/g, " ")
+    .replace(FILLER, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+}

@@ -1,0 +1,82 @@
+/**
+ * The shopper's cart as a whole and orders: view the cart, its total, check out (never without
+ * every size and colour chosen), an answer to a question about checking out, past orders.
+ */
+
+import type { SimScript } from "overlap-sim";
+import { lookAtCartFirst } from "./cart-handlers.js";
+import type { ConversationState } from "./conversation-state.js";
+import { call, pick, say, text, variantQuestion } from "./replies.js";
+import { productOf } from "./resolve-item.js";
+import type { IntentOf } from "./shopper-handler.js";
+
+/** The order for everything in the cart, once every line has its size and colour. */
+export function checkout(state: ConversationState): SimScript {
+  const { zh } = state;
+  if (!state.cart) return lookAtCartFirst(zh);
+  if (state.cart.length === 0)
+    return say(
+      pick(
+        zh,
+        'Your cart is empty, so there is nothing to check out yet. Add something first, for example "add the Aero trail runner".',
+        "您的购物车是空的，还没有可以结账的商品。请先添加商品，例如「把Aero越野跑鞋加入购物车」。",
+      ),
+    );
+  // A line without its size (or colour) cannot be ordered: ask for it first.
+  const incomplete = state.cart.flatMap((l) => {
+    const product = productOf(l.productId);
+    return product && l.missing?.length
+      ? [
+          {
+            name: product.name,
+            missing: l.missing,
+            sizes: product.sizes,
+            colors: product.colors,
+          },
+        ]
+      : [];
+  });
+  if (incomplete.length > 0) return say(variantQuestion(incomplete, zh, true));
+  const items = state.cart.reduce((n, l) => n + l.quantity, 0);
+  return {
+    blocks: [
+      text(
+        pick(
+          zh,
+          `Placing your order for the ${items} item${items === 1 ? "" : "s"} in your cart.`,
+          `正在为购物车中的 ${items} 件商品下单。`,
+        ),
+      ),
+      call("checkout", {}),
+    ],
+  };
+}
+
+/** A negated or questioning mention of checking out: an answer, never an order. */
+export function checkoutQuestion(state: ConversationState): SimScript {
+  const { zh } = state;
+  return say(
+    pick(
+      zh,
+      "I won't place an order until you ask me to. When you're ready, say \"check out\" and I'll place it for everything in your cart.",
+      "在您明确要求之前我不会下单。准备好后请说「结账」，我会为购物车中的全部商品下单。",
+    ),
+  );
+}
+
+/** The shopper's orders (or one by id). */
+export function pastOrders(
+  state: ConversationState,
+  intent: IntentOf<"orders">,
+  tools: ReadonlySet<string>,
+): SimScript {
+  const { zh } = state;
+  if (!tools.has("my_orders"))
+    return say(pick(zh, "I can't look up orders here.", "这里无法查询订单。"));
+  return {
+    blocks: [
+      text(pick(zh, "Let me look up your orders.", "我查一下您的订单。")),
+      call("my_orders", intent.orderId ? { orderId: intent.orderId } : {}),
+    ],
+  };
+}

@@ -1,0 +1,425 @@
+/**
+ * What a shopper asked for, read from plain English or Chinese text by rules. This is the
+ * scripted model's "understanding": deterministic, tolerant of the way people type (lower case,
+ * no punctuation, typos in the command words, mixed English and Chinese), and honest about what
+ * it does not understand (`unknown`). Which product a mention means is not decided here: an item
+ * carries the words (`query`) or a reference to the conversation (`ref`: "it", "both", "the
+ * cheaper one"), and the policy resolves them against the catalog, the cart and what was shown.
+ */
+
+import {
+  CHINESE_NUMBERS,
+  countIn,
+  explicitCount,
+  isNegated,
+  isQuestion,
+  MEASURE,
+  prepare,
+  stripFiller,
+} from "./intent-words.js";
+import { priceFilter } from "./price-filter.js";
+import { catalogIndex } from "./product-resolver.js";
+import { mentionIn, type NamedItem, namedItems, type Ref } from "./read-mention.js";
+import { readVariant } from "./read-variant.js";
+import { chineseToEnglish } from "./zh-lexicon.js";
+
+/** A request of the shopper side. */
+export type ShopperIntent =
+  | { kind: "add"; items: NamedItem[]; total: boolean }
+  /** "add these two" / "把两件商品加入购物车": the products shown last. */
+  | { kind: "add-shown"; count: number; total: boolean }
+  | {
+      kind: "search";
+      query: string;
+      maxPriceCents?: number;
+      minPriceCents?: number;
+      /** "cheaper ones", "便宜一点的": below what was shown last. */
+      cheaper?: boolean;
+    }
+  /** Compare products named (`items`) or shown last (`count`). */
+  | { kind: "compare"; count: number; items?: NamedItem[] }
+  | { kind: "remove"; query: string; ref?: Ref; quantity?: number }
+  /** "make it 3", "change the socks to 2", "改成3双". */
+  | { kind: "set-quantity"; query: string; ref?: Ref; quantity: number }
+  /** "one more", "another pair of socks", "one less", "再来一双". */
+  | { kind: "change-quantity"; query: string; ref?: Ref; delta: number }
+  /** "make it size 10", "in blue instead", "换成10码". */
+  | { kind: "set-variant"; query: string; ref?: Ref; size?: string; color?: string }
+  | { kind: "clear-cart" }
+  /** "tell me more about …", "what sizes does it come in", "介绍一下 …". */
+  | { kind: "details"; query: string; ref?: Ref }
+  /** "do you have it in size 10?", "is the … in stock", "有10码吗". */
+  | { kind: "availability"; query: string; ref?: Ref; size?: string; color?: string }
+  /** "what did I order?", "where is my order", "我的订单". */
+  | { kind: "orders"; orderId?: string }
+  | { kind: "view-cart" }
+  | { kind: "total" }
+  | { kind: "checkout" }
+  /** A mention of checking out that is negated or a question: never an order. */
+  | { kind: "checkout-question" }
+  /** A change the shopper asked not to make ("don't empty my cart"). */
+  | { kind: "declined" }
+  | { kind: "ask-merchant"; question: string }
+  | { kind: "greeting" }
+  | { kind: "thanks" }
+  | { kind: "unknown" };
+
+/** Reads a shopper's request. */
+export function readShopperIntent(raw: string): ShopperIntent {
+  const text = prepare(raw);
+  if (text === "") return { kind: "unknown" };
+  const wantsTotal =
+    /\btotal\b|how much (is that|in total|altogether|all together|do i owe)|总价|总共|合计|一共/.test(
+      text,
+    );
+
+  const checkoutWords =
+    /check ?out(?! (the|this|that|these|those|a|an) )|place (the|my|an?) order|buy (it|them|everything|all)( of (it|them))? now|pay (for (it|them|everything) )?now|结账|下单|付款|买单/;
+  if (checkoutWords.test(text)) {
+    // Placing an order is irreversible: a negated or questioning mention only gets an answer.
+    return isNegated(text) || isQuestion(text)
+      ? { kind: "checkout-question" }
+      : { kind: "checkout" };
+  }
+
+  const orderId = text.match(/\b(o-[0-9a-f]{6,})\b/)?.[1];
+  if (
+    orderId ||
+    /what (did|have) i (order|bought|buy|purchase)|my (last |previous |past |recent )?(orders?|purchases?)\b|order (history|status)|past orders|previous orders|where('?s| is) my (order|stuff|package)|did my order|have i ordered|我的订单|订单状态|历史订单|我(都)?买(了|过)(什么|啥)|我(都)?(订|下单)了(什么|啥)|订单(到哪|怎么样|发货)/.test(
+      text,
+    )
+  ) {
+    return orderId ? { kind: "orders", orderId } : { kind: "orders" };
+  }
+
+  if (
+    /ask (the )?(merchant|seller|shop|store)|restock date|back in stock|bulk (discount|order|price)|discount (for|on) \d+|问(一下)?(商家|卖家|店家)|什么时候(补货|到货|有货)|批发|大量购买/.test(
+      text,
+    )
+  ) {
+    return { kind: "ask-merchant", question: raw.trim() };
+  }
+
+  if (
+    /(empty|clear|reset|wipe|clean)( out)? (my |the |our )?(cart|basket)|(remove|delete|take out|drop) (everything|all( the)? (items|things|products)|all of (it|them)|it all)( from| in| out of)?|start (over|again) with (an? )?(new |empty )?cart|清空(购物车)?|全部(删除|删掉|移除)|都不要了|全都不要/.test(
+      text,
+    )
+  ) {
+    return isNegated(text) && !/都不要了|全都不要/.test(text)
+      ? { kind: "declined" }
+      : { kind: "clear-cart" };
+  }
+
+  if (
+    /\bcompare\b|\bvs\.?\b|\bversus\b|difference between|which (one )?(is|would be) better|which (one )?should i (get|buy|choose|pick)|比较|对比|比一比|区别|哪个(更)?好/.test(
+      text,
+    )
+  ) {
+    const items = namedItems(
+      text
+        .replace(
+          /.*?(compare|difference between|which (one )?(is|would be) better|which (one )?should i (get|buy|choose|pick)|比较一下|比较|对比一下|对比|比一比)/,
+          "",
+        )
+        .replace(/哪个(更)?好.*$/, "")
+        .replace(/^[\s,:]*(or|the)?\b/, " ")
+        .replace(/\bor\b/g, " and ")
+        .replace(/(的)?区别.*$/, "")
+        .replace(/\b(with|to|against|vs\.?|versus)\b|与|跟/g, " and "),
+    ).filter((item) => item.query !== "" || item.ref?.kind === "pick");
+    if (items.length >= 2) return { kind: "compare", count: items.length, items };
+    return { kind: "compare", count: countIn(text) ?? 2 };
+  }
+
+  const removal =
+    /\b(remove|delete|take out|take off|drop|get rid of|ditch)\b|take .+ (out|off)|(don'?t|do not|no longer) (want|need) (the |those |these |that |this |my )?(.+?) (anymore|any more)|删除|删掉|删了|移除|去掉|拿掉|不要了|不想要了/;
+  if (removal.test(text)) {
+    const dontWant = text.match(
+      /(?:don'?t|do not|no longer) (?:want|need) (.+?) (?:anymore|any more)/,
+    );
+    const zhVerb = /删除|删掉|删了|移除|去掉|拿掉|不要了|不想要了/;
+    const rest = dontWant
+      ? dontWant[1]!
+      : zhVerb.test(text)
+        ? // Chinese puts the object first ("把袜子删掉") or after the verb ("删除袜子").
+          text
+            .replace(/(从)?购物车(里|中)?(的)?/g, " ")
+            .replace(/帮我|请|把|给我|吧|。|！/g, " ")
+            .replace(zhVerb, " ")
+        : text
+            .replace(/.*?\b(remove|delete|take out|take off|drop|get rid of|ditch|take)\b/, "")
+            .replace(/\b(out|off)\b/g, " ")
+            .replace(/\b(from|of|in|out of) (my |the )?(cart|basket|order)\b.*$/, "");
+    const [item] = namedItems(rest);
+    const quantity = explicitCount(rest);
+    return {
+      kind: "remove",
+      query: item?.query ?? "",
+      ...(item?.ref ? { ref: item.ref } : {}),
+      ...(quantity !== undefined ? { quantity } : {}),
+    };
+  }
+
+  const change = readCartChange(text);
+  if (change) return change;
+
+  const adding =
+    /\b(add|put|throw|toss|grab|include|gimme)\b|give me\b(?! (the |a |my )?(total|details|info|information|summary|price|cart|list|options))|i'?ll (take|have|get)|i (will|would like to|want to|wanna) (buy|get|order|take)|\b(buy|purchase)\b|get me\b|加入|加到|放进|放入|加购|加上|我要买|我想买|我要|来(一|两|\d)|买(一|两|俩|\d)|^买/;
+  const price = priceFilter(text);
+  const priced = price.maxPriceCents !== undefined || price.minPriceCents !== undefined;
+  const wanting = text.match(
+    /^(?:(?:ok|okay|yes|yeah|great|then),? )*(?:i(?:'?d| would) like|i want|i need|i'?ll go with|let me get|can i (?:get|have)|could i (?:get|have)|我要|我想要)(.+)$/,
+  );
+  if (wanting && !priced && !adding.test(text)) {
+    // "i want the aero trail runner in size 10" picks a product; "i want running shoes" browses.
+    const items = namedItems(wanting[1]!);
+    const specific = items.every(
+      (item) => item.ref !== undefined || catalogIndex().resolve(item.query).kind === "found",
+    );
+    if (items.length > 0 && specific) return { kind: "add", items, total: wantsTotal };
+  }
+  if (adding.test(text) && !priced && !/^(should|how|why|what|where|when|is|does)\b/.test(text)) {
+    const body = addBody(text);
+    const shown =
+      /^(them|these|those|both|all|all of them|all three|everything shown|the (two|three|four) (of them|shown|above)|these (two|three|four)|those (two|three|four)|the (two|three|four)|两(件|个|款|双)?商品|这(两|几|些|三)(件|个|款|双)?(商品)?|那(两|几|些|三)(件|个|款|双)?(商品)?|(两|几|三)件商品|它们|都)$/;
+    if (shown.test(body.replace(/\s+/g, " ").trim())) {
+      return { kind: "add-shown", count: countIn(body) ?? countIn(text) ?? 2, total: wantsTotal };
+    }
+    const items = namedItems(body);
+    const [only] = items;
+    if (items.length === 1 && only?.ref?.kind === "them")
+      return { kind: "add-shown", count: only.ref.count ?? countIn(text) ?? 2, total: wantsTotal };
+    if (items.length > 0) return { kind: "add", items, total: wantsTotal };
+    // "add to cart", "加入购物车": the product the conversation is about.
+    return {
+      kind: "add",
+      items: [{ query: "", quantity: 1, ref: { kind: "it" } }],
+      total: wantsTotal,
+    };
+  }
+
+  if (
+    /(what'?s|what is|whats|what do i have|what have i got) in (my |the )?(cart|basket)|(show|view|see|open|check) (me )?(my |the )?(cart|basket)|^(my )?(cart|basket)\??$|购物车里|看看购物车|查看购物车|看一下购物车|购物车有什么/.test(
+      text,
+    )
+  )
+    return { kind: "view-cart" };
+  if (
+    wantsTotal ||
+    /how much (is|do) (it|i owe|everything)|what do i owe|what'?s the damage/.test(text)
+  )
+    return { kind: "total" };
+
+  const variant = readVariant(text);
+  const about =
+    /tell me (more )?about|more (info|information|details) (on|about|for)|(details|specs?|specifications|info|information) (of|on|about|for)|what('?s| is) (the )?(.+ )?like|describe|what (sizes|size|colou?rs|colou?r)|which (sizes|colou?rs)|how much (is|are|does|do|for)|what('?s| is| are) the price|price of|is (it|that|the .+) (any good|good|waterproof|comfortable|warm)|介绍|详细|详情|怎么样|参数|多少钱|什么(颜色|尺码)|有哪些(颜色|尺码)|几码/;
+  const stock =
+    /do you (have|carry|sell|stock)|have you got|got (any|it|this|that|them)\b|(is|are) (it|that|this|they|the .+?) (in stock|available|sold out)|in stock|available in|any left|\bleft\?|还有(货|吗)|有货|有没有(.*)(码|号|色|货)|有(.*)(码|号)(的)?吗|有.+色(的)?吗|库存/;
+  if (stock.test(text) || (variant.size !== undefined && isQuestion(text))) {
+    const target = mentionIn(
+      text
+        .replace(
+          /do you (have|carry|sell|stock)|have you got|\bgot\b|any left|in stock|available( in)?|sold out|\bleft\b/g,
+          " ",
+        )
+        .replace(/还有货|有货|有没有|还有|吗|库存|有/g, " "),
+    );
+    // "有10码吗" / "do you have size 10?" ask about the product the conversation is about.
+    if (target.query === "" && target.ref === undefined && (variant.size ?? variant.color))
+      target.ref = { kind: "it" };
+    // "do you have trail shoes under 100?" is a search; "do you have it in size 10?" is not.
+    const named = target.query !== "" || target.ref !== undefined;
+    const specific =
+      target.ref !== undefined || variant.size !== undefined || variant.color !== undefined;
+    if (named && (specific || !/under|below|less than|over|以下|以内|便宜/.test(text))) {
+      return { kind: "availability", ...target, ...variant };
+    }
+  }
+  if (about.test(text)) {
+    const target = mentionIn(
+      text
+        .replace(
+          /tell me (more )?about|more (info|information|details) (on|about|for)|(details|specs?|specifications|info|information) (of|on|about|for)|what('?s| is) (the )?|\bis (it|that)\b|\blike\b|describe|what (sizes|size|colou?rs|colou?r)|which (sizes|colou?rs)|how much (is|are|does|do|for)|\bcost\b|price of|\bdoes\b|come in|\b(any good|good|waterproof|comfortable|warm)\W*$/g,
+          " ",
+        )
+        .replace(
+          /介绍(一下)?|详细(介绍)?|详情|怎么样|参数|多少钱|什么(颜色|尺码)|有哪些(颜色|尺码)|几码/g,
+          " ",
+        ),
+    );
+    if (
+      target.query === "" &&
+      target.ref === undefined &&
+      /\b(it|its|that|this|they)\b|它|这款|那款|这双|那双/.test(text)
+    )
+      target.ref = { kind: "it" };
+    if (target.query !== "" || target.ref !== undefined) return { kind: "details", ...target };
+  }
+
+  const cheaper =
+    /\b(cheaper|less expensive|lower price|more affordable)\b|便宜(一?点|些)|更便宜|实惠一点/.test(
+      text,
+    );
+  if (
+    cheaper ||
+    price.maxPriceCents !== undefined ||
+    price.minPriceCents !== undefined ||
+    /\b(show|find|search|look(ing)? for|recommend|suggest|need|want|browse|got any|any good|do you have)\b|有没有|推荐|找|看看|显示|想要|想买|有什么/.test(
+      text,
+    )
+  ) {
+    const query = searchWords(text);
+    if (cheaper && query === "") return { kind: "search", query: "", cheaper: true, ...price };
+    if (query !== "" || price.maxPriceCents !== undefined || price.minPriceCents !== undefined)
+      return { kind: "search", ...price, query, ...(cheaper ? { cheaper: true } : {}) };
+  }
+
+  if (
+    (/^(hi+|hello|hey|yo|hiya|howdy|good (morning|afternoon|evening))\b/.test(text) ||
+      /^(你好|您好|嗨|哈喽|在吗)/.test(text)) &&
+    text.split(" ").length <= 4
+  )
+    return { kind: "greeting" };
+  if (
+    /\b(thanks?|thank you|thx|ty|cheers|great|perfect|awesome|cool|ok(ay)?|got it|bye|goodbye)\b|谢谢|多谢|感谢|好的|再见|拜拜/.test(
+      text,
+    ) &&
+    text.split(" ").length <= 6
+  )
+    return { kind: "thanks" };
+
+  // A bare product mention ("aero trail runner?", "美利奴羊毛袜") asks about it.
+  const bare = stripFiller(chineseToEnglish(text).replace(/\p{Script=Han}+/gu, " "));
+  const best = bare === "" ? undefined : catalogIndex().score(bare)[0];
+  if (best && best.score >= 0.62 && bare.split(" ").length <= 6)
+    return { kind: "details", query: bare };
+  return { kind: "unknown" };
+}
+
+/** Quantity and variant changes of what is in the cart. */
+function readCartChange(text: string): ShopperIntent | undefined {
+  // "one more", "another pair of socks", "add 2 more", "再来一双", "少一双".
+  const lead =
+    "^(?:(?:please|pls|and|ok|oh|actually|can i (?:get|have)|could i (?:get|have)|i'?d like|i want|give me|add|i'?ll take) )*";
+  const more = text.match(new RegExp(`${lead}(?:(one|1|\\d+|two|three) more|(another))\\b(.*)$`));
+  if (more) {
+    const n = more[1] ? (countIn(more[1]) ?? 1) : 1;
+    const target = mentionIn((more[3] ?? "").replace(/\b(of|pairs?|units?|please|pls)\b/g, " "));
+    return { kind: "change-quantity", delta: n, ...target };
+  }
+  const zhMore = text.match(new RegExp(`再(?:来|加|要|买)(一|两|俩|三|\\d+)(?:${MEASURE})?(.*)$`));
+  if (zhMore) {
+    return {
+      kind: "change-quantity",
+      delta: CHINESE_NUMBERS[zhMore[1]!] ?? Number(zhMore[1]),
+      ...mentionIn(zhMore[2] ?? ""),
+    };
+  }
+  const less = text.match(
+    /^(one|1|two|2) (less|fewer)\b(.*)$|(少|减)(一|两|1|2)(?:双|件|个)?(.*)$/,
+  );
+  if (less) {
+    const n = less[1] ? (countIn(less[1]) ?? 1) : (CHINESE_NUMBERS[less[5]!] ?? Number(less[5]));
+    return { kind: "change-quantity", delta: -n, ...mentionIn(less[3] ?? less[6] ?? "") };
+  }
+
+  const variant = readVariant(text);
+  // "make it 3 pairs", "change the socks to 2", "set quantity to 4", "just 2 instead", "x3".
+  const n = "(?<n>\\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)";
+  const units = "(?: (?:pairs?|units?|items?|pieces?|of (?:them|those|these|it)))?";
+  const tail = "(?: (?:instead|please|pls|then|now|thanks))*[.!]?$";
+  const setPatterns = [
+    `\\b(?:make|change|set|update|switch|bump|increase|decrease|reduce|put)\\b(?<who>.*?) ?(?:\\bto\\b|=|\\binto\\b)? ${n}${units}${tail}`,
+    `^(?:(?:actually|no|hmm|ok|oh),? )*(?:i (?:want|need|'?ll take)|just|only|make that|give me)(?: just| only)? ${n}${units}(?<who>.*?) instead[.!]?$`,
+    `^(?:(?:actually|no|ok),? )*(?:just|only|make that) ${n}${units}(?: please| pls)?[.!]?$`,
+    `^(?:qty|quantity|x) ?:? ?${n}$`,
+  ];
+  for (const pattern of setPatterns) {
+    const m = text.match(new RegExp(pattern));
+    if (!m?.groups || /\bsize\b|码|号/.test(m[0])) continue;
+    const quantity = countIn(m.groups.n!) ?? Number(m.groups.n);
+    const who = (m.groups.who ?? "").replace(
+      /\b(the )?(quantity|qty|number|amount|count)( of)?\b|\bof (them|those|these|it)\b/g,
+      " ",
+    );
+    if (Number.isFinite(quantity)) return { kind: "set-quantity", quantity, ...mentionIn(who) };
+  }
+  const zhSet =
+    text.match(
+      new RegExp(
+        `^(.*?)(?:的)?(?:数量)?(?:改成|改为|换成|变成|调成|调整为|要)(一|两|俩|三|四|五|六|七|八|九|十|\\d+)(?:${MEASURE})(?:就(?:好|行|够了?))?(.*)$`,
+      ),
+    ) ??
+    text.match(
+      new RegExp(`^(.*?)(一|两|三|四|五|六|七|八|九|十|\\d+)(?:${MEASURE})就(?:好|行|够)()`),
+    );
+  if (zhSet && /改|换|变|调|就/.test(zhSet[0])) {
+    const quantity = CHINESE_NUMBERS[zhSet[2]!] ?? Number(zhSet[2]);
+    return {
+      kind: "set-quantity",
+      quantity,
+      ...mentionIn(`${zhSet[1] ?? ""} ${zhSet[3] ?? ""}`.replace(/把|数量/g, " ")),
+    };
+  }
+
+  // "make it size 10", "change it to blue", "in blue instead", "换成10码", "换成蓝色".
+  if (
+    (variant.size !== undefined || variant.color !== undefined) &&
+    /\b(make|change|switch|swap|exchange|instead)\b|换成|改成|换一?个/.test(text) &&
+    !isQuestion(text)
+  ) {
+    const who = mentionIn(
+      text
+        .replace(/\b(make|change|switch|swap|exchange|instead|to|for)\b/g, " ")
+        .replace(/换成|改成|换一?个/g, " "),
+    );
+    return { kind: "set-variant", ...who, ...variant };
+  }
+  return undefined;
+}
+
+/** What follows "add"/"把…加入购物车", without the cart words and any "then tell me the total". */
+function addBody(text: string): string {
+  return text
+    .replace(/^.*?\b(add|put|throw|toss|grab|include|buy|purchase|get me|gimme|give me)\b/, "")
+    .replace(/^.*?i'?ll (take|have|get)\b/, "")
+    .replace(/^.*?i (will|would like to|want to|wanna) (buy|get|order|take)\b/, "")
+    .replace(/(加入|加到|放进|放入|加购|加上)(我的)?购物车.*$/, "")
+    .replace(/(加入|加到|放进|放入|加购|加上).*$/, "")
+    .replace(/\b(to|in|into|on) (my |the |our )?(cart|basket|order)\b.*$/, "")
+    .replace(/\b(and|then|,)? *(tell|show|give) me the total.*$/, "")
+    .replace(/\b(and|then)? *(what'?s|how much is) the total.*$/, "")
+    .replace(/^.*?(帮我把|帮我|请把|给我来|把|我要买|我想买|我要|买|来)/, "")
+    .replace(/(再|然后|并且|并)?(算|看|告诉我)(一下)?(总价|总共|一共).*$/, "")
+    .trim();
+}
+
+function searchWords(text: string): string {
+  return stripFiller(
+    chineseToEnglish(
+      text
+        .replace(/\b(between \$?\d+(\.\d+)? and \$?\d+(\.\d+)?)/g, " ")
+        .replace(
+          /(under|below|less than|cheaper than|over|above|more than|at least|up to|at most|no more than|max(imum)?|min(imum)?)\s*\$?\d+(\.\d+)?\s*(dollars|bucks|usd)?/g,
+          "",
+        )
+        .replace(
+          /\$?\d+(\.\d+)?\s*(?:-|–|to|~|到|至)\s*\$?\d+(\.\d+)?\s*(元|块|美元|刀)?(之间)?/g,
+          " ",
+        )
+        .replace(
+          /(低于|不超过|不到|少于|高于|超过|多于)\s*\d+(\.\d+)?\s*(元|块|美元|刀)?|\d+(\.\d+)?\s*(元|块|美元|刀)?\s*(以下|以内|之内|以上)/g,
+          " ",
+        )
+        .replace(
+          /\b(cheaper|less expensive|lower price|more affordable|cheap|affordable)\b|便宜(一?点|些)?(的)?|更便宜(的)?|实惠一点(的)?/g,
+          " ",
+        ),
+    )
+      .replace(/\p{Script=Han}+/gu, " ")
+      .replace(
+        /\b(show|find|search( for)?|look(ing)? for|recommend|suggest|i need|i want|need|want|browse|got any|any good|do you have|have|options?|something|anything|stuff|ones?|good|nice|best)\b/g,
+        "",
+      ),
+  );
+}

@@ -1,0 +1,59 @@
+/** The shopper's words that need no tool: a declined change, greetings, thanks, the rest. */
+
+import type { SimScript } from "overlap-sim";
+import type { ConversationState } from "./conversation-state.js";
+import { call, pick, say, text } from "./replies.js";
+import type { IntentOf } from "./shopper-handler.js";
+
+/** A change the shopper asked not to make. */
+export function declined(state: ConversationState): SimScript {
+  const { zh } = state;
+  return say(pick(zh, "OK, I'll leave your cart as it is.", "好的，购物车保持不变。"));
+}
+
+/** A question passed on to the merchant. */
+export function askMerchant(state: ConversationState, intent: IntentOf<"ask-merchant">): SimScript {
+  const { zh } = state;
+  return {
+    blocks: [
+      text(pick(zh, "Let me ask the merchant.", "我去问一下商家。")),
+      call("ask_merchant", { question: intent.question }),
+    ],
+  };
+}
+
+/** Who the assistant is and what it can do. */
+export function greet(state: ConversationState): SimScript {
+  const { zh } = state;
+  return say(
+    pick(
+      zh,
+      "Hi! I'm the store's scripted shopping assistant (a script, not a language model). Ask me to find something (\"trail shoes under 120\"), tell you about a product, add it to your cart in your size, compare two, or check out.",
+      "您好！我是商店的脚本购物助手（脚本，不是语言模型）。可以帮您找商品（例如「推荐100元以下的跑鞋」）、介绍商品、按尺码加入购物车、比较商品或结账。",
+    ),
+  );
+}
+
+/** "You're welcome", and what else it can do. */
+export function welcome(state: ConversationState): SimScript {
+  const { zh } = state;
+  return say(
+    pick(
+      zh,
+      "You're welcome! Anything else: another product, your cart, or checking out?",
+      "不客气！还需要什么吗？可以继续挑选商品、查看购物车或结账。",
+    ),
+  );
+}
+
+/** Nothing was understood: what the assistant can do, with examples. */
+export function notUnderstood(state: ConversationState): SimScript {
+  const { zh } = state;
+  return say(
+    pick(
+      zh,
+      'I\'m the store\'s scripted shopping assistant. I can search products ("show me running shoes under 100"), show and compare them, add them to your cart and tell you the total ("add the Aero trail runner and the wool socks to my cart and tell me the total"), check out, and ask the merchant about restocks or bulk discounts.',
+      "我是商店的脚本购物助手。我可以搜索商品（例如「推荐一些跑鞋 100元以下」）、展示和比较商品、加入购物车并计算总价、结账，还可以向商家询问补货和批发折扣。",
+    ),
+  );
+}
