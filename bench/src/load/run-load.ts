@@ -1,19 +1,23 @@
 /**
- * Benchmark: N concurrent conversations against one shop process (the cost per turn).
+ * Benchmark: N conversations against one shop process (the cost per turn), all at once or in an
+ * open loop.
  *
  * The shop's scripted model runs in a process of its own (`npm run scripted-model`'s entry point,
  * paced like the embedded model: 60 tokens/s, first token at 300 ms), and ONE shop process (as
  * `npm start` runs it, on SQLite in a temporary directory) talks to it as to Claude, through
  * `ANTHROPIC_BASE_URL`. First a few lone turns, one after the other (the first warms up; the
- * median of the rest is the lone turn). Then N sessions are created and every one sends the demo
- * request at the same moment, over real HTTP, and reads the SSE turn stream to its end.
+ * median of the rest is the lone turn). Then N sessions are created and, in a burst (the
+ * default), every one sends the demo request at the same moment, over real HTTP, and reads the
+ * SSE turn stream to its end; in the open loop (`--rate` or `--think-ms`), each sends the demo
+ * request, reads the reply, thinks, and sends it again, until the duration is over, the first
+ * messages spread over one cycle (see `open-loop.ts`).
  *
- * Reported: turns completed, errors, turn latency p50/p99 against the lone turn, the p99 delay
- * from a tool's block stop to its `tool-status running` event (both on the round's clock: the
- * round-end timings and the status event), CPU ms per turn of the shop and of the model process
- * (from /proc during the load), the shop's resident memory growth per conversation (peak during
- * the load minus before it); goals met or not; as the very last line one JSON object
- * `{"bench":"load",...}`.
+ * Reported: turns completed, errors, turns per second, turn latency p50/p99 against the lone
+ * turn, the p99 delay from a tool's block stop to its `tool-status running` event (both on the
+ * round's clock: the round-end timings and the status event), CPU ms per turn of the shop and of
+ * the model process (from /proc during the load), the shop's resident memory growth per
+ * conversation (peak during the load minus before it); goals met or not; as the very last line
+ * one JSON object `{"bench":"load",...}`.
  *
  * Run alone: `npm run bench:load --workspace bench -- --conversations 100` (see `LOAD_USAGE`).
  * Under `npm run bench` it runs with the default 1,000 (or `LOAD_CONVERSATIONS`). The build of
@@ -38,7 +42,8 @@ import {
   percentile,
   type TurnRecord,
 } from "./load-figures.js";
-import { LOAD_USAGE, type LoadOptions, parseLoadOptions } from "./load-options.js";
+import { LOAD_USAGE, type LoadOptions, parseLoadOptions, thinkMsFor } from "./load-options.js";
+import { runOpenLoop } from "./open-loop.js";
 import { cpuMsOf, rssBytesOf } from "./process-usage.js";
 import { createSession, runTurn, type ShopperEndpoint, type ShopperSession } from "./shopper.js";
 import { spawnShopProcess, stopChild } from "./spawn-shop-process.js";
@@ -107,7 +112,7 @@ export async function main(options: LoadOptions): Promise<void> {
         RATE_LIMIT_SESSIONS_PER_MINUTE: String(
           Math.max(1_000, 2 * (options.conversations + options.warmup + options.loneTurns)),
         ),
-        RATE_LIMIT_TURNS_PER_MINUTE: "1000",
+        RATE_LIMIT_TURNS_PER_MINUTE: "100000",
         // Every conversation holds a connection at once (the default cap is 900).
         MAX_CONNECTIONS: String(Math.max(900, 2 * options.conversations + 100)),
       },
@@ -153,7 +158,12 @@ export async function main(options: LoadOptions): Promise<void> {
         (i) => createSession(endpoints[i] as ShopperEndpoint),
       );
 
-      // The load: every conversation sends the demo request at once.
+      // The load: every conversation sends the demo request at once, or in the open loop.
+      const mode = options.mode;
+      const thinkMs =
+        mode.kind === "burst"
+          ? undefined
+          : (mode.thinkMs ?? thinkMsFor(options.conversations, mode.rate as number, loneTurnMs));
       const rssBefore = rssBytesOf(shopPid);
       let rssPeak = rssBefore;
       const sampler = setInterval(() => {
@@ -162,9 +172,20 @@ export async function main(options: LoadOptions): Promise<void> {
       const shopCpuBefore = cpuMsOf(shopPid);
       const modelCpuBefore = cpuMsOf(modelPid);
       const startedAt = performance.now();
-      const turns = await Promise.all(
-        sessions.map((session, i) => runTurn(endpoints[i] as ShopperEndpoint, session, DEMO)),
-      );
+      const turnOf = (i: number) =>
+        runTurn(endpoints[i] as ShopperEndpoint, sessions[i] as ShopperSession, DEMO);
+      const turns =
+        mode.kind === "burst"
+          ? await Promise.all(sessions.map((_, i) => turnOf(i)))
+          : await runOpenLoop(
+              {
+                conversations: options.conversations,
+                thinkMs: thinkMs as number,
+                durationMs: mode.durationMs,
+                cycleMs: (thinkMs as number) + loneTurnMs,
+              },
+              turnOf,
+            );
       const usage: LoadUsage = {
         wallMs: performance.now() - startedAt,
         shopCpuMs: cpuMsOf(shopPid) - shopCpuBefore,
@@ -174,7 +195,15 @@ export async function main(options: LoadOptions): Promise<void> {
       };
       clearInterval(sampler);
 
-      const figures = loadFigures({ turns, loneTurnMs, loneShopCpuMsPerTurn, usage });
+      const figures = loadFigures({
+        mode: mode.kind,
+        conversations: options.conversations,
+        ...(thinkMs === undefined ? {} : { thinkMs }),
+        turns,
+        loneTurnMs,
+        loneShopCpuMsPerTurn,
+        usage,
+      });
       console.log(
         `shop: ${options.build === "dist" ? "compiled JavaScript (apps/shop/dist)" : "sources through tsx"}, SQLite, LOG_LEVEL=${options.logLevel}; model: the scripted model in its own process`,
       );
