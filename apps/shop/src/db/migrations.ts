@@ -235,6 +235,39 @@ const MIGRATIONS: readonly Migration[] = [
       }
     },
   },
+  {
+    version: 6,
+    description: "what each turn showed besides its messages: cards, approvals and round timings",
+    async up(trx, { jsonType }) {
+      // A reload renders earlier turns from their messages; the cards, approval cards and the
+      // timeline's figures are not in the messages, so each turn keeps those events here, keyed
+      // by the position of the shopper's message that started it.
+      await trx.schema
+        .createTable("turn_display")
+        .ifNotExists()
+        .addColumn("session_id", "text", (c) => c.notNull())
+        .addColumn("seq", "integer", (c) => c.notNull())
+        .addColumn("events", jsonType, (c) => c.notNull())
+        .addColumn("updated_at", "text", (c) => c.notNull())
+        .addPrimaryKeyConstraint("turn_display_pk", ["session_id", "seq"])
+        .execute();
+    },
+  },
+  {
+    version: 7,
+    description: "discounts: the percentage off each product's list price (set by category)",
+    async up(trx) {
+      // `price_cents` stays the list price; a product with a percentage here sells for less, and
+      // the store hands out the price after it (domain/discounts.ts). Null: no discount. Existing
+      // products have none.
+      await trx.schema
+        .alterTable("products")
+        .addColumn("discount_percent", "integer", (c) =>
+          c.check(sql`discount_percent >= 1 and discount_percent <= 90`),
+        )
+        .execute();
+    },
+  },
 ];
 
 /** The schema version this code expects. */

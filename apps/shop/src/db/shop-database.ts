@@ -51,7 +51,7 @@ export interface MessagesTable {
   content: string;
 }
 
-/** The catalog with live price and stock. */
+/** The catalog with live price and stock; `price_cents` is the list price (before a discount). */
 export interface ProductsTable {
   id: string;
   sku: string;
@@ -68,6 +68,8 @@ export interface ProductsTable {
   stock: number;
   rating: number;
   description: string;
+  /** The whole percentage off `price_cents` (the list price) while a discount applies; else null. */
+  discount_percent: number | null;
 }
 
 /** One cart per shopper (or per bare key: see `ShopStore.withCart`). */
@@ -150,6 +152,20 @@ export interface TurnLeasesTable {
   claimed_at: string;
 }
 
+/**
+ * What a turn showed besides its messages (its `ui`, approval and `round-end` events), so a
+ * reload draws its cards and timeline again. `seq` is the position of the message that started
+ * the turn (the shopper's) in `messages`.
+ */
+export interface TurnDisplayTable {
+  session_id: string;
+  seq: number;
+  /** JSON array of the kept AgentEvents, in the order they were sent. */
+  events: string;
+  /** ISO 8601. */
+  updated_at: string;
+}
+
 /** Every table of the shop. */
 export interface ShopDatabase {
   schema_version: SchemaVersionTable;
@@ -163,4 +179,5 @@ export interface ShopDatabase {
   tool_ledger: ToolLedgerTable;
   round_journal: RoundJournalTable;
   turn_leases: TurnLeasesTable;
+  turn_display: TurnDisplayTable;
 }

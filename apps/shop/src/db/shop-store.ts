@@ -15,12 +15,21 @@ import type {
 } from "overlap-runtime";
 import type { Cart, CartRules } from "../domain/cart.js";
 import type { Product } from "../domain/catalog.js";
-import type { ProductChangeResult, SalesSummary } from "../domain/merchant.js";
+import type { DiscountPlan } from "../domain/discounts.js";
+import type {
+  ProductChangeResult,
+  ProductEdit,
+  ProductEditResult,
+  RestockPlan,
+  RestockRequest,
+  SalesSummary,
+} from "../domain/merchant.js";
 import type { Order, PriceChange } from "../domain/orders.js";
 import type { RuleViolation } from "../domain/rule-violation.js";
 import type { ProductQuery } from "../domain/search-products.js";
 import type {
   SqlConversationWriteOptions,
+  TurnDisplay,
   VersionedConversation,
 } from "./sql-conversation-store.js";
 import type { TurnLeases } from "./sql-turn-leases.js";
@@ -141,6 +150,10 @@ export interface ShopConversationStore extends ConversationStore {
     messages: readonly Message[],
     options?: SqlConversationWriteOptions,
   ): Promise<void>;
+  /** Keeps what a turn showed besides its messages (its cards, approvals and round timings). */
+  writeTurnDisplay(conversationId: string, seq: number, events: readonly unknown[]): Promise<void>;
+  /** What every turn of the conversation showed besides its messages. */
+  loadTurnDisplays(conversationId: string): Promise<TurnDisplay[]>;
   /** {@link write}, resolving to the conversation's new version. */
   writeVersioned(
     conversationId: string,
@@ -254,6 +267,36 @@ export interface ShopStore {
     priceCents: number,
     options?: RecordOption<ProductChangeResult, undefined>,
   ): Promise<ProductChangeResult>;
+  /**
+   * Changes a product's name, description and (list) price at once (merchant); see the domain's
+   * `editProduct`. Orders keep the name they were placed under; carts show the new one.
+   */
+  editProduct(
+    productId: string,
+    edit: ProductEdit,
+    options?: RecordOption<ProductEditResult, undefined>,
+  ): Promise<ProductEditResult>;
+  /**
+   * Restocks several products in one transaction (merchant): the same units each, or each up to a
+   * level from its stock as the transaction reads it. The rows say each product's stock before and
+   * after. Refused whole (nothing changed) when any part is wrong.
+   */
+  restockProducts(
+    productIds: readonly string[],
+    request: RestockRequest,
+    options?: RecordOption<RestockPlan | RuleViolation, undefined>,
+  ): Promise<RestockPlan | RuleViolation>;
+  /**
+   * Sets `percent`% off every product of a category, or ends its discount (`undefined`), in one
+   * transaction (merchant). From then on every read of those products (search, cards, a cart
+   * add, checkout) has the price after the discount; lines already in carts keep the price they
+   * captured until checkout, which charges the current one.
+   */
+  setDiscount(
+    category: string,
+    percent: number | undefined,
+    options?: RecordOption<DiscountPlan | RuleViolation, undefined>,
+  ): Promise<DiscountPlan | RuleViolation>;
   /** Products at or below the stock threshold, emptiest first (merchant). */
   lowStock(threshold?: number): Promise<Product[]>;
 

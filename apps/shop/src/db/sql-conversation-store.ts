@@ -45,6 +45,14 @@ export interface VersionedConversation {
   version: number;
 }
 
+/** What one turn showed besides its messages (see {@link SqlConversationStore.writeTurnDisplay}). */
+export interface TurnDisplay {
+  /** The position of the message that started the turn. */
+  seq: number;
+  /** The turn's kept events, in the order they were sent (plain JSON objects). */
+  events: unknown[];
+}
+
 /** Conversations in the `messages` table, keyed by session id. */
 export class SqlConversationStore implements ConversationStore {
   readonly #db: Kysely<ShopDatabase>;
@@ -155,5 +163,46 @@ export class SqlConversationStore implements ConversationStore {
         .execute();
       return version + 1;
     });
+  }
+
+  /**
+   * Keeps what the turn started by the message at `seq` showed besides its messages (cards,
+   * approvals, round timings), replacing what was kept for it before.
+   */
+  async writeTurnDisplay(
+    conversationId: string,
+    seq: number,
+    events: readonly unknown[],
+  ): Promise<void> {
+    const row = {
+      session_id: conversationId,
+      seq,
+      events: JSON.stringify(events),
+      updated_at: new Date().toISOString(),
+    };
+    await this.#db
+      .insertInto("turn_display")
+      .values(row)
+      .onConflict((oc) =>
+        oc.columns(["session_id", "seq"]).doUpdateSet({
+          events: row.events,
+          updated_at: row.updated_at,
+        }),
+      )
+      .execute();
+  }
+
+  /** Every turn's kept display of the conversation, by `seq`. */
+  async loadTurnDisplays(conversationId: string): Promise<TurnDisplay[]> {
+    const rows = await this.#db
+      .selectFrom("turn_display")
+      .select(["seq", "events"])
+      .where("session_id", "=", conversationId)
+      .orderBy("seq")
+      .execute();
+    return rows.map((row) => ({
+      seq: Number(row.seq),
+      events: (typeof row.events === "string" ? JSON.parse(row.events) : row.events) as unknown[],
+    }));
   }
 }

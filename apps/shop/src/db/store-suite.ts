@@ -379,6 +379,28 @@ export function registerStoreSuite(name: string, createHarness: StoreHarnessFact
       ]);
     });
 
+    it("keeps what each turn showed beside its messages, replaced by the turn's later writes", async () => {
+      const conversations = store.conversations;
+      const card = {
+        type: "ui",
+        round: 1,
+        callId: "c1",
+        name: "search_products",
+        ui: { b: 1, a: 2 },
+      };
+      await conversations.writeTurnDisplay("s1", 0, [card]);
+      await conversations.writeTurnDisplay("s1", 4, [{ type: "round-end", round: 1 }]);
+      await conversations.writeTurnDisplay("s1", 0, [card, { type: "round-end", round: 1 }]);
+      await conversations.writeTurnDisplay("s2", 0, []);
+      const restarted = await harness.openPeer();
+      const kept = await restarted.conversations.loadTurnDisplays("s1");
+      expect(kept).toEqual([
+        { seq: 0, events: [card, { type: "round-end", round: 1 }] },
+        { seq: 4, events: [{ type: "round-end", round: 1 }] },
+      ]);
+      expect(await conversations.loadTurnDisplays("other")).toEqual([]);
+    });
+
     it("records tool outcomes per session and call id, first record wins", async () => {
       const outcome: ToolOutcome = {
         callId: "call_0",

@@ -91,9 +91,13 @@ export function registerConversationRoutes(
     const messages = running
       ? await store.conversations.load(session.id)
       : (await loadRecoveredConversation(store, session.id)).messages;
+    // What each turn drew besides its messages (cards, approvals, round timings), by the
+    // position of the message that started it: a reload shows the turns as they were shown.
+    const display = await store.conversations.loadTurnDisplays(session.id);
     return c.json({
       session: { id: session.id, kind: session.kind, createdAt: session.createdAt },
       messages,
+      display,
       turn: { running, lastTurnId: turn?.turnId ?? null },
     });
   });

@@ -20,6 +20,7 @@ import type { ShopAgent } from "../agents/shop-agent.js";
 import { loadRecoveredConversation } from "../db/recover-conversation.js";
 import type { ShopStore } from "../db/shop-store.js";
 import { isTurnLeaseLost } from "../db/sql-turn-leases.js";
+import { turnDisplayKeeper } from "./turn-display.js";
 import type { TurnContext } from "./turn-registry.js";
 
 /** What a turn needs. */
@@ -69,6 +70,12 @@ export function shopTurn(input: ShopTurnInput): (turn: TurnContext) => Promise<v
       refuseTurn(turn, log, err);
       return;
     }
+    // The cards and timings this turn shows, kept with the shopper's message that started it.
+    const display = turnDisplayKeeper(
+      (events) =>
+        store.conversations.writeTurnDisplay(sessionId, appended.messages.length - 1, events),
+      (err) => log.error({ err }, "turn display write failed"),
+    );
     const started = performance.now();
     const result = await runAgentTurn({
       model,
@@ -77,7 +84,10 @@ export function shopTurn(input: ShopTurnInput): (turn: TurnContext) => Promise<v
         turn.lease === undefined ? undefined : { lease: turn.lease },
       ),
       messages: appended.messages,
-      sink: turn.emit,
+      sink: (event) => {
+        turn.emit(event);
+        display.observe(event);
+      },
       system: agent.system,
       agent: agent.name,
       signal: turn.signal,
@@ -94,6 +104,7 @@ export function shopTurn(input: ShopTurnInput): (turn: TurnContext) => Promise<v
       onJournalError: (err, entry) =>
         log.error({ err, callId: entry?.block.id }, "round journal write failed"),
     });
+    await display.settled();
     const summary = {
       rounds: result.rounds.length,
       stopReason: result.stopReason,

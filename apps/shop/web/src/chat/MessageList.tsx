@@ -1,14 +1,17 @@
 /**
  * The conversation: user messages and assistant turns. It follows new content while the reader is
- * at the bottom and leaves them alone when they scrolled up to read.
+ * at the bottom and leaves them alone when they scrolled up to read; then a "Jump to latest"
+ * button brings them back down. A message the shopper sends is always scrolled into view (and the
+ * list follows its reply again), wherever they were reading.
  */
 
 import type { AgentState, AssistantTurn } from "overlap-runtime/client";
-import { type ReactNode, useLayoutEffect, useMemo, useRef } from "react";
+import { type ReactNode, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { formatMs, langOf } from "../api/format";
 import type { CardActions } from "../cards/ProductCards";
 import { RepairNote } from "../demo/RepairNote";
 import { type Lang, pick, turnLang } from "../i18n/lang";
+import { useLang } from "../i18n/shopper-lang";
 import { NOTICEABLE_MS, turnChart } from "../timeline/timeline-model";
 import { Icon } from "../ui/Icon";
 import type { ProductBook } from "./product-book";
@@ -48,82 +51,116 @@ export function MessageList({
 }: MessageListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
+  // The reader scrolled up: "Jump to latest" is offered.
+  const [away, setAway] = useState(false);
+  const lang = useLang();
   const { turns } = state;
+  const userCount = turns.filter((t) => t.role === "user").length;
+  const seenUsers = useRef(userCount);
 
   useLayoutEffect(() => {
     const el = scroller.current;
-    if (el && stick.current) el.scrollTop = el.scrollHeight;
+    if (!el) return;
+    // A message just sent: show it (it is the last thing in the list), and follow its reply.
+    if (userCount > seenUsers.current && turns.at(-1)?.role === "user") {
+      stick.current = true;
+      setAway(false);
+    }
+    seenUsers.current = userCount;
+    if (stick.current) el.scrollTop = el.scrollHeight;
   });
 
   const onScroll = () => {
     const el = scroller.current;
     if (!el) return;
     stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+    setAway(!stick.current);
+  };
+
+  const jumpToLatest = () => {
+    const el = scroller.current;
+    if (!el) return;
+    stick.current = true;
+    setAway(false);
+    el.scrollTo({ top: el.scrollHeight, behavior: "smooth" });
   };
 
   return (
-    <div
-      className="message-scroll"
-      ref={scroller}
-      onScroll={onScroll}
-      data-testid="chat-log"
-      role="log"
-      aria-label="Conversation"
-      aria-live="polite"
-      aria-relevant="additions"
-      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
-      tabIndex={0}
-    >
-      <div className="message-column">
-        {turns.length === 0 && empty}
-        {turns.map((turn, i) => {
-          if (turn.role === "user") {
-            if (removed.has(i)) return null;
-            const failed = after?.index === i;
-            return (
-              // biome-ignore lint/suspicious/noArrayIndexKey: the conversation is append-only
-              <div key={i} className="msg-user-group">
-                <div
-                  className={`msg-user${failed ? " is-unsent" : ""}`}
-                  data-testid="user-message"
-                  data-unsent={failed || undefined}
-                >
-                  <p lang={langOf(turn.text)}>{turn.text}</p>
+    <div className="message-pane">
+      <div
+        className="message-scroll"
+        ref={scroller}
+        onScroll={onScroll}
+        data-testid="chat-log"
+        role="log"
+        aria-label="Conversation"
+        aria-live="polite"
+        aria-relevant="additions"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
+        tabIndex={0}
+      >
+        <div className="message-column">
+          {turns.length === 0 && empty}
+          {turns.map((turn, i) => {
+            if (turn.role === "user") {
+              if (removed.has(i)) return null;
+              const failed = after?.index === i;
+              return (
+                // biome-ignore lint/suspicious/noArrayIndexKey: the conversation is append-only
+                <div key={i} className="msg-user-group">
+                  <div
+                    className={`msg-user${failed ? " is-unsent" : ""}`}
+                    data-testid="user-message"
+                    data-unsent={failed || undefined}
+                  >
+                    <p lang={langOf(turn.text)}>{turn.text}</p>
+                  </div>
+                  {failed && after.node}
                 </div>
-                {failed && after.node}
-              </div>
+              );
+            }
+            const isLast = i === turns.length - 1;
+            const previous = turns[i - 1];
+            return (
+              <AssistantTurnView
+                // biome-ignore lint/suspicious/noArrayIndexKey: the conversation is append-only
+                key={i}
+                view={{ lang: turnLang(turns, i), book, developer }}
+                turn={turn}
+                state={state}
+                open={isLast && state.running && turn.done === undefined}
+                actions={actions}
+                agentName={agentName}
+                onShowTimeline={() => onShowTimeline(i)}
+                onRetry={previous?.role === "user" ? () => onRetry(previous.text) : undefined}
+              />
             );
-          }
-          const isLast = i === turns.length - 1;
-          const previous = turns[i - 1];
-          return (
-            <AssistantTurnView
-              // biome-ignore lint/suspicious/noArrayIndexKey: the conversation is append-only
-              key={i}
-              view={{ lang: turnLang(turns, i), book, developer }}
-              turn={turn}
-              state={state}
-              open={isLast && state.running && turn.done === undefined}
-              actions={actions}
-              agentName={agentName}
-              onShowTimeline={() => onShowTimeline(i)}
-              onRetry={previous?.role === "user" ? () => onRetry(previous.text) : undefined}
-            />
-          );
-        })}
-        {state.running && turns.at(-1)?.role === "user" && (
-          <div className="turn turn-pending" data-testid="assistant-pending">
-            <div className="turn-avatar" aria-hidden="true">
-              <Icon name="spark" size={16} />
+          })}
+          {state.running && turns.at(-1)?.role === "user" && (
+            <div className="turn turn-pending" data-testid="assistant-pending">
+              <div className="turn-avatar" aria-hidden="true">
+                <Icon name="spark" size={16} />
+              </div>
+              <span
+                className="typing"
+                role="status"
+                aria-label={`${agentName} is starting to reply`}
+              />
             </div>
-            <span
-              className="typing"
-              role="status"
-              aria-label={`${agentName} is starting to reply`}
-            />
-          </div>
-        )}
+          )}
+        </div>
       </div>
+      {away && turns.length > 0 && (
+        <button
+          type="button"
+          className="jump-latest"
+          data-testid="jump-latest"
+          onClick={jumpToLatest}
+        >
+          <Icon name="arrow-down" size={14} />
+          {pick(lang, "Jump to latest", "跳到最新")}
+        </button>
+      )}
     </div>
   );
 }

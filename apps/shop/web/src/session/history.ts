@@ -3,8 +3,10 @@
  * client's {@link AgentState}, so a reload shows what was said and the client can go on from it.
  * The messages are turned into the AgentEvents the turn would have sent and folded with the
  * client's own reducer: one code path for live and restored conversations. What the messages do
- * not keep (previews, final cards, per-round timings) comes back only for the last turn, which the
- * caller replays from the server's event log (`GET .../stream`).
+ * not keep (final cards, approval cards, per-round timings) the server keeps with each turn
+ * (`display`: the turn's `ui`, approval and `round-end` events, by the position of the message that
+ * started it), folded in at their place. A running or just-ended last turn is replayed from the
+ * server's event log instead (`GET .../stream`), previews included.
  */
 
 import {
@@ -12,6 +14,7 @@ import {
   type AgentState,
   addUserMessage,
   initialAgentState,
+  isAgentEvent,
   reduceAgentEvent,
   stopAgentTurn,
 } from "overlap-runtime/client";
@@ -24,6 +27,20 @@ export interface StoredConversation {
   running: boolean;
   /** The server still holds the event log of the session's last turn (it can be replayed). */
   hasTurnLog: boolean;
+  /** What each turn showed besides its messages, by the position of the message that started it. */
+  display: ReadonlyMap<number, readonly AgentEvent[]>;
+}
+
+/** The `display` of the answer: each turn's kept events, read with the client's own parser. */
+function readDisplay(value: unknown): Map<number, AgentEvent[]> {
+  const display = new Map<number, AgentEvent[]>();
+  if (!Array.isArray(value)) return display;
+  for (const row of value) {
+    if (!isRecord(row) || typeof row.seq !== "number" || !Array.isArray(row.events)) continue;
+    const events = row.events.filter(isAgentEvent);
+    display.set(row.seq, events);
+  }
+  return display;
 }
 
 /** Reads the answer of `GET /api/sessions/:id`, or `undefined`. */
@@ -34,6 +51,7 @@ export function readStoredConversation(value: unknown): StoredConversation | und
     messages: value.messages,
     running: turn.running === true,
     hasTurnLog: typeof turn.lastTurnId === "string",
+    display: readDisplay(value.display),
   };
 }
 
@@ -45,18 +63,20 @@ interface Block {
 interface StoredMessage {
   role: "user" | "assistant";
   blocks: Block[];
+  /** Its position in the stored conversation. */
+  seq: number;
 }
 
-function readMessage(value: unknown): StoredMessage | undefined {
+function readMessage(value: unknown, seq: number): StoredMessage | undefined {
   if (!isRecord(value) || (value.role !== "user" && value.role !== "assistant")) return undefined;
   const { content } = value;
   if (typeof content === "string")
-    return { role: value.role, blocks: [{ type: "text", text: content }] };
+    return { role: value.role, blocks: [{ type: "text", text: content }], seq };
   if (!Array.isArray(content)) return undefined;
   const blocks = content.filter(
     (b): b is Block => isRecord(b) && typeof (b as { type?: unknown }).type === "string",
   );
-  return { role: value.role, blocks };
+  return { role: value.role, blocks, seq };
 }
 
 /** The notes the shop puts before a shopper's words for the model (`<system-reminder>`s). */
@@ -80,16 +100,44 @@ function resultText(content: unknown): string {
     .join("\n");
 }
 
+/** A turn's kept events, sorted for folding: cards by call, timings by round. */
+interface TurnShown {
+  /** `ui` and `approval-*` events by call id, in the order they were sent. */
+  byCall: Map<string, AgentEvent[]>;
+  /** `round-end` by round. */
+  roundEnds: Map<number, AgentEvent>;
+}
+
+function turnShown(events: readonly AgentEvent[] | undefined): TurnShown {
+  const shown: TurnShown = { byCall: new Map(), roundEnds: new Map() };
+  for (const event of events ?? []) {
+    if (event.type === "round-end") shown.roundEnds.set(event.round, event);
+    else if ("callId" in event && typeof event.callId === "string") {
+      const list = shown.byCall.get(event.callId) ?? [];
+      list.push(event);
+      shown.byCall.set(event.callId, list);
+    }
+  }
+  return shown;
+}
+
+const NOTHING_SHOWN: TurnShown = { byCall: new Map(), roundEnds: new Map() };
+
 /**
- * The state showing `messages`. With `stopBeforeLastTurn`, the last turn (from the user's last
- * message on) is left out except for that message, and the state is left running: the caller
- * replays that turn from the server's log, with everything the messages do not keep.
+ * The state showing `messages`, with what each turn showed besides them (`display`, by the
+ * position of the message that started the turn): a call's cards and approval come right after its
+ * `tool-call`'s place (before its result, as when it ran), a round's timings after its results.
+ * With `stopBeforeLastTurn`, the last turn (from the user's last message on) is left out except
+ * for that message, and the state is left running: the caller replays that turn from the
+ * server's log, with everything the messages do not keep.
  */
 export function conversationState(
   messages: readonly unknown[],
-  options: { stopBeforeLastTurn: boolean },
+  options: { stopBeforeLastTurn: boolean; display?: ReadonlyMap<number, readonly AgentEvent[]> },
 ): AgentState {
-  const parsed = messages.map(readMessage).filter((m): m is StoredMessage => m !== undefined);
+  const parsed = messages
+    .map((m, seq) => readMessage(m, seq))
+    .filter((m): m is StoredMessage => m !== undefined);
   const lastTurnStart = options.stopBeforeLastTurn
     ? parsed.findLastIndex((m) => m.role === "user" && userText(m) !== "")
     : -1;
@@ -99,7 +147,16 @@ export function conversationState(
   };
   let round = 0;
   let open = false;
+  let shown = NOTHING_SHOWN;
+  // The round whose timings come once its results are in (before the next round or the end).
+  let endedRound = 0;
+  const endRound = () => {
+    const end = shown.roundEnds.get(endedRound);
+    if (end) apply(end);
+    endedRound = 0;
+  };
   const close = () => {
+    endRound();
     if (open) apply({ type: "done", rounds: round, stopReason: "end_turn" });
     open = false;
   };
@@ -127,9 +184,11 @@ export function conversationState(
       close();
       state = addUserMessage(state, text);
       if (i === lastTurnStart) return state;
+      shown = turnShown(options.display?.get(message.seq));
       round = 0;
       continue;
     }
+    endRound();
     round++;
     open = true;
     apply({ type: "round-start", round });
@@ -147,8 +206,10 @@ export function conversationState(
         apply({ type: "tool-call-start", round, index, callId, name });
         const input = isRecord(block.input) ? block.input : {};
         apply({ type: "tool-call", round, index, callId, name, input, dispatch: "started" });
+        for (const event of shown.byCall.get(callId) ?? []) apply(event);
       }
     }
+    endedRound = round;
   }
   close();
   return stopAgentTurn(state);

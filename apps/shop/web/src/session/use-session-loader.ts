@@ -226,7 +226,10 @@ async function openSession(
       return {
         status: "ready",
         credentials: stored,
-        initialState: conversationState(conversation.messages, { stopBeforeLastTurn: replay }),
+        initialState: conversationState(conversation.messages, {
+          stopBeforeLastTurn: replay,
+          display: conversation.display,
+        }),
         follow: !replay ? "none" : conversation.running ? "live" : "replay",
         notice: undefined,
       };
