@@ -12,6 +12,7 @@ import type { ApprovalResolution } from "../protocol/approval.js";
 import type { JsonPreview } from "../protocol/json-preview.js";
 import type { RoundTimings } from "../protocol/round-timings.js";
 import type { StopReason } from "../protocol/stop-reason.js";
+import type { ToolProblem } from "../protocol/tool-problem.js";
 import type { UiEvent } from "../protocol/ui-event.js";
 import type { Usage } from "../protocol/usage.js";
 import { SeenIds } from "./seen-ids.js";
@@ -56,6 +57,8 @@ export interface CallResult {
    */
   status: string;
   text: string;
+  /** Why it failed, for programs: write the user's words from this, not from `text`. */
+  problem?: ToolProblem;
 }
 
 /** Everything known about one tool call, keyed by its call id. */

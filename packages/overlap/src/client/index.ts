@@ -15,6 +15,7 @@ export type {
 export type { JsonPreview } from "../protocol/json-preview.js";
 export type { BlockTiming, RoundTimings, ToolTiming } from "../protocol/round-timings.js";
 export type { StopReason } from "../protocol/stop-reason.js";
+export type { InputIssue, ToolProblem } from "../protocol/tool-problem.js";
 export type { UiEvent } from "../protocol/ui-event.js";
 export type { Usage } from "../protocol/usage.js";
 export {

@@ -16,6 +16,8 @@ const OPTIONAL = new Set([
   "details",
   "timeoutMs",
   "reason",
+  // tool-result
+  "problem",
 ]);
 
 describe("parseAgentEvent", () => {
@@ -32,6 +34,19 @@ describe("parseAgentEvent", () => {
       }),
       { numRuns: 100 },
     );
+  });
+
+  it("accepts a result's problem (a code and its facts) and refuses a malformed one", () => {
+    const event = {
+      ...AGENT_EVENT_SAMPLES["tool-result"],
+      isError: true,
+      status: "error",
+      problem: { code: "insufficient_stock", params: { available: 2 } },
+    };
+    expect(parseAgentEvent(JSON.stringify(event))).toEqual(event);
+    for (const problem of [{ params: {} }, { code: 3 }, "no stock", { code: "x", params: [1] }]) {
+      expect(parseAgentEvent(JSON.stringify({ ...event, problem }))).toBeUndefined();
+    }
   });
 
   it("keeps fields it does not know (a newer server may add some)", () => {

@@ -26,6 +26,7 @@ const oneOf =
   (v) =>
     typeof v === "string" && values.includes(v);
 const isUiEvent: Check = (v) => isRecord(v) && isString(v.type);
+const isProblem: Check = (v) => isRecord(v) && isString(v.code) && optional(isRecord)(v.params);
 // The timeline is drawn from these. The round's optional milliseconds are numbers when present
 // (an older server may send none of them, e.g. no `firstTokenMs`); the entries of `blocks` and
 // `tools` are checked where they are read.
@@ -117,6 +118,7 @@ const FIELDS: { readonly [T in AgentEventType]: Readonly<Record<string, Check>> 
     isError: isBoolean,
     status: isString,
     resultText: isString,
+    problem: optional(isProblem),
   },
   "round-end": { round: isNumber, stopReason: isString, usage: isRecord, timings: isTimings },
   done: { rounds: isNumber, stopReason: isString },

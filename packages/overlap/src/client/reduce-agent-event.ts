@@ -13,6 +13,7 @@ import {
   type AssistantTurn,
   type CallEntry,
   type CallPhase,
+  type CallResult,
   initialAgentState,
   type RoundInfo,
   type ServerToolItem,
@@ -322,7 +323,12 @@ function applyStatus(state: AgentState, event: EventOf<"tool-status">): AgentSta
 }
 
 function applyResult(state: AgentState, event: EventOf<"tool-result">): AgentState {
-  const result = { isError: event.isError, status: event.status, text: event.resultText };
+  const result: CallResult = {
+    isError: event.isError,
+    status: event.status,
+    text: event.resultText,
+    ...(event.problem !== undefined ? { problem: event.problem } : {}),
+  };
   const next = updateCall(state, event, (entry) => ({
     ...entry,
     result,

@@ -132,7 +132,7 @@ export class EagerDispatcher {
       seen.add(use.id);
       const task = this.#tasks.get(use.id);
       if (task) return task.outcome;
-      const refusal = this.#whyNotStart(use, stopReason);
+      const refusal = this.#whyNotStart(use, stopReason, use === toolUses.at(-1));
       if (refusal) return Promise.resolve(refusal);
       const input = use.input as Extract<ParseToolInputResult, { ok: true }>;
       this.#start({
@@ -161,7 +161,7 @@ export class EagerDispatcher {
     }
   }
 
-  #whyNotStart(use: FinalToolUse, stopReason: StopReason): ToolOutcome | undefined {
+  #whyNotStart(use: FinalToolUse, stopReason: StopReason, last: boolean): ToolOutcome | undefined {
     const { id, name } = use;
     if (use.input === null) {
       const why =
@@ -173,10 +173,15 @@ export class EagerDispatcher {
         name,
         stopReason === "max_tokens" ? "invalid_input" : "not_executed",
         `${name} was not run: ${why}. Call it again with complete arguments${stopReason === "max_tokens" ? ", keeping the response shorter" : ""}.`,
+        stopReason === "max_tokens" ? { code: "input_cut" } : undefined,
       );
     }
     if (!use.input.ok) {
-      return failedOutcome(id, name, "invalid_input", `${name} was not run. ${use.input.error}`);
+      // Only the response's last call can have been cut by its token limit.
+      const cut = last && stopReason === "max_tokens";
+      return failedOutcome(id, name, "invalid_input", `${name} was not run. ${use.input.error}`, {
+        code: cut ? "input_cut" : "invalid_json",
+      });
     }
     if (this.#cancelReason !== undefined) {
       return failedOutcome(id, name, "not_executed", `${name} was not run: ${this.#cancelReason}.`);

@@ -11,6 +11,7 @@ import type { ApprovalResolution } from "./approval.js";
 import type { JsonPreview } from "./json-preview.js";
 import type { RoundTimings } from "./round-timings.js";
 import type { StopReason } from "./stop-reason.js";
+import type { ToolProblem } from "./tool-problem.js";
 import type { UiEvent } from "./ui-event.js";
 import type { Usage } from "./usage.js";
 
@@ -117,6 +118,8 @@ export type AgentEvent = AgentEventBase &
         status: string;
         /** What the model reads next round. */
         resultText: string;
+        /** Why it failed, for programs: a code and its facts (see {@link ToolProblem}). */
+        problem?: ToolProblem;
       }
     | {
         type: "round-end";

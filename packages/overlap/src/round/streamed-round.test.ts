@@ -198,6 +198,13 @@ describe("StreamedRound.relay", () => {
     });
     const [bad, ok] = result.outcomes;
     expect(bad).toMatchObject({ status: "invalid_input", isError: true });
+    // The front end learns why from a code on the result event, not from the model's text.
+    expect(seen.find((e) => e.type === "tool-result" && e.callId === "toolu_bad")).toMatchObject({
+      problem: { code: "invalid_json" },
+    });
+    expect(
+      seen.find((e) => e.type === "tool-result" && e.callId === "toolu_ok"),
+    ).not.toHaveProperty("problem");
     expect(bad?.resultText).toContain("not valid JSON");
     expect(bad?.resultText).toContain("AERO-1");
     expect(ok?.status).toBe("ok");
@@ -223,6 +230,7 @@ describe("StreamedRound.relay", () => {
     expect(result.stopReason).toBe("max_tokens");
     expect(result.outcomes.map((o) => o.status)).toEqual(["ok", "not_executed", "invalid_input"]);
     expect(result.outcomes[1]?.resultText).toContain("max_tokens");
+    expect(result.outcomes[2]?.problem).toEqual({ code: "input_cut" });
     expect(result.toolResults?.content).toHaveLength(3);
   });
 

@@ -477,6 +477,7 @@ export class StreamedRound {
         isError: outcome.isError,
         status: outcome.status,
         resultText: outcome.resultText,
+        ...(outcome.problem !== undefined ? { problem: outcome.problem } : {}),
       });
     }
     const timings = this.#clock.end();

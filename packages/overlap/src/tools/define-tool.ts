@@ -6,6 +6,7 @@
 
 import { z } from "zod";
 import type { AgentEvent } from "../protocol/agent-event.js";
+import type { ToolProblem } from "../protocol/tool-problem.js";
 import type { UiEvent } from "../protocol/ui-event.js";
 import { type ApprovalPolicy, type ApprovalSummary, approvalMethods } from "./approval.js";
 import type { CallEntry } from "./call-entry.js";
@@ -71,6 +72,12 @@ export interface ToolResultSpec {
   events?: UiEvent[];
   /** An expected failure the model should read as an error (out of stock, limit reached). */
   isError?: boolean;
+  /**
+   * The failure for programs: a code and its facts (e.g. `{ code: "insufficient_stock", params:
+   * { available: 2 } }`), so a front end writes its own words instead of reading `text`. Implies
+   * `isError` unless that is set to `false`.
+   */
+  problem?: ToolProblem;
 }
 
 /** What `run` may return: plain text for the model, or a {@link ToolResultSpec}. */

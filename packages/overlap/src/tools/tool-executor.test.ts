@@ -81,6 +81,73 @@ describe("ToolExecutor.execute", () => {
     expect(run).not.toHaveBeenCalled();
   });
 
+  it("says what failed the schema as data: codes, paths and bounds, no prose", async () => {
+    const tool = defineTool({
+      name: "order",
+      description: "",
+      input: z.object({
+        qty: z.number().int().min(1).max(10),
+        size: z.string(),
+        colour: z.enum(["navy", "black"]).optional(),
+        lines: z.array(z.object({ id: z.string() })),
+        tags: z.array(z.string()).max(2),
+      }),
+      run: () => "ran",
+    });
+    const outcome = await new ToolExecutor([tool]).execute(
+      call("order", { qty: 11, colour: "red", lines: [{ id: 1 }], tags: ["a", "b", "c"] }),
+    );
+    expect(outcome.status).toBe("invalid_input");
+    expect(outcome.problem?.code).toBe("invalid_input");
+    const issues = outcome.problem?.params?.issues as Record<string, unknown>[];
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        { code: "too_big", path: ["qty"], origin: "number", maximum: 10, inclusive: true },
+        { code: "invalid_type", path: ["size"], expected: "string", missing: true },
+        { code: "invalid_value", path: ["colour"], values: ["navy", "black"] },
+        { code: "invalid_type", path: ["lines", 0, "id"], expected: "string" },
+        { code: "too_big", path: ["tags"], origin: "array", maximum: 2, inclusive: true },
+      ]),
+    );
+    expect(issues).toHaveLength(5);
+    // Every issue is plain data: it survives JSON (the SSE wire, the ledger) unchanged.
+    expect(JSON.parse(JSON.stringify(outcome.problem))).toEqual(outcome.problem);
+  });
+
+  it("a tool's problem travels with its result, and implies an error result", async () => {
+    const problem = { code: "insufficient_stock", params: { productId: "p-1", available: 2 } };
+    const tools = [
+      defineTool({
+        name: "returned",
+        description: "",
+        input: z.object({}),
+        run: () => ({ text: "Only 2 left.", problem }),
+      }),
+      defineTool({
+        name: "thrown",
+        description: "",
+        input: z.object({}),
+        run: () => {
+          throw new ToolError("Only 2 left.", problem);
+        },
+      }),
+      defineTool({
+        name: "soft",
+        description: "",
+        input: z.object({}),
+        run: () => ({ text: "Added, but only 2 left.", problem, isError: false }),
+      }),
+    ];
+    const executor = new ToolExecutor(tools);
+    for (const name of ["returned", "thrown"]) {
+      const outcome = await executor.execute(call(name, {}));
+      expect(outcome).toMatchObject({ status: "error", isError: true, problem });
+    }
+    expect(await executor.execute(call("soft", {}))).toMatchObject({ status: "ok", problem });
+    const unknown = await executor.execute(call("nope", {}));
+    expect(unknown.problem).toEqual({ code: "unknown_tool", params: { name: "nope" } });
+  });
+
   it("shows a ToolError's message but masks unexpected exceptions", async () => {
     const onUnexpectedError = vi.fn();
     const tools = [

@@ -16,6 +16,7 @@ import {
   type ToolSpec,
   toolSpec,
 } from "./define-tool.js";
+import { inputIssues } from "./input-issues.js";
 import { ToolError } from "./tool-error.js";
 import { failedOutcome, type ToolOutcome } from "./tool-outcome.js";
 
@@ -130,6 +131,7 @@ export class ToolExecutor<C = unknown> {
         call.name,
         "unknown_tool",
         `There is no tool named "${call.name}". Available tools: ${known}.`,
+        { code: "unknown_tool", params: { name: call.name } },
       );
     }
     const parsed = await tool.input.safeParseAsync(call.input);
@@ -149,6 +151,7 @@ export class ToolExecutor<C = unknown> {
         call.name,
         "invalid_input",
         `Invalid arguments for ${call.name}: ${z.prettifyError(parsed.error)}. Fix them and call the tool again.`,
+        { code: "invalid_input", params: { issues: inputIssues(parsed.error, call.input) } },
       );
     }
     return this.#run(tool, call, parsed.data, options);
@@ -232,6 +235,7 @@ export class ToolExecutor<C = unknown> {
                 call.name,
                 "timeout",
                 `${call.name} did not finish within ${timeoutMs} ms and was stopped. It may be retried.`,
+                { code: "timeout", params: { timeoutMs } },
               )
             : interrupted(call, "while it was running");
         }
@@ -255,8 +259,8 @@ export class ToolExecutor<C = unknown> {
         : tool.kind === "display"
           ? DISPLAY_DEFAULT_TEXT
           : "Done.");
-    const isError = spec.isError === true;
-    return {
+    const isError = spec.isError ?? spec.problem !== undefined;
+    const outcome: ToolOutcome = {
       callId: call.id,
       name: call.name,
       status: isError ? "error" : "ok",
@@ -264,11 +268,13 @@ export class ToolExecutor<C = unknown> {
       events: spec.events ?? [],
       isError,
     };
+    if (spec.problem !== undefined) outcome.problem = spec.problem;
+    return outcome;
   }
 
   #failure(call: ToolCall, error: unknown): ToolOutcome {
     if (error instanceof ToolError)
-      return failedOutcome(call.id, call.name, "error", error.message);
+      return failedOutcome(call.id, call.name, "error", error.message, error.problem);
     this.#onUnexpectedError?.(error, call);
     // Unexpected exceptions are masked: their details may hold internals, never shown to users.
     return failedOutcome(

@@ -3,6 +3,7 @@
  * events for the front end. Every way a call can end is a ToolOutcome, never an exception.
  */
 
+import type { ToolProblem } from "../protocol/tool-problem.js";
 import type { UiEvent } from "../protocol/ui-event.js";
 
 /**
@@ -39,6 +40,8 @@ export interface ToolOutcome {
   events: UiEvent[];
   /** Whether the tool_result is sent with `is_error: true`. */
   isError: boolean;
+  /** Why it failed, for programs (a code and its facts), beside the text the model reads. */
+  problem?: ToolProblem;
   /** True when this outcome was reused from the ledger instead of running the tool (exactly once across retries). */
   replayed?: boolean;
 }
@@ -49,6 +52,9 @@ export function failedOutcome(
   name: string,
   status: Exclude<ToolOutcomeStatus, "ok">,
   resultText: string,
+  problem?: ToolProblem,
 ): ToolOutcome {
-  return { callId, name, status, resultText, events: [], isError: true };
+  const outcome: ToolOutcome = { callId, name, status, resultText, events: [], isError: true };
+  if (problem !== undefined) outcome.problem = problem;
+  return outcome;
 }
