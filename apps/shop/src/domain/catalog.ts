@@ -17,7 +17,12 @@ export interface Product {
   readonly category: string;
   /** Lower-case search keywords. */
   readonly tags: readonly string[];
+  /** The price a shopper sees and pays now: after the discount, when one applies. */
   readonly priceCents: number;
+  /** The price before the discount; present only while one applies (domain/discounts.ts). */
+  readonly listPriceCents?: number;
+  /** The whole percentage off the list price; present only while a discount applies. */
+  readonly discountPercent?: number;
   /**
    * Available sizes (empty for one-size products). A cart line of a sized product needs one
    * (domain/cart.ts); stock is tracked per product, not per size.
@@ -43,7 +48,7 @@ const SHOE_SIZES = ["US 6", "US 7", "US 8", "US 9", "US 10", "US 11", "US 12", "
 const SOCK_SIZES = ["S", "M", "L", "XL"];
 const APPAREL_SIZES = ["XS", "S", "M", "L", "XL", "XXL"];
 
-type DemoProduct = Omit<Product, "id" | "sku">;
+type DemoProduct = Omit<Product, "id" | "sku" | "listPriceCents" | "discountPercent">;
 
 /** Hand-written products the demo script and docs refer to by name; they always come first. */
 const DEMO_PRODUCTS: readonly DemoProduct[] = [

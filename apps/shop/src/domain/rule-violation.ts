@@ -19,6 +19,13 @@
  *   the size (or colour) chosen; `params.choices` lists the lines and what they can be.
  * - `ambiguous_line`: the cart holds the product in several variants and the change did not say
  *   which line.
+ * - `invalid_discount`: a discount that is not a whole percentage in range, or the end of one
+ *   that is not there.
+ * - `unknown_category`: a discount for a category the catalog does not have (or several fit).
+ * - `invalid_edit`: a product name or description that is empty, too long or holds control
+ *   characters, or an edit that changes nothing.
+ * - `name_taken`: a new product name another product already has.
+ * - `too_many_products`: one change for more products than it may cover at once.
  */
 export type RuleCode =
   | "unknown_product"
@@ -31,7 +38,12 @@ export type RuleCode =
   | "invalid_price"
   | "invalid_variant"
   | "variant_required"
-  | "ambiguous_line";
+  | "ambiguous_line"
+  | "invalid_discount"
+  | "unknown_category"
+  | "invalid_edit"
+  | "name_taken"
+  | "too_many_products";
 
 /** What a variant is made of. */
 export type VariantKind = "size" | "color";
