@@ -1,4 +1,6 @@
-/** Small display helpers: durations, money, a stable hue per text. */
+/** Small display helpers: durations, money, times, a stable hue per text. */
+
+import { formatWhen } from "../i18n/when";
 
 const USD = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
 
@@ -7,20 +9,23 @@ export function formatCents(cents: number): string {
   return USD.format(cents / 100);
 }
 
-/** A duration for labels: `0 ms`, `420 ms`, `1.25 s`, `12.4 s`. */
-export function formatMs(ms: number): string {
+/**
+ * A duration for labels: `0 ms`, `420 ms`, `1.25 s`, `12.4 s`; in Chinese `420 毫秒`, `1.25 秒`.
+ */
+export function formatMs(ms: number, lang: "en" | "zh" = "en"): string {
   if (!Number.isFinite(ms)) return "–";
   const abs = Math.abs(ms);
-  if (abs < 1_000) return `${Math.round(ms)} ms`;
-  if (abs < 10_000) return `${(ms / 1_000).toFixed(2)} s`;
-  return `${(ms / 1_000).toFixed(1)} s`;
+  const [msUnit, sUnit] = lang === "zh" ? ["毫秒", "秒"] : ["ms", "s"];
+  if (abs < 1_000) return `${Math.round(ms)} ${msUnit}`;
+  if (abs < 10_000) return `${(ms / 1_000).toFixed(2)} ${sUnit}`;
+  return `${(ms / 1_000).toFixed(1)} ${sUnit}`;
 }
 
-/** A short tick label: `0`, `250`, `1 s`, `1.5 s`. */
-export function formatTick(ms: number): string {
+/** A short tick label: `0`, `250`, `1 s`, `1.5 s` (`1.5 秒`). */
+export function formatTick(ms: number, lang: "en" | "zh" = "en"): string {
   if (ms === 0) return "0";
   if (ms < 1_000) return `${Math.round(ms)}`;
-  return `${Number((ms / 1_000).toFixed(2))} s`;
+  return `${Number((ms / 1_000).toFixed(2))} ${lang === "zh" ? "秒" : "s"}`;
 }
 
 /** A hue (0..359) derived from a string, so a product keeps its colour everywhere. */
@@ -30,17 +35,9 @@ export function hueOf(text: string): number {
   return h;
 }
 
-/** A date-time for an order list: `Dec 2, 15:43`. */
-export function formatDateTime(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return date.toLocaleString("en-US", {
-    month: "short",
-    day: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    hour12: false,
-  });
+/** A date-time for an order list, the page's one format (see {@link formatWhen}). */
+export function formatDateTime(iso: string, lang: "en" | "zh" = "en"): string {
+  return formatWhen(iso, lang) || iso;
 }
 
 /**

@@ -56,6 +56,10 @@ export interface OrderLine {
   quantity: number;
   unitPriceCents: number;
   lineTotalCents: number;
+  /** The size ordered, for a product with sizes. */
+  size?: string | undefined;
+  /** The colour ordered. */
+  color?: string | undefined;
 }
 
 /** A placed order. */
@@ -187,6 +191,8 @@ export function readOrder(value: unknown): Order | undefined {
       quantity: num(l, "quantity"),
       unitPriceCents: num(l, "unitPriceCents"),
       lineTotalCents: num(l, "lineTotalCents"),
+      ...(typeof l.size === "string" ? { size: l.size } : {}),
+      ...(typeof l.color === "string" ? { color: l.color } : {}),
     })),
     totalCents: num(value, "totalCents"),
     itemCount: num(value, "itemCount"),

@@ -1,11 +1,14 @@
 /** The page frame: brand, the model badge (honest about the scripted model), views, actions. */
 
 import type { ReactNode } from "react";
+import { pick } from "../i18n/lang";
+import { useLang } from "../i18n/shopper-lang";
 import { DeveloperToggle } from "../ui/DeveloperToggle";
 import { Icon } from "../ui/Icon";
 import type { HealthState } from "./use-health";
 
 export function ModelBadge({ health }: { health: HealthState }) {
+  const lang = useLang();
   if (health.status === "loading")
     return <span className="model-badge is-loading" aria-hidden="true" />;
   if (health.status === "down") {
@@ -14,11 +17,17 @@ export function ModelBadge({ health }: { health: HealthState }) {
         className="model-badge is-down"
         data-testid="model-badge"
         role="status"
-        title="The server does not answer; the page keeps checking and carries on when it is back."
+        title={pick(
+          lang,
+          "The server does not answer; the page keeps checking and carries on when it is back.",
+          "服务器没有响应；页面会继续检查，恢复后接着进行。",
+        )}
       >
         <span className="dot" />
-        <span className="badge-long">Server unreachable · checking again</span>
-        <span className="badge-short">Server unreachable</span>
+        <span className="badge-long">
+          {pick(lang, "Server unreachable · checking again", "连不上服务器 · 正在重试")}
+        </span>
+        <span className="badge-short">{pick(lang, "Server unreachable", "连不上服务器")}</span>
       </span>
     );
   }
@@ -28,16 +37,26 @@ export function ModelBadge({ health }: { health: HealthState }) {
       <span
         className="model-badge is-scripted"
         data-testid="model-badge"
-        title="No API key is configured: replies come from the embedded scripted model, a deterministic script. It is not a language model."
+        title={pick(
+          lang,
+          "No API key is configured: replies come from the embedded scripted model, a deterministic script. It is not a language model.",
+          "没有配置 API 密钥：回复来自内置的脚本模型，一段确定的脚本，不是大语言模型。",
+        )}
       >
         <span className="dot" />
-        <span className="badge-long">Scripted model — not an LLM</span>
-        <span className="badge-short">Scripted — not an LLM</span>
+        <span className="badge-long">
+          {pick(lang, "Scripted model — not an LLM", "脚本模型，不是大语言模型")}
+        </span>
+        <span className="badge-short">{pick(lang, "Scripted — not an LLM", "脚本模型")}</span>
       </span>
     );
   }
   return (
-    <span className="model-badge" data-testid="model-badge" title={`Replies come from ${h.model}`}>
+    <span
+      className="model-badge"
+      data-testid="model-badge"
+      title={pick(lang, `Replies come from ${h.model}`, `回复来自 ${h.model}`)}
+    >
       <span className="dot" /> {h.model}
     </span>
   );
@@ -54,10 +73,11 @@ export function Shell({
   actions?: ReactNode;
   children: ReactNode;
 }) {
+  const lang = useLang();
   return (
     <div className="app">
       <a className="skip-link" href="#main">
-        Skip to the conversation
+        {pick(lang, "Skip to the conversation", "跳到对话")}
       </a>
       <header className="topbar">
         <a className="brand" href={view === "shop" ? "/" : "/merchant"}>
@@ -70,20 +90,22 @@ export function Shell({
           <span className="brand-text">
             <span className="brand-name">Trail &amp; Run</span>
             <span className="brand-sub">
-              {view === "shop" ? "Shopping assistant" : "Merchant console"}
+              {view === "shop"
+                ? pick(lang, "Shopping assistant", "购物助手")
+                : pick(lang, "Merchant console", "商家后台")}
             </span>
           </span>
         </a>
         <ModelBadge health={health} />
         <div className="topbar-spacer" />
-        <nav className="views" aria-label="Views">
+        <nav className="views" aria-label={pick(lang, "Views", "视图")}>
           <a href="/" aria-current={view === "shop" ? "page" : undefined}>
             <Icon name="cart" size={15} />
-            <span>Shop</span>
+            <span>{pick(lang, "Shop", "商店")}</span>
           </a>
           <a href="/merchant" aria-current={view === "merchant" ? "page" : undefined}>
             <Icon name="store" size={15} />
-            <span>Merchant</span>
+            <span>{pick(lang, "Merchant", "商家")}</span>
           </a>
         </nav>
         <DeveloperToggle className="hide-phone" />
@@ -107,14 +129,15 @@ export function LoadingView({ label }: { label: string }) {
 }
 
 export function ErrorView({ message, onRetry }: { message: string; onRetry: () => void }) {
+  const lang = useLang();
   return (
     <div className="center-view">
       <div className="error-card" role="alert">
         <Icon name="alert" size={22} />
-        <h2>Something got in the way</h2>
+        <h2>{pick(lang, "Something got in the way", "出了点问题")}</h2>
         <p>{message}</p>
         <button type="button" className="btn btn-primary" onClick={onRetry}>
-          <Icon name="refresh" size={15} /> Try again
+          <Icon name="refresh" size={15} /> {pick(lang, "Try again", "重试")}
         </button>
       </div>
     </div>

@@ -33,12 +33,21 @@ import { ErrorView, LoadingView, Shell } from "./Shell";
 import { type HealthState, useRetryWhenBack } from "./use-health";
 import { Workspace } from "./Workspace";
 
-const SUGGESTIONS = [
-  "add the Volt Aero trail runner in size 10 and the charcoal wool socks in size M to my cart and tell me the total",
-  "show me running shoes under 100",
-  "ask the merchant when the Aero trail runner is back in stock",
-  "把10码荧光绿的Aero越野跑鞋加入购物车，然后算一下总价",
-];
+/** The welcome screen's suggestions, in the page's language; each does what it says as written. */
+const SUGGESTIONS: Readonly<Record<Lang, readonly string[]>> = {
+  en: [
+    "add the Volt Aero trail runner in size 10 and the charcoal wool socks in size M to my cart and tell me the total",
+    "show me running shoes under 100",
+    "ask the merchant when the Aero trail runner is back in stock",
+    "把10码荧光绿的Aero越野跑鞋加入购物车，然后算一下总价",
+  ],
+  zh: [
+    "把10码荧光绿的Aero越野跑鞋加入购物车，然后算一下总价",
+    "给我看看100美元以下的跑鞋",
+    "问问商家Aero越野跑鞋什么时候补货",
+    "show me running shoes under 100",
+  ],
+};
 
 /** Which drawer is open over the page. */
 type Drawer = "chats" | "orders" | "forget" | undefined;
@@ -282,7 +291,7 @@ function Welcome({ onPick, lang }: { onPick: (text: string) => void; lang: Lang 
         )}
       </p>
       <ul className="suggestions" aria-label={pick(lang, "Try one of these", "试试这些")}>
-        {SUGGESTIONS.map((s) => (
+        {SUGGESTIONS[lang].map((s) => (
           <li key={s}>
             <button type="button" className="suggestion" onClick={() => onPick(s)}>
               {s}

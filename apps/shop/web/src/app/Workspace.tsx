@@ -4,6 +4,8 @@
  */
 
 import type { KeyboardEvent, ReactNode } from "react";
+import { pick } from "../i18n/lang";
+import { useLang } from "../i18n/shopper-lang";
 import { Icon, type IconName } from "../ui/Icon";
 import { PHONE_QUERY, useMediaQuery } from "../ui/use-media-query";
 
@@ -31,6 +33,7 @@ export function Workspace({
   onTab: (tab: string) => void;
 }) {
   const phone = useMediaQuery(PHONE_QUERY);
+  const lang = useLang();
   const ids = ["chat", ...panels.map((p) => p.id)];
 
   // The tab pattern: arrows (and Home/End) move between tabs, Tab leaves the tab bar.
@@ -58,13 +61,13 @@ export function Workspace({
     icon: IconName;
     badge?: number | undefined;
     pulse?: boolean | undefined;
-  }[] = [{ id: "chat", label: "Chat", icon: "chat" }, ...panels];
+  }[] = [{ id: "chat", label: pick(lang, "Chat", "聊天"), icon: "chat" }, ...panels];
   return (
     <div className={`workspace${phone ? " is-phone" : ""}`} data-tab={tab}>
       <section
         className="pane pane-chat"
         id="pane-chat"
-        aria-label="Chat"
+        aria-label={pick(lang, "Chat", "聊天")}
         hidden={phone && tab !== "chat"}
         {...(phone ? { role: "tabpanel", "aria-labelledby": "tab-chat" } : {})}
       >
@@ -72,7 +75,7 @@ export function Workspace({
       </section>
       <aside
         className="pane pane-side"
-        aria-label="Cart and timeline"
+        aria-label={pick(lang, "Cart and timeline", "购物车和时间线")}
         hidden={phone && tab === "chat"}
       >
         {panels.map((panel) => (
@@ -89,7 +92,12 @@ export function Workspace({
         ))}
       </aside>
       {phone && (
-        <div className="tabbar" role="tablist" aria-label="Views" onKeyDown={onTabKey}>
+        <div
+          className="tabbar"
+          role="tablist"
+          aria-label={pick(lang, "Views", "视图")}
+          onKeyDown={onTabKey}
+        >
           {tabs.map((t) => (
             <button
               key={t.id}

@@ -10,6 +10,10 @@ import { useState } from "react";
 import { messageOf } from "../api/http";
 import { isRecord } from "../api/types";
 import { answerApproval } from "../chat/approval-answers";
+import { callProblem } from "../chat/call-words";
+import { useChatView } from "../chat/view-context";
+import { colorName } from "../i18n/color-words";
+import { count, type Lang, pick } from "../i18n/lang";
 import { Icon, Spinner } from "../ui/Icon";
 import "./approval-card.css";
 
@@ -24,6 +28,7 @@ interface OrderLine {
 /** The order of checkout's request (`details: { type: "order-summary", cart }`), if readable. */
 function orderOf(
   details: Readonly<Record<string, unknown>> | undefined,
+  lang: Lang,
 ): { lines: OrderLine[]; itemCount: number; total: string } | undefined {
   if (details?.type !== "order-summary" || !isRecord(details.cart)) return undefined;
   const { cart } = details;
@@ -33,7 +38,9 @@ function orderOf(
       key: `${String(line.productId)}-${i}`,
       quantity: typeof line.quantity === "number" ? line.quantity : 0,
       name: typeof line.name === "string" ? line.name : String(line.productId),
-      variant: [line.size, line.color].filter((v) => typeof v === "string").join(", "),
+      variant: [line.size, typeof line.color === "string" ? colorName(line.color, lang) : undefined]
+        .filter((v) => typeof v === "string")
+        .join(pick(lang, ", ", "，")),
       lineTotal: typeof line.lineTotal === "string" ? line.lineTotal : "",
     }),
   );
@@ -41,32 +48,58 @@ function orderOf(
   return { lines, itemCount, total: cart.total };
 }
 
-/** What the card says once the wait ended. */
-function outcomeOf(entry: CallEntry, checkout: boolean): { text: string; ok: boolean } {
+/** What the card says once the wait ended; `problem` is a failed call's plain sentence. */
+function outcomeOf(
+  entry: CallEntry,
+  checkout: boolean,
+  lang: Lang,
+  problem: string | undefined,
+): { text: string; ok: boolean } {
   const status = entry.approval?.status;
   const result = entry.result;
   if (status === "approved") {
     if (!result)
-      return { text: checkout ? "Confirmed. Placing your order…" : "Approved. Running…", ok: true };
-    if (result.isError) {
       return {
         text: checkout
-          ? `Confirmed, but the order could not be placed: ${result.text}`
-          : `Approved, but it failed: ${result.text}`,
+          ? pick(lang, "Confirmed. Placing your order…", "已确认，正在下单…")
+          : pick(lang, "Approved. Running…", "已同意，正在执行…"),
+        ok: true,
+      };
+    if (result.isError) {
+      const why = problem ?? (lang === "en" ? result.text : "");
+      return {
+        text: checkout
+          ? pick(
+              lang,
+              `Confirmed, but the order could not be placed: ${why}`,
+              `已确认，但没能下单。${why}`,
+            )
+          : pick(lang, `Approved, but it failed: ${why}`, `已同意，但没有成功。${why}`),
         ok: false,
       };
     }
-    return { text: checkout ? "Confirmed. Your order is placed." : "Approved and done.", ok: true };
+    return {
+      text: checkout
+        ? pick(lang, "Confirmed. Your order is placed.", "已确认，订单已提交。")
+        : pick(lang, "Approved and done.", "已同意并完成。"),
+      ok: true,
+    };
   }
-  const what = checkout ? "No order was placed." : "It was not done.";
-  if (status === "declined") return { text: `Cancelled. ${what}`, ok: false };
-  if (status === "timeout") return { text: `No answer in time. ${what}`, ok: false };
-  return { text: `The reply was stopped. ${what}`, ok: false };
+  const what = checkout
+    ? pick(lang, "No order was placed.", "没有下单。")
+    : pick(lang, "It was not done.", "没有执行。");
+  if (status === "declined")
+    return { text: pick(lang, `Cancelled. ${what}`, `已取消，${what}`), ok: false };
+  if (status === "timeout")
+    return { text: pick(lang, `No answer in time. ${what}`, `没有及时确认，${what}`), ok: false };
+  return { text: pick(lang, `The reply was stopped. ${what}`, `回复已停止，${what}`), ok: false };
 }
 
 export function ApprovalCard({ entry }: { entry: CallEntry }) {
   const [sending, setSending] = useState<"confirm" | "cancel" | undefined>();
   const [error, setError] = useState<string | undefined>();
+  const view = useChatView();
+  const { lang } = view;
   const approval = entry.approval;
   if (!approval) return null;
   const checkout = entry.name === "checkout";
@@ -74,7 +107,10 @@ export function ApprovalCard({ entry }: { entry: CallEntry }) {
   // Once placed, the order's own card shows the lines: this one keeps only the outcome.
   const done =
     approval.status === "approved" && entry.result !== undefined && !entry.result.isError;
-  const order = checkout && !done ? orderOf(approval.details) : undefined;
+  const order = checkout && !done ? orderOf(approval.details, lang) : undefined;
+  const title = checkout
+    ? pick(lang, "Confirm your order", "确认订单")
+    : pick(lang, "Approve this action", "同意这项操作");
 
   const decide = (approve: boolean) => {
     setSending(approve ? "confirm" : "cancel");
@@ -89,7 +125,14 @@ export function ApprovalCard({ entry }: { entry: CallEntry }) {
     );
   };
 
-  const outcome = pending ? undefined : outcomeOf(entry, checkout);
+  const outcome = pending
+    ? undefined
+    : outcomeOf(
+        entry,
+        checkout,
+        lang,
+        entry.result?.isError ? callProblem(entry, view) : undefined,
+      );
   return (
     <section
       className="call-card approval-card"
@@ -97,15 +140,15 @@ export function ApprovalCard({ entry }: { entry: CallEntry }) {
       data-call-id={entry.callId}
       data-tool={entry.name}
       data-status={approval.status}
-      aria-label={checkout ? "Confirm your order" : "Approve this action"}
+      aria-label={title}
     >
       <header className="card-head">
         <span className="card-icon">
           <Icon name={checkout ? "cart" : "info"} size={15} />
         </span>
-        <h3 className="card-title">{checkout ? "Confirm your order" : "Approve this action"}</h3>
+        <h3 className="card-title approval-title">{title}</h3>
         <span className={`card-stage ${pending ? "stage-writing" : "stage-final"}`}>
-          {pending ? "waiting for you" : "answered"}
+          {pending ? pick(lang, "waiting for you", "等待您确认") : pick(lang, "answered", "已回答")}
         </span>
       </header>
       {order ? (
@@ -122,9 +165,7 @@ export function ApprovalCard({ entry }: { entry: CallEntry }) {
             ))}
           </ul>
           <div className="order-total">
-            <span>
-              {order.itemCount} item{order.itemCount === 1 ? "" : "s"}
-            </span>
+            <span>{count(lang, order.itemCount, "item")}</span>
             <strong data-testid="approval-total">{order.total}</strong>
           </div>
         </div>
@@ -142,12 +183,12 @@ export function ApprovalCard({ entry }: { entry: CallEntry }) {
             >
               {sending === "confirm" ? (
                 <>
-                  <Spinner size={12} /> Confirming…
+                  <Spinner size={12} /> {pick(lang, "Confirming…", "正在确认…")}
                 </>
               ) : checkout ? (
-                "Confirm order"
+                pick(lang, "Confirm order", "确认下单")
               ) : (
-                "Approve"
+                pick(lang, "Approve", "同意")
               )}
             </button>
             <button
@@ -156,7 +197,7 @@ export function ApprovalCard({ entry }: { entry: CallEntry }) {
               disabled={sending !== undefined}
               onClick={() => decide(false)}
             >
-              {checkout ? "Cancel order" : "Decline"}
+              {checkout ? pick(lang, "Cancel order", "取消订单") : pick(lang, "Decline", "拒绝")}
             </button>
           </div>
           {error ? (
@@ -166,8 +207,8 @@ export function ApprovalCard({ entry }: { entry: CallEntry }) {
           ) : (
             <p className="approval-note muted">
               {checkout
-                ? "Nothing is ordered until you confirm."
-                : "Nothing happens until you approve."}
+                ? pick(lang, "Nothing is ordered until you confirm.", "您确认之前不会下单。")
+                : pick(lang, "Nothing happens until you approve.", "您同意之前什么都不会发生。")}
             </p>
           )}
         </>

@@ -8,6 +8,7 @@ import { useState } from "react";
 import type { Product } from "../api/types";
 import { type PickedVariant, VariantPicker, variantNeeds } from "../cart/VariantPicker";
 import { useChatView } from "../chat/view-context";
+import { categoryName } from "../i18n/category-words";
 import { type Lang, pick } from "../i18n/lang";
 import { Icon, Spinner } from "../ui/Icon";
 import { ProductPicture } from "./ProductPicture";
@@ -113,7 +114,7 @@ function Tile({
       </div>
       <div className="tile-meta">
         {product.brand}
-        {product.category ? ` · ${product.category}` : ""}
+        {product.category ? ` · ${categoryName(product.category, lang)}` : ""}
       </div>
       <div className="tile-bottom">
         <span className="tile-price">{product.price}</span>

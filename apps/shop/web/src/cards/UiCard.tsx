@@ -13,7 +13,8 @@ import { useChatView } from "../chat/view-context";
 import { pick } from "../i18n/lang";
 import { Icon, type IconName, Spinner } from "../ui/Icon";
 import { ComparisonTable } from "./Comparison";
-import { OrderSummary, OrdersTable, SalesFigures, StockTable } from "./MerchantCards";
+import { OrdersTable, SalesFigures, StockTable } from "./MerchantCards";
+import { OrderPlaced } from "./OrderPlaced";
 import { type CardActions, ProductTiles } from "./ProductCards";
 
 /** UI event types drawn as a card (`cart-updated` is the cart panel's). */
@@ -80,7 +81,8 @@ function Settled({ entry }: { entry: CallEntry }) {
     (entry.result
       ? view.developer
         ? entry.result.text
-        : tidyText(entry.result.text, view.book)
+        : // The shop's answer is written for the model, in English.
+          pick(lang, tidyText(entry.result.text, view.book), "卡片没有保留下来。")
       : entry.phase === "invalid"
         ? pick(lang, "The card could not be drawn.", "无法显示这张卡片。")
         : pick(lang, "Not shown: the reply was stopped first.", "没有显示：回复先停止了。"));
@@ -146,7 +148,11 @@ export function PreviewBody({
           <CardHead
             icon="store"
             stage={stage}
-            title={query ? `Inventory · “${query}”` : "Inventory"}
+            title={
+              query
+                ? pick(view.lang, `Inventory · “${query}”`, `库存 · “${query}”`)
+                : pick(view.lang, "Inventory", "库存")
+            }
           />
           {settled ? <Settled entry={entry} /> : <StockTable products={undefined} />}
         </>
@@ -235,7 +241,11 @@ export function UiBody({
           <CardHead
             icon="store"
             stage="final"
-            title={query ? `Inventory · “${query}”` : "Inventory"}
+            title={
+              query
+                ? pick(view.lang, `Inventory · “${query}”`, `库存 · “${query}”`)
+                : pick(view.lang, "Inventory", "库存")
+            }
           />
           <StockTable products={readProducts(ui.products)} />
         </>
@@ -249,7 +259,11 @@ export function UiBody({
           <CardHead
             icon="alert"
             stage="final"
-            title={`Low stock${threshold !== undefined ? ` · ${threshold} or fewer` : ""}`}
+            title={pick(
+              lang,
+              `Low stock${threshold !== undefined ? ` · ${threshold} or fewer` : ""}`,
+              `库存不足${threshold !== undefined ? ` · 不超过 ${threshold}` : ""}`,
+            )}
           >
             <span className="pill pill-warn">{products.length}</span>
           </CardHead>
@@ -261,7 +275,11 @@ export function UiBody({
       const product = readProduct(ui.product);
       return (
         <>
-          <CardHead icon="refresh" stage="final" title="Inventory updated" />
+          <CardHead
+            icon="refresh"
+            stage="final"
+            title={pick(lang, "Inventory updated", "库存已更新")}
+          />
           <StockTable products={product ? [product] : []} />
         </>
       );
@@ -271,14 +289,14 @@ export function UiBody({
       return (
         <>
           <CardHead icon="check" stage="final" title={pick(lang, "Order placed", "已下单")} />
-          {order ? <OrderSummary order={order} lang={lang} /> : null}
+          {order ? <OrderPlaced order={order} lang={lang} /> : null}
         </>
       );
     }
     case "orders":
       return (
         <>
-          <CardHead icon="clock" stage="final" title="Recent orders" />
+          <CardHead icon="clock" stage="final" title={pick(lang, "Recent orders", "最近的订单")} />
           <OrdersTable orders={readOrders(ui.orders)} />
         </>
       );
@@ -286,7 +304,7 @@ export function UiBody({
       const summary = readSalesSummary(ui.summary);
       return (
         <>
-          <CardHead icon="timeline" stage="final" title="Sales summary" />
+          <CardHead icon="timeline" stage="final" title={pick(lang, "Sales summary", "销售概况")} />
           {summary ? <SalesFigures summary={summary} /> : null}
         </>
       );

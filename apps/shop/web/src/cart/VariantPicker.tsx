@@ -5,6 +5,7 @@
  */
 
 import { useState } from "react";
+import { colorName } from "../i18n/color-words";
 import { type Lang, pick } from "../i18n/lang";
 
 /** The size and colour picked. */
@@ -77,7 +78,7 @@ export function VariantPicker({
             <option value="">{pick(lang, "Choose…", "请选择…")}</option>
             {colors.map((c) => (
               <option key={c} value={c}>
-                {c}
+                {colorName(c, lang)}
               </option>
             ))}
           </select>

@@ -12,6 +12,7 @@ import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import type { Cart } from "../api/types";
 import { useHealthModel } from "../app/use-health";
 import type { CardActions } from "../cards/ProductCards";
+import { errorWords } from "../i18n/error-words";
 import { detectLang, type Lang, pick } from "../i18n/lang";
 import { useLang } from "../i18n/shopper-lang";
 import { useDeveloperView } from "../ui/developer-view";
@@ -146,18 +147,22 @@ export function ChatPanel({
           <div className="banner banner-error" role="alert" data-testid="chat-error">
             <Icon name="alert" size={15} />
             <span>
-              {lostReply.message}
+              {errorWords(lostReply, pageLang)}
               {health.state.status === "down" && unreachable
-                ? " The page reconnects by itself when the server answers again."
+                ? pick(
+                    pageLang,
+                    " The page reconnects by itself when the server answers again.",
+                    "服务器恢复后，页面会自动重新连接。",
+                  )
                 : ""}
             </span>
             {SESSION_GONE.has(lostReply.code) ? (
               <button type="button" className="btn btn-link" onClick={onRestart}>
-                Start a new conversation
+                {pick(pageLang, "Start a new conversation", "开始新对话")}
               </button>
             ) : lostReply.code === "turn_lost" ? null : (
               <button type="button" className="btn btn-link" onClick={reconnect}>
-                Reconnect
+                {pick(pageLang, "Reconnect", "重新连接")}
               </button>
             )}
           </div>
@@ -215,7 +220,7 @@ function UnsentNote({
           "Not sent: the message has no visible text. Write something to send.",
           "没有发出：消息里没有可见的文字。请写点内容再发送。",
         )
-      : `${pick(lang, "Not answered:", "没有回复：")} ${error.message}`;
+      : `${pick(lang, "Not answered:", "没有回复：")} ${errorWords(error, lang)}`;
   return (
     <div className="unsent" role="alert" data-testid="unsent-message" data-code={error.code}>
       <Icon name="alert" size={14} />

@@ -10,6 +10,7 @@ import { type ReactNode, useLayoutEffect, useMemo, useRef, useState } from "reac
 import { formatMs, langOf } from "../api/format";
 import type { CardActions } from "../cards/ProductCards";
 import { RepairNote } from "../demo/RepairNote";
+import { errorWords } from "../i18n/error-words";
 import { type Lang, pick, turnLang } from "../i18n/lang";
 import { useLang } from "../i18n/shopper-lang";
 import { NOTICEABLE_MS, turnChart } from "../timeline/timeline-model";
@@ -93,7 +94,7 @@ export function MessageList({
         onScroll={onScroll}
         data-testid="chat-log"
         role="log"
-        aria-label="Conversation"
+        aria-label={pick(lang, "Conversation", "对话")}
         aria-live="polite"
         aria-relevant="additions"
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
@@ -144,7 +145,11 @@ export function MessageList({
               <span
                 className="typing"
                 role="status"
-                aria-label={`${agentName} is starting to reply`}
+                aria-label={pick(
+                  lang,
+                  `${agentName} is starting to reply`,
+                  `${agentName}正在开始回复`,
+                )}
               />
             </div>
           )}
@@ -197,7 +202,7 @@ function AssistantTurnView({
         data-running={open}
         data-done={turn.done !== undefined}
         aria-busy={open}
-        aria-label={`${agentName} reply`}
+        aria-label={pick(lang, `${agentName} reply`, `${agentName}的回复`)}
       >
         <div className="turn-avatar" aria-hidden="true">
           <Icon name="spark" size={16} />
@@ -224,7 +229,7 @@ function AssistantTurnView({
             ) : (
               <div className="turn-error" role="alert" data-testid="turn-error">
                 <Icon name="alert" size={15} />
-                <span>{turn.error.message}</span>
+                <span>{errorWords(turn.error, lang)}</span>
                 {onRetry && !open && (
                   <button type="button" className="btn btn-link" onClick={onRetry}>
                     {pick(lang, "Try again", "重试")}
@@ -245,7 +250,9 @@ function AssistantTurnView({
                 <Icon name="timeline" size={13} />
                 {chart.rounds.length === 0 ? (
                   <span>
-                    {open ? "timing…" : pick(lang, "no timings kept", "没有保留时间记录")}
+                    {open
+                      ? pick(lang, "timing…", "正在计时…")
+                      : pick(lang, "no timings kept", "没有保留时间记录")}
                   </span>
                 ) : developer ? (
                   <>
@@ -284,11 +291,13 @@ function TimingInWords({
 }) {
   return (
     <>
-      <span>{pick(lang, `Answered in ${formatMs(totalMs)}`, `用时 ${formatMs(totalMs)}`)}</span>
+      <span>
+        {pick(lang, `Answered in ${formatMs(totalMs)}`, `用时 ${formatMs(totalMs, lang)}`)}
+      </span>
       {savedMs >= NOTICEABLE_MS && (
         <span className="saved-mini">
           <Icon name="bolt" size={11} />
-          {pick(lang, `${formatMs(savedMs)} saved`, `节省 ${formatMs(savedMs)}`)}
+          {pick(lang, `${formatMs(savedMs)} saved`, `节省 ${formatMs(savedMs, lang)}`)}
         </span>
       )}
     </>

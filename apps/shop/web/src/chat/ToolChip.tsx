@@ -244,7 +244,8 @@ function CallDetailsInWords({
           <dt>{pick(lang, "What happened", "发生了什么")}</dt>
           <dd lang={langOf(sentence) ?? "en"}>{sentence}</dd>
         </div>
-        {answer !== "" && (
+        {/* The shop's answer is written for the model, in English: an English page shows it. */}
+        {answer !== "" && lang === "en" && (
           <div>
             <dt>{pick(lang, "The shop answered", "商店的答复")}</dt>
             <dd className="result-text" lang="en">

@@ -70,6 +70,7 @@ export interface TurnItemsProps {
 }
 
 export function TurnItems({ items, state, rounds, open, actions }: TurnItemsProps) {
+  const view = useChatView();
   const groups = groupItems(items);
   const lastText = groups.findLastIndex((g) => g.kind === "text");
   return (
@@ -89,7 +90,7 @@ export function TurnItems({ items, state, rounds, open, actions }: TurnItemsProp
           case "thinking":
             return (
               <details key={group.key} className="thinking">
-                <summary>Thinking</summary>
+                <summary>{pick(view.lang, "Thinking", "思考")}</summary>
                 <p>{group.text}</p>
               </details>
             );

@@ -107,8 +107,37 @@ const TOOL_LABELS: Readonly<Record<string, string>> = {
   sales_summary: "Sales",
 };
 
-/** A tool's short name for people: "Add to cart"; an unknown tool's name in words. */
-export function toolLabel(name: string): string {
+/** The same short names in Chinese. */
+const TOOL_LABELS_ZH: Readonly<Record<string, string>> = {
+  search_products: "搜索",
+  get_product: "商品详情",
+  add_to_cart: "加入购物车",
+  update_cart_item: "修改购物车",
+  remove_from_cart: "移出购物车",
+  clear_cart: "清空购物车",
+  view_cart: "查看购物车",
+  cart_total: "购物车合计",
+  checkout: "下单",
+  my_orders: "您的订单",
+  show_products: "商品卡片",
+  compare_products: "对比",
+  ask_merchant: "询问商家",
+  low_stock_report: "库存不足",
+  restock_eta: "补货日期",
+  bulk_discount: "批量折扣",
+  show_inventory: "库存",
+  restock: "补货",
+  set_price: "设定价格",
+  list_orders: "订单",
+  sales_summary: "销售",
+};
+
+/**
+ * A tool's short name for people: "Add to cart" (加入购物车); an unknown tool's name in words
+ * (in Chinese: "工具" and its name).
+ */
+export function toolLabel(name: string, lang: "en" | "zh" = "en"): string {
+  if (lang === "zh") return TOOL_LABELS_ZH[name] ?? "工具";
   const known = TOOL_LABELS[name];
   if (known) return known;
   const words = name.replace(/[_-]+/g, " ").trim();

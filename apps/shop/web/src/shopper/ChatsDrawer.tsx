@@ -6,12 +6,12 @@
 import { useCallback } from "react";
 import { pick } from "../i18n/lang";
 import { useLang } from "../i18n/shopper-lang";
+import { formatWhen as when } from "../i18n/when";
 import { Icon } from "../ui/Icon";
 import { AccountDrawer } from "./AccountDrawer";
 import { fetchChats } from "./account-api";
 import { FetchedView } from "./FetchedView";
 import { useFetched } from "./use-fetched";
-import { when } from "./when";
 
 export function ChatsDrawer({
   token,

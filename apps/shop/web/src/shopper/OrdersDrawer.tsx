@@ -7,11 +7,11 @@ import { useCallback } from "react";
 import { variantOf } from "../cart/variant-words";
 import { count, pick } from "../i18n/lang";
 import { useLang } from "../i18n/shopper-lang";
+import { formatWhen as when } from "../i18n/when";
 import { AccountDrawer } from "./AccountDrawer";
 import { fetchOrders } from "./account-api";
 import { FetchedView } from "./FetchedView";
 import { useFetched } from "./use-fetched";
-import { when } from "./when";
 
 export function OrdersDrawer({ token, onClose }: { token: string; onClose: () => void }) {
   const lang = useLang();

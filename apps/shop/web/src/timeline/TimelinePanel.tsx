@@ -17,6 +17,7 @@ import { toolLabel } from "../chat/tool-meta";
 import { type SimulatedCall, useDemoShared } from "../demo/demo-settings";
 import { SERVICE_NAMES, simulatedMs } from "../demo/demo-words";
 import { type Lang, pick, turnLang } from "../i18n/lang";
+import { useLang } from "../i18n/shopper-lang";
 import { DeveloperToggle } from "../ui/DeveloperToggle";
 import { useDeveloperView } from "../ui/developer-view";
 import { Icon } from "../ui/Icon";
@@ -30,23 +31,37 @@ import {
   turnChart,
 } from "./timeline-model";
 
-const BAR_NAMES: Record<Bar["kind"], string> = {
-  text: "text",
-  thinking: "thinking",
-  args: "arguments",
-  server: "provider tool",
-  queue: "waiting for a slot",
-  run: "ran",
+const BAR_NAMES: Record<Bar["kind"], { en: string; zh: string }> = {
+  text: { en: "text", zh: "文字" },
+  thinking: { en: "thinking", zh: "思考" },
+  args: { en: "arguments", zh: "参数" },
+  server: { en: "provider tool", zh: "服务商工具" },
+  queue: { en: "waiting for a slot", zh: "等待空位" },
+  run: { en: "ran", zh: "运行" },
 };
+
+/** A row's name in words: the model's text and thinking, or the tool's label. */
+function rowName(label: string, tool: boolean, lang: Lang): string {
+  if (tool) return toolLabel(label, lang);
+  if (label === "Text") return pick(lang, "Text", "文字");
+  if (label === "Thinking") return pick(lang, "Thinking", "思考");
+  return label;
+}
 
 function pct(ms: number, scale: number): string {
   return `${Math.max(0, Math.min(100, (ms / scale) * 100))}%`;
 }
 
-function describeRow(label: string, bars: readonly Bar[]): string {
+function describeRow(label: string, bars: readonly Bar[], lang: Lang): string {
   return `${label}: ${bars
-    .map((b) => `${BAR_NAMES[b.kind]} ${formatMs(b.startMs)} to ${formatMs(b.endMs)}`)
-    .join(", ")}`;
+    .map((b) =>
+      pick(
+        lang,
+        `${BAR_NAMES[b.kind].en} ${formatMs(b.startMs)} to ${formatMs(b.endMs)}`,
+        `${BAR_NAMES[b.kind].zh} ${formatMs(b.startMs, lang)} 至 ${formatMs(b.endMs, lang)}`,
+      ),
+    )
+    .join(pick(lang, ", ", "，"))}`;
 }
 
 /** What a row's right-hand figure says: a tool's run, else the block's writing time. */
@@ -61,10 +76,12 @@ function BarView({
   scale,
   label,
   simulated,
+  lang,
 }: {
   bar: Bar;
   scale: number;
   label: string;
+  lang: Lang;
   /** The simulated service wait at the start of a run bar. */
   simulated?: SimulatedCall | undefined;
 }) {
@@ -78,7 +95,7 @@ function BarView({
       data-start-ms={bar.startMs.toFixed(1)}
       data-end-ms={bar.endMs.toFixed(1)}
       style={{ left: pct(bar.startMs, scale), width: pct(bar.endMs - bar.startMs, scale) }}
-      title={`${label} · ${BAR_NAMES[bar.kind]} ${formatMs(bar.startMs)} → ${formatMs(bar.endMs)} (${formatMs(bar.endMs - bar.startMs)})${wait > 0 ? `, of which ${formatMs(wait)} simulated service latency` : ""}`}
+      title={`${label} · ${BAR_NAMES[bar.kind][lang]} ${formatMs(bar.startMs, lang)} → ${formatMs(bar.endMs, lang)} (${formatMs(bar.endMs - bar.startMs, lang)})${wait > 0 ? pick(lang, `, of which ${formatMs(wait)} simulated service latency`, `，其中 ${formatMs(wait, lang)} 是模拟的服务延迟`) : ""}`}
     >
       {wait > 0 && (
         <span
@@ -113,21 +130,21 @@ function RoundView({
   const explained = explainRound(chart, lang);
   const rows = chart.rows.map((row) => ({
     ...row,
-    label: row.tool && !developer ? toolLabel(row.label) : row.label,
+    label: developer ? row.label : rowName(row.label, row.tool, lang),
   }));
   return (
     <section className="tl-round" data-testid="timeline-round" data-round={chart.round}>
       <header className="tl-round-head">
-        <h3>Round {chart.round}</h3>
+        <h3>{pick(lang, `Round ${chart.round}`, `第 ${chart.round} 轮`)}</h3>
         {developer && chart.stopReason && (
           <span className="pill pill-muted">{chart.stopReason}</span>
         )}
-        <span className="tl-duration">{formatMs(chart.endMs)}</span>
+        <span className="tl-duration">{formatMs(chart.endMs, lang)}</span>
         {withoutOverlap !== undefined &&
           (saved >= NOTICEABLE_MS ? (
             <span className="saved-pill" data-testid="saved" data-saved-ms={saved.toFixed(1)}>
               <Icon name="bolt" size={11} />
-              {pick(lang, `${formatMs(saved)} saved`, `节省 ${formatMs(saved)}`)}
+              {pick(lang, `${formatMs(saved)} saved`, `节省 ${formatMs(saved, lang)}`)}
             </span>
           ) : (
             <span
@@ -156,7 +173,7 @@ function RoundView({
           <div className="tl-axis" aria-hidden="true">
             {ticks.map((t) => (
               <span key={t} className="tl-tick" style={{ left: pct(t, scale) }}>
-                {formatTick(t)}
+                {formatTick(t, lang)}
               </span>
             ))}
           </div>
@@ -173,7 +190,7 @@ function RoundView({
               key={row.key}
               className={`tl-track${row.callId && simulated[row.callId] ? " has-sim" : ""}`}
               role="img"
-              aria-label={describeRow(row.label, row.bars)}
+              aria-label={describeRow(row.label, row.bars, lang)}
               data-label={row.label}
             >
               {row.bars.map((bar, i) => (
@@ -184,6 +201,7 @@ function RoundView({
                   scale={scale}
                   label={row.label}
                   simulated={row.callId ? simulated[row.callId] : undefined}
+                  lang={lang}
                 />
               ))}
             </div>
@@ -194,7 +212,11 @@ function RoundView({
               data-testid="stream-end"
               data-ms={stream.toFixed(1)}
               style={{ left: pct(stream, scale) }}
-              title={`The model's reply ended at ${formatMs(stream)}`}
+              title={pick(
+                lang,
+                `The model's reply ended at ${formatMs(stream)}`,
+                `模型的回复在 ${formatMs(stream, lang)} 结束`,
+              )}
             >
               <span className="tl-marker-label">{pick(lang, "reply end", "回复结束")}</span>
             </span>
@@ -207,7 +229,7 @@ function RoundView({
               key={row.key}
               className={row.callId && simulated[row.callId] ? "has-sim" : undefined}
             >
-              {formatMs(rowDuration(row.bars))}
+              {formatMs(rowDuration(row.bars), lang)}
             </div>
           ))}
         </div>
@@ -216,13 +238,27 @@ function RoundView({
         <div
           className="tl-compare"
           role="img"
-          aria-label={`This round took ${formatMs(chart.endMs)}; had the tools waited for the end of the response it would have taken ${formatMs(withoutOverlap)}`}
+          aria-label={pick(
+            lang,
+            `This round took ${formatMs(chart.endMs)}; had the tools waited for the end of the response it would have taken ${formatMs(withoutOverlap)}`,
+            `这一轮用时 ${formatMs(chart.endMs, lang)}；如果工具等回复结束再开始，会用 ${formatMs(withoutOverlap, lang)}`,
+          )}
         >
           <div className="tl-labels">
-            <div className="tl-label" title="This round as it ran">
+            <div
+              className="tl-label"
+              title={pick(lang, "This round as it ran", "这一轮实际的运行")}
+            >
               {pick(lang, "As it ran", "实际")}
             </div>
-            <div className="tl-label" title="Had every tool waited for the end of the reply">
+            <div
+              className="tl-label"
+              title={pick(
+                lang,
+                "Had every tool waited for the end of the reply",
+                "如果每个工具都等回复结束",
+              )}
+            >
               {pick(lang, "If tools waited", "若等待回复")}
             </div>
           </div>
@@ -249,8 +285,8 @@ function RoundView({
             </div>
           </div>
           <div className="tl-values">
-            <div className="strong">{formatMs(chart.endMs)}</div>
-            <div>{formatMs(withoutOverlap)}</div>
+            <div className="strong">{formatMs(chart.endMs, lang)}</div>
+            <div>{formatMs(withoutOverlap, lang)}</div>
           </div>
         </div>
       )}
@@ -310,23 +346,23 @@ function simulatedSentence(
   );
 }
 
-function Legend() {
+function Legend({ lang }: { lang: Lang }) {
   return (
-    <ul className="tl-legend" aria-label="Legend">
+    <ul className="tl-legend" aria-label={pick(lang, "Legend", "图例")}>
       <li>
-        <span className="key bar-text" /> Text
+        <span className="key bar-text" /> {pick(lang, "Text", "文字")}
       </li>
       <li>
-        <span className="key bar-args" /> Arguments
+        <span className="key bar-args" /> {pick(lang, "Arguments", "参数")}
       </li>
       <li>
-        <span className="key bar-queue" /> Waiting
+        <span className="key bar-queue" /> {pick(lang, "Waiting", "等待")}
       </li>
       <li>
-        <span className="key bar-run" /> Tool running
+        <span className="key bar-run" /> {pick(lang, "Tool running", "工具运行")}
       </li>
       <li>
-        <span className="key key-marker" /> Reply end
+        <span className="key key-marker" /> {pick(lang, "Reply end", "回复结束")}
       </li>
     </ul>
   );
@@ -363,21 +399,33 @@ function TurnSummary({
           {/* A head start beside "0 ms saved" reads as a contradiction: shown only with a saving. */}
           {savedSome && (
             <div className="tl-stat">
-              <dt>Head start</dt>
-              <dd>{formatMs(chart.totalHeadStartMs)}</dd>
-              <dd className="tl-stat-note">first tool start → reply end</dd>
+              <dt>{pick(lang, "Head start", "提前量")}</dt>
+              <dd>{formatMs(chart.totalHeadStartMs, lang)}</dd>
+              <dd className="tl-stat-note">
+                {pick(lang, "first tool start → reply end", "第一个工具开始 → 回复结束")}
+              </dd>
             </div>
           )}
           <div className="tl-stat">
-            <dt>Saved</dt>
-            <dd>{formatMs(chart.totalSavedMs)}</dd>
-            <dd className="tl-stat-note">reply end + longest tool − actual end</dd>
+            <dt>{pick(lang, "Saved", "节省")}</dt>
+            <dd>{formatMs(chart.totalSavedMs, lang)}</dd>
+            <dd className="tl-stat-note">
+              {pick(
+                lang,
+                "reply end + longest tool − actual end",
+                "回复结束 + 最长工具 − 实际结束",
+              )}
+            </dd>
           </div>
           <div className="tl-stat">
-            <dt>Total</dt>
-            <dd>{formatMs(chart.totalMs)}</dd>
+            <dt>{pick(lang, "Total", "总计")}</dt>
+            <dd>{formatMs(chart.totalMs, lang)}</dd>
             <dd className="tl-stat-note">
-              {chart.rounds.length} round{chart.rounds.length === 1 ? "" : "s"}
+              {pick(
+                lang,
+                `${chart.rounds.length} round${chart.rounds.length === 1 ? "" : "s"}`,
+                `${chart.rounds.length} 轮`,
+              )}
             </dd>
           </div>
         </dl>
@@ -398,10 +446,12 @@ export function TimelinePanel({
   selected: number | undefined;
   onSelect: (index: number | undefined) => void;
 }) {
+  // The panel speaks the page's language; the reply's figures are explained in the reply's.
+  const pageLang = useLang();
   const replies = turns.flatMap((turn, index) => {
     if (turn.role !== "assistant") return [];
     const asked = turns[index - 1];
-    const label = asked?.role === "user" ? asked.text : "Reply";
+    const label = asked?.role === "user" ? asked.text : pick(pageLang, "Reply", "回复");
     return [{ index, turn, label: label.length > 42 ? `${label.slice(0, 41)}…` : label }];
   });
   const current =
@@ -409,7 +459,7 @@ export function TimelinePanel({
     (selected === undefined ? replies.at(-1) : undefined) ??
     replies.at(-1);
   const chart = current ? turnChart(current.turn.rounds) : undefined;
-  const lang = current ? turnLang(turns, current.index) : "en";
+  const lang = current ? turnLang(turns, current.index) : pageLang;
   const [developer] = useDeveloperView();
   const simulated = useDemoShared().state?.simulated ?? NONE_SIMULATED;
   // Rounds without timings are streaming only while their turn runs; in a restored turn they
@@ -420,11 +470,13 @@ export function TimelinePanel({
     <div className="timeline" data-testid="timeline">
       <header className="panel-head">
         <h2 className="panel-title">
-          <Icon name="timeline" size={17} /> Timeline
+          <Icon name="timeline" size={17} /> {pick(pageLang, "Timeline", "时间线")}
         </h2>
         {replies.length > 1 && current && (
           <label className="tl-select">
-            <span className="visually-hidden">Reply to show</span>
+            <span className="visually-hidden">
+              {pick(pageLang, "Reply to show", "要查看的回复")}
+            </span>
             <select
               value={current.index}
               onChange={(e) => {
@@ -442,14 +494,18 @@ export function TimelinePanel({
         )}
         <DeveloperToggle className="show-phone" />
       </header>
-      <Legend />
+      <Legend lang={pageLang} />
       {!chart || (chart.rounds.length === 0 && openRounds.length === 0) ? (
         <div className="tl-empty">
           <Icon name="timeline" size={28} />
           <p>
             {current
-              ? "Timings are kept only for replies streamed in this session of the server."
-              : "When the model wrote each block and when each tool ran, round by round. A tool starts the moment its arguments are complete, while the model is still writing."}
+              ? pick(pageLang, "No timings were kept for this reply.", "这条回复没有保留时间记录。")
+              : pick(
+                  pageLang,
+                  "When the model wrote each block and when each tool ran, round by round. A tool starts the moment its arguments are complete, while the model is still writing.",
+                  "逐轮显示模型写每一段的时间和每个工具运行的时间。工具在参数完整的那一刻就开始运行，模型还在写。",
+                )}
           </p>
         </div>
       ) : (
@@ -471,8 +527,8 @@ export function TimelinePanel({
           {openRounds.map((round) => (
             <section key={`open-${round}`} className="tl-round tl-round-open" aria-busy="true">
               <header className="tl-round-head">
-                <h3>Round {round}</h3>
-                <span className="muted">streaming…</span>
+                <h3>{pick(lang, `Round ${round}`, `第 ${round} 轮`)}</h3>
+                <span className="muted">{pick(lang, "streaming…", "进行中…")}</span>
               </header>
               <div className="tl-progress" />
             </section>

@@ -230,7 +230,7 @@ export function explainRound(chart: RoundChart, lang: "en" | "zh"): string | und
   if (stream === undefined || without === undefined) return undefined;
   const zh = lang === "zh";
   const saved = Math.max(0, chart.savedMs ?? without - chart.endMs);
-  const fmt = formatDuration;
+  const fmt = (ms: number) => formatDuration(ms, lang);
   if (saved >= NOTICEABLE_MS) {
     const doneBefore = chart.toolsEndMs !== undefined ? stream - chart.toolsEndMs : undefined;
     if (doneBefore !== undefined && doneBefore >= NOTICEABLE_MS) {
@@ -255,7 +255,7 @@ export function explainRound(chart: RoundChart, lang: "en" | "zh"): string | und
 /** A turn's figures in one sentence. */
 export function explainTurn(chart: TurnChart, lang: "en" | "zh"): string {
   const zh = lang === "zh";
-  const fmt = formatDuration;
+  const fmt = (ms: number) => formatDuration(ms, lang);
   const withTools = chart.rounds.filter((r) => r.endWithoutOverlapMs !== undefined);
   if (withTools.length === 0) {
     return zh

@@ -1,10 +1,13 @@
 /** The switch of the developer view (tool names, ids, arguments, timings). */
 
+import { pick } from "../i18n/lang";
+import { useLang } from "../i18n/shopper-lang";
 import { useDeveloperView } from "./developer-view";
 import { Icon } from "./Icon";
 
 export function DeveloperToggle({ className = "" }: { className?: string }) {
   const [on, setOn] = useDeveloperView();
+  const lang = useLang();
   return (
     <button
       type="button"
@@ -14,12 +17,20 @@ export function DeveloperToggle({ className = "" }: { className?: string }) {
       data-testid="developer-toggle"
       title={
         on
-          ? "Developer view is on: tool names, ids, arguments and timings"
-          : "Show tool names, ids, arguments and timings"
+          ? pick(
+              lang,
+              "Developer view is on: tool names, ids, arguments and timings",
+              "开发者视图已打开：工具名、编号、参数和时间",
+            )
+          : pick(
+              lang,
+              "Show tool names, ids, arguments and timings",
+              "显示工具名、编号、参数和时间",
+            )
       }
     >
       <Icon name="code" size={15} />
-      <span className="dev-toggle-label">Developer view</span>
+      <span className="dev-toggle-label">{pick(lang, "Developer view", "开发者视图")}</span>
     </button>
   );
 }
