@@ -4,6 +4,7 @@
  */
 
 import type { Product } from "../domain/catalog.js";
+import { listPriceOf, priceWords } from "../domain/discounts.js";
 import { formatCents } from "../domain/money.js";
 import type { CartLineView, CartView } from "../views/cart-view.js";
 import { countOf } from "../views/count-words.js";
@@ -14,8 +15,13 @@ export interface ProductView {
   name: string;
   brand: string;
   category: string;
+  /** The price a shopper pays now (after a discount, when one applies). */
   priceCents: number;
   price: string;
+  /** While a discount applies: the price before it, and the percentage off. */
+  listPriceCents?: number;
+  listPrice?: string;
+  discountPercent?: number;
   stock: number;
   inStock: boolean;
   rating: number;
@@ -33,6 +39,13 @@ export function productView(product: Product): ProductView {
     category: product.category,
     priceCents: product.priceCents,
     price: formatCents(product.priceCents),
+    ...(product.discountPercent === undefined
+      ? {}
+      : {
+          listPriceCents: listPriceOf(product),
+          listPrice: formatCents(listPriceOf(product)),
+          discountPercent: product.discountPercent,
+        }),
     stock: product.stock,
     inStock: product.stock > 0,
     rating: product.rating,
@@ -42,10 +55,13 @@ export function productView(product: Product): ProductView {
   };
 }
 
-/** One line of text for the model: "Aero Trail Runner (p-0001) $89.00, 12 in stock, 4.6★". */
+/**
+ * One line of text for the model: "Aero Trail Runner (p-0001) $89.00, 12 in stock, 4.6★"; on sale
+ * the price reads "$80.10 (10% off $89.00)".
+ */
 export function productLine(product: Product): string {
   const stock = product.stock > 0 ? `${product.stock} in stock` : "sold out";
-  return `${product.name} (${product.id}) by ${product.brand}, ${formatCents(product.priceCents)}, ${stock}, rated ${product.rating}`;
+  return `${product.name} (${product.id}) by ${product.brand}, ${priceWords(product)}, ${stock}, rated ${product.rating}`;
 }
 
 /** A cart summary for the model. */

@@ -21,17 +21,25 @@ import {
   isWellFormedCart,
 } from "../domain/cart.js";
 import type { Product } from "../domain/catalog.js";
+import { type DiscountPlan, listPriceOf, planDiscount, withDiscount } from "../domain/discounts.js";
 import {
   changePrice,
   DEFAULT_LOW_STOCK_THRESHOLD,
+  editProduct,
   lowStockReport,
+  MAX_PRODUCTS_PER_CHANGE,
   type ProductChangeResult,
+  type ProductEdit,
+  type ProductEditResult,
+  planRestock,
+  type RestockPlan,
+  type RestockRequest,
   restockProduct,
   type SalesSummary,
   summarizeSales,
 } from "../domain/merchant.js";
 import { checkout as draftOrder, type Order, type OrderLine } from "../domain/orders.js";
-import { violation } from "../domain/rule-violation.js";
+import { type RuleViolation, violation } from "../domain/rule-violation.js";
 import { type ProductQuery, searchProducts } from "../domain/search-products.js";
 import { KeyedQueue } from "./keyed-queue.js";
 import { migrateToLatest } from "./migrations.js";
@@ -381,6 +389,110 @@ export class KyselyShopStore implements ShopStore {
     });
   }
 
+  async editProduct(
+    productId: string,
+    edit: ProductEdit,
+    options: RecordOption<ProductEditResult, undefined> = {},
+  ): Promise<ProductEditResult> {
+    return this.#db.transaction().execute(async (trx) => {
+      const others = await trx
+        .selectFrom("products")
+        .select("name")
+        .where("id", "!=", productId)
+        .execute();
+      const result = editProduct(
+        await readProduct(trx, productId),
+        edit,
+        others.map((r) => r.name),
+      );
+      if (result.ok) {
+        await trx
+          .updateTable("products")
+          .set({
+            name: result.product.name,
+            description: result.product.description,
+            price_cents: listPriceOf(result.product),
+          })
+          .where("id", "=", productId)
+          .execute();
+      }
+      const final: ProductEditResult = result.ok
+        ? { ...result, product: (await readProduct(trx, productId)) ?? result.product }
+        : result;
+      if (options.record) await this.#record(trx, await options.record(final, undefined));
+      return final;
+    });
+  }
+
+  async restockProducts(
+    productIds: readonly string[],
+    request: RestockRequest,
+    options: RecordOption<RestockPlan | RuleViolation, undefined> = {},
+  ): Promise<RestockPlan | RuleViolation> {
+    return this.#db.transaction().execute(async (trx) => {
+      const ids = [...new Set(productIds)].sort();
+      // Locked in id order, as checkout takes its rows: no deadlock between the two.
+      const rows =
+        ids.length === 0 || ids.length > MAX_PRODUCTS_PER_CHANGE
+          ? []
+          : await trx
+              .selectFrom("products")
+              .selectAll()
+              .where("id", "in", ids)
+              .orderBy("id")
+              .$if(this.#dialect.name === "postgres", (q) => q.forUpdate())
+              .execute();
+      const plan = planRestock(productIds, new Map(rows.map((r) => [r.id, toProduct(r)])), request);
+      let result: RestockPlan | RuleViolation = plan;
+      if (plan.ok) {
+        const added = new Map(plan.items.map((i) => [i.productId, i.quantity]));
+        for (const [id, quantity] of [...added].sort(([x], [y]) => (x < y ? -1 : 1))) {
+          // Relative: a checkout committing meanwhile in another process is not overwritten.
+          await trx
+            .updateTable("products")
+            .set((eb) => ({ stock: eb("stock", "+", quantity) }))
+            .where("id", "=", id)
+            .execute();
+        }
+        const after = await trx
+          .selectFrom("products")
+          .select(["id", "stock"])
+          .where("id", "in", ids)
+          .execute();
+        const stock = new Map(after.map((r) => [r.id, Number(r.stock)]));
+        result = {
+          ...plan,
+          rows: plan.rows.map((row) => {
+            const now = stock.get(row.productId) ?? row.after;
+            return { ...row, before: now - (added.get(row.productId) ?? 0), after: now };
+          }),
+        };
+      }
+      if (options.record) await this.#record(trx, await options.record(result, undefined));
+      return result;
+    });
+  }
+
+  async setDiscount(
+    category: string,
+    percent: number | undefined,
+    options: RecordOption<DiscountPlan | RuleViolation, undefined> = {},
+  ): Promise<DiscountPlan | RuleViolation> {
+    return this.#db.transaction().execute(async (trx) => {
+      const products = (await trx.selectFrom("products").selectAll().execute()).map(toProduct);
+      const plan = planDiscount(products, category, percent);
+      if (plan.ok) {
+        await trx
+          .updateTable("products")
+          .set({ discount_percent: plan.percent ?? null })
+          .where("category", "=", plan.category)
+          .execute();
+      }
+      if (options.record) await this.#record(trx, await options.record(plan, undefined));
+      return plan;
+    });
+  }
+
   async lowStock(threshold = DEFAULT_LOW_STOCK_THRESHOLD): Promise<Product[]> {
     const rows = await this.#db
       .selectFrom("products")
@@ -628,7 +740,7 @@ function toSession(row: Selectable<ShopDatabase["sessions"]>): Session {
 }
 
 function toProduct(row: Selectable<ProductsTable>): Product {
-  return {
+  const product: Product = {
     id: row.id,
     sku: row.sku,
     name: row.name,
@@ -642,6 +754,11 @@ function toProduct(row: Selectable<ProductsTable>): Product {
     rating: Number(row.rating),
     description: row.description,
   };
+  // The price a shopper sees and pays: the list price less the category's discount.
+  const percent = row.discount_percent;
+  return percent === null || percent === undefined
+    ? product
+    : withDiscount(product, Number(percent));
 }
 
 async function readProduct(db: Db, productId: string): Promise<Product | undefined> {

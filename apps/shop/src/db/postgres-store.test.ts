@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { registerMerchantStoreSuite } from "./merchant-store-suite.js";
 import type { ShopStore } from "./shop-store.js";
 import { type PeerOptions, registerStoreSuite, registerUpgradeSuite } from "./store-suite.js";
 import { registerTurnLeaseSuite } from "./turn-leases.testkit.js";
@@ -102,6 +103,7 @@ if ("error" in driver) {
     };
     registerStoreSuite("ShopStore on PostgreSQL", pgHarness);
     registerTurnLeaseSuite("Turn leases on PostgreSQL", pgHarness);
+    registerMerchantStoreSuite("Merchant changes on PostgreSQL", pgHarness);
   }
 
   if (problem === null) {

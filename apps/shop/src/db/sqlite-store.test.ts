@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import { Kysely, SqliteDialect } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { addInFirstVariant } from "../domain/test-products.js";
+import { registerMerchantStoreSuite } from "./merchant-store-suite.js";
 import type { ShopDatabase } from "./shop-database.js";
 import type { ShopStore } from "./shop-store.js";
 import { openSqliteStore } from "./sqlite-store.js";
@@ -42,6 +43,7 @@ const sqliteHarness = async () => {
 
 registerStoreSuite("ShopStore on SQLite", sqliteHarness);
 registerTurnLeaseSuite("Turn leases on SQLite", sqliteHarness);
+registerMerchantStoreSuite("Merchant changes on SQLite", sqliteHarness);
 
 registerUpgradeSuite("SQLite upgrade", async () => {
   const { file, remove } = tempFile();
