@@ -25,10 +25,12 @@ const NEEDS_A_SERVICE_OR_A_PROCESS = [
   "packages/overlap/src/providers/responses-sim-integration.test.ts",
   "packages/overlap/src/providers/provider-tools-sim.test.ts",
   "packages/overlap/src/providers/sim-integration.test.ts",
+  "packages/overlap/src/providers/web-search-sim.test.ts",
   "packages/sim/src/cli-args.test.ts",
   "packages/sim/src/code-execution.test.ts",
   "packages/sim/src/mid-call-cut.test.ts",
   "packages/sim/src/sim-server*.test.ts",
+  "packages/sim/src/web-search.test.ts",
   // Pure, but 40 recorded conversations at every chunking: about half a minute on its own.
   "packages/overlap/src/providers/realstreams.test.ts",
   // The shop: PostgreSQL, Redis, OS processes, its HTTP server or the embedded scripted model.

@@ -7,7 +7,10 @@
  * `input_json_delta`), deltas (`text_delta`, `thinking_delta` then one `signature_delta`,
  * `input_json_delta`), `content_block_stop`; a `ping` after the first block starts;
  * `message_delta` with the stop reason and cumulative usage; `message_stop`. Web search results
- * arrive whole: a start carrying the full block, then its stop.
+ * arrive whole: a start carrying the full block, then its stop. A text that cites starts with
+ * `citations: []` and gets one `citations_delta` per source (`web_search_result_location`:
+ * `cited_text`, `url`, `title`, `encrypted_index`) before its first `text_delta`, as the API
+ * sends a cited passage.
  */
 
 import type { PacedItem } from "./pacing.js";
@@ -106,6 +109,11 @@ export function encodeAnthropicStream(
       if (block.type === "tool_use" || block.type === "server_tool_use") {
         push(item.atMs, delta(index, { type: "input_json_delta", partial_json: "" }));
       }
+      if (block.type === "text") {
+        for (const citation of citationsOf(block)) {
+          push(item.atMs, delta(index, { type: "citations_delta", citation }));
+        }
+      }
       if (!pinged) push(item.atMs, ANTHROPIC_PING);
       pinged = true;
     } else if (item.type === "delta") {
@@ -132,7 +140,9 @@ function delta(index: number, body: Record<string, unknown>): string {
 function startBlock(block: ResolvedBlock): unknown {
   switch (block.type) {
     case "text":
-      return { type: "text", text: "" };
+      return block.citations
+        ? { citations: [], type: "text", text: "" }
+        : { type: "text", text: "" };
     case "thinking":
       return { type: "thinking", thinking: "", signature: "" };
     case "tool_use":
@@ -154,10 +164,23 @@ function parsedInput(args: string): unknown {
   }
 }
 
+/** A text's sources as the API cites web search results. */
+function citationsOf(block: Extract<ResolvedBlock, { type: "text" }>): Record<string, unknown>[] {
+  return (block.citations ?? []).map((c) => ({
+    type: "web_search_result_location",
+    cited_text: c.citedText,
+    url: c.url,
+    title: c.title,
+    encrypted_index: c.encryptedIndex,
+  }));
+}
+
 function fullBlock(block: ResolvedBlock): unknown {
   switch (block.type) {
     case "text":
-      return { type: "text", text: block.text };
+      return block.citations
+        ? { citations: citationsOf(block), type: "text", text: block.text }
+        : { type: "text", text: block.text };
     case "thinking":
       return { type: "thinking", thinking: block.thinking, signature: block.signature };
     case "tool_use":

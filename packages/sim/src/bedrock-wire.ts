@@ -20,6 +20,12 @@
  * "nova_code_interpreter_result", status } } }`, one `{ delta: { toolResult: [{ json: { stdOut,
  * stdErr, exitCode, isError } }] } }` and its stop.
  *
+ * Web search (Nova's web grounding, the `nova_grounding` system tool) streams no block of its
+ * own: only its time passes (the server-side delay before what follows), and the blocks after it
+ * are numbered as if it were not there. A text's citations are `{ delta: { citation: { title,
+ * sourceContent, location: { web: { url, domain } } } } }` deltas after its text, before its stop
+ * (in `Converse`, the text is a `citationsContent` block holding the text and its citations).
+ *
  * Argument text is sent as the script resolved it: the `invalid-json` fault and a cut call (the
  * `max-tokens` fault, the request's `maxTokens`) reach the client as they are, the block still
  * stopped.
@@ -122,6 +128,7 @@ export function encodeBedrockStream(
   push(0, "messageStart", { role: "assistant" });
   /** Blocks that sent something: an empty text block sends nothing at all, not even its stop. */
   const opened = new Set<number>();
+  const wireIndex = wireIndexes(script.blocks);
   for (const item of items) {
     if (item.type === "message-end") {
       push(item.atMs, "messageStop", { stopReason: bedrockStopReason(script.stopReason) });
@@ -132,9 +139,8 @@ export function encodeBedrockStream(
       break;
     }
     const block = script.blocks[item.index];
-    if (block === undefined || block.type === "server_tool_use") continue;
-    if (block.type === "web_search_tool_result") continue;
-    const contentBlockIndex = item.index;
+    const contentBlockIndex = wireIndex[item.index];
+    if (block === undefined || contentBlockIndex === undefined) continue;
     if (item.type === "block-start") {
       if (block.type === "tool_use") {
         opened.add(contentBlockIndex);
@@ -166,10 +172,39 @@ export function encodeBedrockStream(
           delta: { reasoningContent: { signature: block.signature } },
         });
       }
+      if (block.type === "text" && opened.has(contentBlockIndex)) {
+        for (const citation of citationsOf(block)) {
+          push(item.atMs, "contentBlockDelta", { contentBlockIndex, delta: { citation } });
+        }
+      }
       if (opened.has(contentBlockIndex)) push(item.atMs, "contentBlockStop", { contentBlockIndex });
     }
   }
   return frames;
+}
+
+/** Each block's `contentBlockIndex`: undefined for a web search, which sends no block. */
+function wireIndexes(blocks: readonly ResolvedBlock[]): (number | undefined)[] {
+  let next = 0;
+  return blocks.map((b) =>
+    b.type === "server_tool_use" || b.type === "web_search_tool_result" ? undefined : next++,
+  );
+}
+
+/** A text's citations as Nova's web grounding cites its pages. */
+function citationsOf(block: Extract<ResolvedBlock, { type: "text" }>): Record<string, unknown>[] {
+  return (block.citations ?? []).map((c) => {
+    const citation: Record<string, unknown> = { title: c.title };
+    if (c.citedText !== "") citation.sourceContent = [{ text: c.citedText }];
+    let domain = c.url;
+    try {
+      domain = new URL(c.url).hostname;
+    } catch {
+      // Not a URL: the text itself.
+    }
+    citation.location = { web: { url: c.url, domain } };
+    return citation;
+  });
 }
 
 function delta(block: ResolvedBlock, text: string): Record<string, unknown> {
@@ -221,7 +256,11 @@ export function bedrockResponseBody(
   const content: Record<string, unknown>[] = [];
   for (const block of script.blocks) {
     if (block.type === "text") {
-      if (block.text !== "") content.push({ text: block.text });
+      if (block.text !== "" && block.citations) {
+        content.push({
+          citationsContent: { content: [{ text: block.text }], citations: citationsOf(block) },
+        });
+      } else if (block.text !== "") content.push({ text: block.text });
     } else if (block.type === "thinking") {
       content.push({
         reasoningContent: { reasoningText: { text: block.thinking, signature: block.signature } },

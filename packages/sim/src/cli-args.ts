@@ -17,6 +17,11 @@ answer. It speaks five wire formats, streaming and not:
                            (and :generateContent)
   Amazon Bedrock Converse  POST /model/{modelId}/converse-stream (and /converse)
 
+Each sends a provider-side web search and cited text in its own form (Anthropic
+server_tool_use + web_search_tool_result + citations, Responses web_search_call +
+url_citation annotations, Gemini grounding metadata, Bedrock citation deltas, Chat
+Completions url_citation annotations); the web-search fault adds one to any answer.
+
 Options:
   --port N             port to listen on (default 8317; 0 picks a free one)
   --host HOST          interface to listen on (default 127.0.0.1)

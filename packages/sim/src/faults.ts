@@ -14,7 +14,7 @@
  * | `status=429\|529\|500` | that error status before the stream, with the API's own error body |
  * | `slow-first-byte=MS` | nothing at all (not even headers) for MS milliseconds |
  * | `thinking` | a thinking block first (Messages API only) |
- * | `web-search` | a web search before the answer: server_tool_use + web_search_tool_result (Messages API), a `web_search_call` item and `url_citation` annotations of its results on the answer's first text (Responses API) |
+ * | `web-search` | a web search before the answer, its two results cited by the answer's first text, in each format's shape (see `SimServerToolUseBlock`): server_tool_use + web_search_tool_result and citations (Messages API), a `web_search_call` item and `url_citation` annotations (Responses API), grounding metadata (Gemini), citation deltas (Bedrock), `url_citation` annotations (Chat Completions) |
  */
 
 import type { SimBlock, SimScript } from "./script.js";
@@ -141,7 +141,7 @@ export function addFaultBlocks(
     }));
     blocks.push({ type: "server_tool_use", name: "web_search", input: { query } });
     blocks.push({ type: "web_search_tool_result", results });
-    // The answer cites what was found (sent only where the format has citations: Responses).
+    // The answer cites what was found.
     const first = own.findIndex((b) => b.type === "text");
     const text = own[first];
     if (text?.type === "text" && text.citations === undefined) {

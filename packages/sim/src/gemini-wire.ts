@@ -16,6 +16,14 @@
  * last part are signed as before), and its
  * `codeExecutionResult` part (`outcome`, `output`, `id`) after the server-side delay.
  *
+ * Google Search grounding: a web search streams nothing of its own (its results come after the
+ * server-side delay, before the text that follows); the last chunk's candidate carries
+ * `groundingMetadata`: `webSearchQueries` (each search's query), `searchEntryPoint`,
+ * `groundingChunks` (`web: { uri, title }`, the title being the page's domain, as Google sends
+ * it: the searches' results, then any other page a text cites) and `groundingSupports` (per cited
+ * text, its `segment` in UTF-8 bytes of the answer's text, thoughts excluded, and the
+ * `groundingChunkIndices` of its sources).
+ *
  * A call whose arguments are not a JSON object cannot be sent (`args` is an object): the
  * response ends there with `finishReason: MALFORMED_FUNCTION_CALL` (the `invalid-json` fault, a
  * raw-string input), or, when the response was cut inside it (the `max-tokens` fault, the
@@ -162,6 +170,64 @@ function codeResultPart(
   };
 }
 
+/** The page's domain (`www.` left off), Google's title of a grounding chunk. */
+function domainOf(url: string): string {
+  try {
+    return new URL(url).hostname.replace(/^www\./, "");
+  } catch {
+    return url;
+  }
+}
+
+/** The query a search's argument text names (the text itself when it is not `{ query }`). */
+function queryOf(args: string): string {
+  const value = callArgs(args);
+  return typeof value?.query === "string" ? value.query : args;
+}
+
+/** The grounding metadata of the sent blocks, or undefined when nothing searched or cites. */
+export function groundingMetadata(
+  blocks: readonly ResolvedBlock[],
+): Record<string, unknown> | undefined {
+  const queries: string[] = [];
+  const chunks: string[] = [];
+  const titles = new Map<string, string>();
+  const chunkOf = (url: string): number => {
+    if (!titles.has(url)) {
+      titles.set(url, domainOf(url));
+      chunks.push(url);
+    }
+    return chunks.indexOf(url);
+  };
+  const supports: unknown[] = [];
+  let bytes = 0;
+  for (const block of blocks) {
+    if (block.type === "server_tool_use") queries.push(queryOf(block.args));
+    else if (block.type === "web_search_tool_result") for (const r of block.results) chunkOf(r.url);
+    else if (block.type === "text") {
+      const size = Buffer.byteLength(block.text, "utf8");
+      if (block.citations && block.citations.length > 0) {
+        supports.push({
+          segment: { startIndex: bytes, endIndex: bytes + size, text: block.text },
+          groundingChunkIndices: [...new Set(block.citations.map((c) => chunkOf(c.url)))],
+        });
+      }
+      bytes += size;
+    }
+  }
+  if (queries.length === 0 && supports.length === 0) return undefined;
+  const metadata: Record<string, unknown> = {};
+  if (queries.length > 0) {
+    metadata.searchEntryPoint = {
+      renderedContent: `<div class="container">${queries.map((q) => `<a class="chip">${q.replace(/[<>&"]/g, "")}</a>`).join("")}</div>`,
+    };
+  }
+  metadata.groundingChunks = chunks.map((uri) => ({ web: { uri, title: titles.get(uri) } }));
+  metadata.groundingSupports = supports;
+  if (queries.length > 0) metadata.webSearchQueries = queries;
+  return metadata;
+}
+
 /** The streamed chunks, each with the time to send it. */
 export function encodeGeminiStream(
   script: ResolvedScript,
@@ -210,6 +276,8 @@ export function encodeGeminiStream(
         },
         finishReason: end.finishReason,
       };
+      const grounding = groundingMetadata(script.blocks.slice(0, end.sentBefore));
+      if (grounding) candidate.groundingMetadata = grounding;
       chunk(item.atMs, candidate, usage(script, context, end.sentBefore));
       break;
     }
@@ -285,6 +353,8 @@ export function geminiResponseBody(script: ResolvedScript, context: GeminiWireCo
     end.finishMessage === undefined
       ? { content: { parts, role: "model" }, finishReason: end.finishReason, index: 0 }
       : { content: {}, finishReason: end.finishReason, finishMessage: end.finishMessage, index: 0 };
+  const grounding = groundingMetadata(script.blocks.slice(0, end.sentBefore));
+  if (grounding && end.finishMessage === undefined) candidate.groundingMetadata = grounding;
   return {
     candidates: [candidate],
     usageMetadata: usage(script, context, end.sentBefore),

@@ -15,6 +15,7 @@ import { midCallFrameCount } from "./mid-call-cut.js";
 import { openaiDialect } from "./openai-dialect.js";
 import { type PaceBlock, type Pacing, paceBlocks, requestPacing } from "./pacing.js";
 import type { SimPolicy } from "./policy.js";
+import { providerToolsOffered } from "./provider-tools-offered.js";
 import { requestQuirks, type SimQuirks } from "./quirks.js";
 import { type ResolvedBlock, resolveScript } from "./resolve-script.js";
 import { responsesDialect } from "./responses-dialect.js";
@@ -155,6 +156,7 @@ export async function handleRequest(
   const body = parsed.value as Record<string, unknown>;
   const requestHeaders = publicHeaders(req.headers);
   const request = dialect.toSimRequest(body, requestHeaders);
+  request.providerTools = providerToolsOffered(dialect.api, body);
 
   let script: Awaited<ReturnType<SimPolicy>>;
   try {

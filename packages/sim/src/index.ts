@@ -62,6 +62,7 @@ export {
   parseCallDirectives,
   type SimPolicy,
 } from "./policy.js";
+export { providerToolsOffered } from "./provider-tools-offered.js";
 export { parseQuirks, requestQuirks, type SimQuirks } from "./quirks.js";
 export {
   argumentText,
@@ -97,6 +98,7 @@ export type {
 } from "./script.js";
 export { mixSeed, SeededRandom } from "./seeded-random.js";
 export {
+  type SimProviderTool,
   type SimRequest,
   type SimRequestBlock,
   type SimRequestMessage,

@@ -7,14 +7,17 @@
  * `tool_calls: [{ index, id, type: "function", function: { name, arguments: "" } }]` then
  * `{ index, function: { arguments } }` fragments; a last chunk with an empty delta and the
  * `finish_reason`; a usage chunk (`choices: []`) when `stream_options.include_usage` is true
- * (every other chunk then has `usage: null`); then `data: [DONE]`. Thinking and server-side tool
- * blocks have no equivalent here and never reach this encoder. The quirk modes bend this shape
- * the way some OpenAI-compatible servers do (see `quirks.ts`).
+ * (every other chunk then has `usage: null`); then `data: [DONE]`. Thinking and code execution
+ * have no equivalent here and never reach this encoder; a web search sends nothing of its own
+ * (the search models search unseen: only its time passes), and a text's citations are
+ * `url_citation` annotations (`start_index` / `end_index` in the message's content) in one
+ * `{ annotations }` delta after that text, as the search models send them. The quirk modes bend
+ * this shape the way some OpenAI-compatible servers do (see `quirks.ts`).
  */
 
 import type { PacedItem } from "./pacing.js";
 import type { SimQuirks } from "./quirks.js";
-import { outputTokens, type ResolvedScript } from "./resolve-script.js";
+import { outputTokens, type ResolvedBlock, type ResolvedScript } from "./resolve-script.js";
 import type { SimStopReason } from "./script.js";
 import { sseData, type WireFrame } from "./wire-frame.js";
 
@@ -108,9 +111,12 @@ export function encodeOpenAIStream(
     frames.push({ atMs, text: sseData(body) });
   };
   let roleSent = false;
+  /** The message's content so far (annotation offsets count in it). */
+  let written = 0;
   const content = (atMs: number, text: string): void => {
     if (!roleSent) chunk(atMs, { role: "assistant", content: "", refusal: null });
     roleSent = true;
+    written += text.length;
     if (text !== "") chunk(atMs, { content: text });
   };
   const calls = (atMs: number, toolCalls: ToolCallDelta[]): void => {
@@ -157,6 +163,9 @@ export function encodeOpenAIStream(
     if (block.type === "text") {
       flushGroups();
       if (item.type === "delta") content(item.atMs, item.text);
+      if (item.type === "block-stop" && block.citations) {
+        chunk(item.atMs, { annotations: annotations(block, written - block.text.length) });
+      }
       continue;
     }
     if (block.type !== "tool_use") continue;
@@ -187,6 +196,19 @@ export function encodeOpenAIStream(
   return frames;
 }
 
+/** A text's citations as `url_citation` annotations over its span of the message's content. */
+function annotations(block: Extract<ResolvedBlock, { type: "text" }>, start: number): unknown[] {
+  return (block.citations ?? []).map((c) => ({
+    type: "url_citation",
+    url_citation: {
+      end_index: start + block.text.length,
+      start_index: start,
+      title: c.title,
+      url: c.url,
+    },
+  }));
+}
+
 /** The non-streaming `chat.completion` body. */
 export function openaiCompletionBody(script: ResolvedScript, context: OpenAIWireContext): unknown {
   const { quirks } = context;
@@ -198,11 +220,17 @@ export function openaiCompletionBody(script: ResolvedScript, context: OpenAIWire
     if (!(leftOut && quirks.noArgs === "omit")) fn.arguments = leftOut ? "" : b.args;
     return [{ id: b.id, type: "function", function: fn }];
   });
+  let start = 0;
+  const cited = script.blocks.flatMap((b) => {
+    if (b.type !== "text") return [];
+    start += b.text.length;
+    return annotations(b, start - b.text.length);
+  });
   const message: Record<string, unknown> = {
     role: "assistant",
     content: text === "" ? null : text,
     refusal: null,
-    annotations: [],
+    annotations: cited,
   };
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
   const body: Record<string, unknown> = {

@@ -16,12 +16,27 @@ export interface ResolvedWebSearchResult {
   pageAge: string | null;
 }
 
+/** One source a text cites, as sent (`encryptedIndex`: the Messages API's `encrypted_index`). */
+export interface ResolvedCitation {
+  url: string;
+  title: string;
+  citedText: string;
+  encryptedIndex: string;
+}
+
 /** A block with everything the wire needs. `args` is the argument text exactly as streamed. */
 export type ResolvedBlock =
-  | { type: "text"; text: string; citations?: ReadonlyArray<{ url: string; title: string }> }
+  | { type: "text"; text: string; citations?: readonly ResolvedCitation[] }
   | { type: "thinking"; thinking: string; signature: string }
   | { type: "tool_use"; id: string; name: string; args: string }
-  | { type: "server_tool_use"; id: string; name: string; args: string }
+  | {
+      type: "server_tool_use";
+      id: string;
+      name: string;
+      args: string;
+      /** The Responses API: the search's results, its call's `sources` (no item of their own). */
+      sources?: readonly ResolvedWebSearchResult[];
+    }
   | { type: "web_search_tool_result"; toolUseId: string; results: ResolvedWebSearchResult[] }
   /** `args`: the code (Gemini) or the `{ snippet }` input text (Bedrock). */
   | { type: "code_execution"; id: string; code: string; args: string }
@@ -45,35 +60,37 @@ export interface ResolveOptions {
   maxTokens?: number;
 }
 
-/** The blocks the Responses API has items for (reasoning, message, function call, web search). */
+/**
+ * The blocks the Responses API has items for (reasoning, message, function call, web search; a
+ * search's results become its call's `sources`, never an item of their own).
+ */
 const RESPONSES_BLOCKS: ReadonlySet<string> = new Set([
   "text",
   "thinking",
   "tool_use",
   "server_tool_use",
+  "web_search_tool_result",
 ]);
 
 /** Resolves a script for one API (see the module comment). */
 export function resolveScript(script: SimScript, options: ResolveOptions): ResolvedScript {
-  // Chat Completions has nothing for thinking or provider-side tools: they are left out there;
-  // Gemini has thought parts but no web search blocks; the Responses API has reasoning items (our
-  // thinking) and a web search item (the call; it has no results item); Bedrock's Converse has
-  // reasoning content but no web search blocks.
+  // Chat Completions has nothing for thinking or code execution: they are left out there; a web
+  // search is kept (its delay; the search models show no call) and its wire sends only the
+  // citations. Gemini and Bedrock keep a web search the same way (Gemini reports it in the
+  // grounding metadata). The Responses API has reasoning items (our thinking) and a web search
+  // item (the call; its results are the call's sources). Provider-side code execution is Gemini's
+  // and Bedrock's only.
   const source =
     options.api === "openai"
-      ? script.blocks.filter((b) => b.type === "text" || b.type === "tool_use")
+      ? script.blocks.filter((b) => b.type !== "thinking" && !isCodeExecution(b))
       : options.api === "responses"
         ? script.blocks.filter((b) => RESPONSES_BLOCKS.has(b.type))
         : options.api === "gemini" || options.api === "bedrock"
-          ? script.blocks.filter(
-              (b) => b.type !== "server_tool_use" && b.type !== "web_search_tool_result",
-            )
-          : // Provider-side code execution is Gemini's and Bedrock's only.
-            script.blocks.filter(
-              (b) => b.type !== "code_execution" && b.type !== "code_execution_result",
-            );
+          ? script.blocks
+          : script.blocks.filter((b) => !isCodeExecution(b));
   let blocks: ResolvedBlock[] = [];
   for (const block of source) blocks.push(resolveBlock(block, blocks, options));
+  if (options.api === "responses") blocks = withSources(blocks);
   let cut = false;
   const lastCall = blocks.findLastIndex((b) => b.type === "tool_use");
   if (options.invalidJson === true && lastCall >= 0) {
@@ -95,6 +112,10 @@ export function resolveScript(script: SimScript, options: ResolveOptions): Resol
     ? "max_tokens"
     : (script.stopReason ?? (blocks.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn"));
   return { blocks, stopReason };
+}
+
+function isCodeExecution(block: SimBlock): boolean {
+  return block.type === "code_execution" || block.type === "code_execution_result";
 }
 
 /**
@@ -146,12 +167,16 @@ function resolveBlock(
   const { api, ids } = options;
   switch (block.type) {
     case "text":
-      // Only the Responses API has a place for a text's citations (its annotations).
-      return api === "responses" && block.citations !== undefined && block.citations.length > 0
+      return block.citations !== undefined && block.citations.length > 0
         ? {
             type: "text",
             text: block.text,
-            citations: block.citations.map((c) => ({ url: c.url, title: c.title })),
+            citations: block.citations.map((c) => ({
+              url: c.url,
+              title: c.title,
+              citedText: c.citedText ?? "",
+              encryptedIndex: ids.encryptedContent(),
+            })),
           }
         : { type: "text", text: block.text };
     case "thinking":
@@ -217,6 +242,23 @@ function resolveBlock(
       };
     }
   }
+}
+
+/** The Responses API: each search's results moved onto its call as `sources`. */
+function withSources(blocks: readonly ResolvedBlock[]): ResolvedBlock[] {
+  const out: ResolvedBlock[] = [];
+  for (const block of blocks) {
+    if (block.type !== "web_search_tool_result") {
+      out.push(block);
+      continue;
+    }
+    const at = out.findLastIndex((b) => b.type === "server_tool_use" && b.id === block.toolUseId);
+    const call = out[at];
+    if (call?.type === "server_tool_use") {
+      out[at] = { ...call, sources: [...(call.sources ?? []), ...block.results] };
+    }
+  }
+  return out;
 }
 
 function argsOf(block: ResolvedBlock): string {

@@ -14,7 +14,8 @@
  *   after the text deltas and listed on the done part and item;
  * - server_tool_use (web search) → a `web_search_call` item (`ws_…`): added with `action:
  *   { type: "search" }`, `response.web_search_call.in_progress` and `.searching`, then
- *   `.completed` and the done item with the action's `query` and `queries`;
+ *   `.completed` and the done item with the action's `query` and `queries` (and `sources`, the
+ *   urls of the search's results, when the request includes `web_search_call.action.sources`);
  * - tool_use → a `function_call` item (`fc_…` id, `call_…` call id): added with `arguments: ""`,
  *   `response.function_call_arguments.delta`…, `response.function_call_arguments.done`, done;
  * - thinking → a `reasoning` item (`rs_…`): its summary streams as
@@ -121,6 +122,10 @@ export function sealedItemId(content: string): string | undefined {
 function wantsSummary(body: Readonly<Record<string, unknown>>): boolean {
   const reasoning = body.reasoning;
   return isJsonObject(reasoning) && typeof reasoning.summary === "string";
+}
+
+function wantsSources(body: Readonly<Record<string, unknown>>): boolean {
+  return Array.isArray(body.include) && body.include.includes("web_search_call.action.sources");
 }
 
 function wantsEncrypted(body: Readonly<Record<string, unknown>>): boolean {
@@ -267,12 +272,11 @@ function outputItem(
     case "server_tool_use": {
       if (!done) return { id, type: "web_search_call", status, action: { type: "search" } };
       const query = searchQuery(block.args);
-      return {
-        id,
-        type: "web_search_call",
-        status,
-        action: { type: "search", queries: [query], query },
-      };
+      const action: Record<string, unknown> = { type: "search", queries: [query], query };
+      if (wantsSources(context.body) && block.sources) {
+        action.sources = block.sources.map((r) => ({ type: "url", url: r.url }));
+      }
+      return { id, type: "web_search_call", status, action };
     }
     case "thinking": {
       const item: Record<string, unknown> = { id, type: "reasoning" };

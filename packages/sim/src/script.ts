@@ -17,8 +17,11 @@ export interface SimTextBlock {
   type: "text";
   text: string;
   /**
-   * Sources the text cites (Responses API only: `url_citation` annotations over the whole text;
-   * the other formats send the text alone).
+   * Sources the text cites, over the whole text, in each format's own shape: Messages API
+   * `web_search_result_location` citations (`citations_delta` before the text), Responses
+   * `url_citation` annotations, Chat Completions `url_citation` annotations (a delta after the
+   * text), Gemini grounding supports in the last chunk's `groundingMetadata`, Bedrock `citation`
+   * deltas with a web location.
    */
   citations?: SimCitation[];
 }
@@ -27,6 +30,8 @@ export interface SimTextBlock {
 export interface SimCitation {
   url: string;
   title: string;
+  /** The passage of the page the text rests on (Messages API `cited_text`, Bedrock `sourceContent`); default none. */
+  citedText?: string;
 }
 
 /**
@@ -54,7 +59,10 @@ export interface SimToolUseBlock {
 
 /**
  * A provider-side web search call: a `server_tool_use` block in the Messages API, a
- * `web_search_call` item in the Responses API (left out by the other formats).
+ * `web_search_call` item in the Responses API, the `webSearchQueries` of Gemini's grounding
+ * metadata (Google Search grounding streams no call of its own); Bedrock (Nova's web grounding)
+ * and Chat Completions (the search models) show no call either: only the text's citations. In
+ * every format the search takes the server-side delay before what follows it.
  */
 export interface SimServerToolUseBlock {
   type: "server_tool_use";
@@ -72,8 +80,11 @@ export interface SimWebSearchResult {
 }
 
 /**
- * The results of a web search (Messages API only), sent whole: one start and one stop. The
- * Responses API has no such item (its `web_search_call` is the whole search).
+ * The results of a web search, sent whole after the server-side delay: a
+ * `web_search_tool_result` block in the Messages API (one start and one stop); the `sources` of
+ * the Responses API's `web_search_call` action when the request includes
+ * `web_search_call.action.sources` (the call is the whole search there); Gemini's
+ * `groundingChunks`; nothing of their own in Bedrock and Chat Completions.
  */
 export interface SimWebSearchToolResultBlock {
   type: "web_search_tool_result";

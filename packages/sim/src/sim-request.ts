@@ -53,6 +53,9 @@ export interface SimRequestTool {
   input_schema: Readonly<Record<string, unknown>>;
 }
 
+/** A kind of provider-side tool a request can offer. */
+export type SimProviderTool = "web_search" | "code_execution";
+
 /** What a policy sees of a request. */
 export interface SimRequest {
   api: "anthropic" | "openai" | "gemini" | "responses" | "bedrock";
@@ -62,6 +65,12 @@ export interface SimRequest {
   messages: SimRequestMessage[];
   /** The client's own tools; provider tools such as web search are not listed. */
   tools: SimRequestTool[];
+  /**
+   * The provider's own tools the request offers (Anthropic `web_search_…`, Responses
+   * `web_search`, Gemini `googleSearch`, Bedrock `nova_grounding`, Chat Completions
+   * `web_search_options`; code execution likewise), filled in by the server for every request.
+   */
+  providerTools?: readonly SimProviderTool[];
   maxTokens?: number;
   stream: boolean;
   /** Lower-cased request headers, without credentials (`authorization`, `x-api-key`, cookies). */

@@ -109,6 +109,27 @@ function checkMessages(messages: readonly unknown[]): ApiRejection | undefined {
       }
       if (block.text.trim() === "")
         return invalidRequest("messages: text content blocks must contain non-whitespace text");
+      const cited = checkCitations(block.citations, `messages.${i}.content.${k}.text.citations`);
+      if (cited) return cited;
+    }
+  }
+  return undefined;
+}
+
+/** The fields each web search citation sent back must keep (the API checks them). */
+const WEB_CITATION_FIELDS = ["cited_text", "url", "title", "encrypted_index"] as const;
+
+/** A text's citations: a list; a web search result citation with its fields. */
+function checkCitations(citations: unknown, path: string): ApiRejection | undefined {
+  if (citations === undefined || citations === null) return undefined;
+  if (!Array.isArray(citations)) return invalidRequest(`${path}: Input should be a valid list`);
+  for (const [n, citation] of citations.entries()) {
+    if (!isJsonObject(citation) || citation.type !== "web_search_result_location") continue;
+    for (const field of WEB_CITATION_FIELDS) {
+      if (field === "title" && citation.title === null) continue;
+      if (typeof citation[field] !== "string") {
+        return invalidRequest(`${path}.${n}.web_search_result_location.${field}: Field required`);
+      }
     }
   }
   return undefined;

@@ -31,7 +31,11 @@ import type {
 } from "@ai-sdk/provider";
 import type { AssistantMessage, Message, ToolResultBlock } from "../stream/message.js";
 import type { ToolSpec } from "../tools/define-tool.js";
-import { AI_SDK_METADATA_FIELD, AI_SDK_TOOL_RESULT } from "./ai-sdk-stream-translator.js";
+import {
+  AI_SDK_CITATION,
+  AI_SDK_METADATA_FIELD,
+  AI_SDK_TOOL_RESULT,
+} from "./ai-sdk-stream-translator.js";
 
 /** Options of {@link toLanguageModelV3Prompt}. */
 export interface AiSdkPromptOptions {
@@ -139,7 +143,9 @@ function assistantParts(
     switch (block.type) {
       case "text":
         if (typeof block.text === "string" && block.text.trim() !== "") {
-          parts.push(withOptions({ type: "text", text: block.text }));
+          parts.push(
+            withOptions({ type: "text", text: block.text }, withCitations(providerOptions, block)),
+          );
         }
         break;
       case "thinking": {
@@ -266,6 +272,28 @@ function callNames(messages: readonly Message[]): Map<string, string> {
     }
   }
   return names;
+}
+
+/**
+ * A text's `providerOptions` with the citations its provider reported (`ai_sdk_citation`), under
+ * that provider's key as it reported them (`{ anthropic: { citations } }`).
+ */
+function withCitations(
+  options: SharedV3ProviderOptions | undefined,
+  block: UserBlock,
+): SharedV3ProviderOptions | undefined {
+  const cited = (Array.isArray(block.citations) ? block.citations : []).filter(
+    (c): c is { type: string; provider: string; citation: unknown } =>
+      c !== null && typeof c === "object" && c.type === AI_SDK_CITATION,
+  );
+  if (cited.length === 0) return options;
+  const out: Record<string, Record<string, unknown>> = { ...options };
+  for (const { provider, citation } of cited) {
+    const own = out[provider] ?? {};
+    const list = Array.isArray(own.citations) ? own.citations : [];
+    out[provider] = { ...own, citations: [...list, citation] };
+  }
+  return out as SharedV3ProviderOptions;
 }
 
 function metadataOf(block: UserBlock): SharedV3ProviderOptions | undefined {

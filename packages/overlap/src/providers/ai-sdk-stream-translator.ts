@@ -33,7 +33,9 @@
  * both the Messages API's neutral form. A call's metadata arriving after its block started (the
  * OpenAI Responses model's `itemId` on `tool-call`) is handed to `onCallMetadata`; other metadata
  * arriving after its block started (e.g. OpenAI Responses' `reasoningEncryptedContent` at
- * `reasoning-end`) cannot join a block already announced and is not kept.
+ * `reasoning-end`) cannot join a block already announced and is not kept; a text's citations at `text-end`
+ * (Anthropic's `{ anthropic: { citations } }`) are the exception: they become the text block's
+ * citations (`ai_sdk_citation`) and go back as that provider's `providerOptions`.
  */
 
 import type {
@@ -68,6 +70,9 @@ export interface AiSdkToolResultBlock {
 
 /** The field a block keeps its AI SDK provider metadata in (see the module comment). */
 export const AI_SDK_METADATA_FIELD = "ai_sdk_metadata";
+
+/** The citation type of a citation an AI SDK provider reported on a text (see `#textCitations`). */
+export const AI_SDK_CITATION = "ai_sdk_citation";
 
 /** Options of an {@link AiSdkStreamTranslator}. */
 export interface AiSdkStreamTranslatorOptions {
@@ -174,6 +179,7 @@ export class AiSdkStreamTranslator {
         return out;
       }
       case "text-end":
+        this.#textCitations(out, part.id, part.providerMetadata);
         this.#closePart(out, "text", part.id);
         return out;
       case "reasoning-start":
@@ -290,6 +296,32 @@ export class AiSdkStreamTranslator {
     if (this.#open.get(`reasoning:${id}`)?.kind === "redacted") return;
     if (text !== "") out.push(delta(index, { type: "thinking_delta", thinking: text }));
     if (signature !== undefined) out.push(delta(index, { type: "signature_delta", signature }));
+  }
+
+  /**
+   * Citations a provider reports at a text's end (Anthropic's `{ anthropic: { citations } }`):
+   * each becomes a citation on that text block, `{ type: "ai_sdk_citation", provider, citation }`,
+   * so it goes back as the provider's `providerOptions` (`toLanguageModelV3Prompt`).
+   */
+  #textCitations(
+    out: StreamEvent[],
+    id: string,
+    metadata: SharedV3ProviderMetadata | undefined,
+  ): void {
+    const open = this.#open.get(`text:${id}`);
+    if (!open || !metadata) return;
+    for (const [provider, fields] of Object.entries(metadata)) {
+      const citations = fields?.citations;
+      if (!Array.isArray(citations)) continue;
+      for (const citation of citations) {
+        out.push(
+          delta(open.block, {
+            type: "citations_delta",
+            citation: { type: AI_SDK_CITATION, provider, citation: structuredClone(citation) },
+          }),
+        );
+      }
+    }
   }
 
   #closePart(out: StreamEvent[], kind: "text" | "reasoning", id: string): void {

@@ -167,6 +167,7 @@ function accumulate(events: readonly ConverseStreamOutput[]): Accumulated {
     reasoning?: string;
     signature?: string;
     call?: { id: string; name: string; input: string };
+    citations?: unknown[];
     stopped?: boolean;
   };
   const blocks = new Map<number, Block>();
@@ -194,6 +195,7 @@ function accumulate(events: readonly ConverseStreamOutput[]): Accumulated {
     if (delta) {
       const block = at(event.contentBlockDelta?.contentBlockIndex);
       if (delta.text !== undefined) block.text = (block.text ?? "") + delta.text;
+      if (delta.citation) block.citations = [...(block.citations ?? []), delta.citation];
       if (delta.toolUse && block.call) block.call.input += delta.toolUse.input ?? "";
       if (delta.reasoningContent?.text !== undefined) {
         block.reasoning = (block.reasoning ?? "") + delta.reasoningContent.text;
@@ -214,6 +216,11 @@ function accumulate(events: readonly ConverseStreamOutput[]): Accumulated {
         reasoningContent: {
           reasoningText: { text: block.reasoning ?? "", signature: block.signature ?? "" },
         },
+      });
+    } else if (block.text !== undefined && block.citations) {
+      // A cited text goes back as the Converse response holds it.
+      content.push({
+        citationsContent: { content: [{ text: block.text }], citations: block.citations as never },
       });
     } else if (block.text !== undefined) {
       content.push({ text: block.text });
@@ -411,7 +418,7 @@ describe("every fault kind", () => {
     }
   });
 
-  it("slow-first-byte, thinking and web-search: the answer arrives; reasoning kept; no web search in Converse", async () => {
+  it("slow-first-byte, thinking and web-search: the answer arrives; reasoning kept; the search shows only as the text's citations (web grounding streams no block)", async () => {
     const slow = await bothSides(THREE_CALLS, { fault: "slow-first-byte=30" });
     expect(slow.ours.stopReason).toBe("tool_use");
     const thinking = await bothSides(THREE_CALLS, { fault: "thinking,web-search" });

@@ -316,7 +316,7 @@ describe("every fault kind", () => {
     }
   });
 
-  it("slow-first-byte, thinking and web-search: the answer arrives; thoughts kept; no web search in Gemini", async () => {
+  it("slow-first-byte, thinking and web-search: the answer arrives; thoughts kept; the search is grounding metadata (never sent back)", async () => {
     const slow = await bothSides(THREE_CALLS, { fault: "slow-first-byte=30" });
     expect(slow.ours.stopReason).toBe("tool_use");
     const thinking = await bothSides(THREE_CALLS, { fault: "thinking,web-search" });
@@ -326,6 +326,7 @@ describe("every fault kind", () => {
       "tool_use",
       "tool_use",
       "tool_use",
+      "gemini_grounding_metadata",
     ]);
     expect(mergeParts(toGeminiContents([ASK, thinking.ours.assistant])[1]!.parts)).toEqual(
       accumulate(sseChunks(thinking.bytes)).parts,

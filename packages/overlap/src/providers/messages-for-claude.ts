@@ -8,7 +8,8 @@
  * - a provider-executed call recorded through the AI SDK (`server_tool_use` answered by an
  *   `ai_sdk_tool_result` block), or by Gemini's or Bedrock's adapter (answered by a
  *   `gemini_tool_result` / `bedrock_tool_result` block), is left out with its result, and so is
- *   Gemini's grounding metadata block; their citations (`gemini_grounding`, `bedrock_citation`)
+ *   Gemini's grounding metadata block; their citations (`gemini_grounding`, `bedrock_citation`,
+ *   and `ai_sdk_citation`, an AI SDK provider's own)
  *   are removed from text blocks;
  * - thinking blocks with an empty `signature` (Gemini thoughts, Chat Completions reasoning) are
  *   left out: Claude signs its own thinking, and only that can be sent back. An assistant message
@@ -37,7 +38,11 @@ const FOREIGN_BLOCKS: ReadonlySet<string> = new Set([
 ]);
 
 /** Citation types of other adapters. */
-const FOREIGN_CITATIONS: ReadonlySet<unknown> = new Set(["gemini_grounding", "bedrock_citation"]);
+const FOREIGN_CITATIONS: ReadonlySet<unknown> = new Set([
+  "gemini_grounding",
+  "bedrock_citation",
+  "ai_sdk_citation",
+]);
 
 /** The conversation without what only other providers understand (see the module comment). */
 export function messagesForClaude(messages: readonly Message[]): readonly Message[] {
