@@ -155,7 +155,7 @@ describe("a call in words", () => {
     for (const phase of ["deferred", "queued", "running"] as const) {
       const waiting = call({ name: "checkout", phase, input: {}, approval });
       expect(callSentence(waiting, en), phase).toBe("Waiting for your confirmation");
-      expect(callSentence(waiting, zh), phase).toBe("等待你确认");
+      expect(callSentence(waiting, zh), phase).toBe("等待您确认");
     }
     const ended = (status: "approved" | "declined" | "timeout") =>
       call({
@@ -174,7 +174,7 @@ describe("a call in words", () => {
         },
       });
     expect(callSentence(ended("declined"), en)).toBe("Order not placed: you cancelled it");
-    expect(callSentence(ended("declined"), zh)).toBe("未下单：你取消了");
+    expect(callSentence(ended("declined"), zh)).toBe("未下单：您取消了");
     expect(callSentence(ended("timeout"), en)).toBe("Order not placed: not confirmed in time");
     expect(callSentence(ended("approved"), en)).toBe("Placed your order");
   });
@@ -345,21 +345,40 @@ const { variantOf } = (await load("../../web/src/cart/variant-words.ts")) as {
 const { readNewShopperSession } = (await load("../../web/src/session/shopper-credentials.ts")) as {
   readNewShopperSession(value: unknown): { id: string; token: string } | undefined;
 };
-const { when } = (await load("../../web/src/shopper/when.ts")) as {
-  when(iso: string, lang: Lang): string;
+const { formatWhen, localeFor } = (await load("../../web/src/i18n/when.ts")) as {
+  formatWhen(iso: string, lang: Lang, languages?: readonly string[]): string;
+  localeFor(lang: Lang, languages?: readonly string[]): string;
 };
-const { conversationState } = (await load("../../web/src/session/history.ts")) as {
+const { colorName } = (await load("../../web/src/i18n/color-words.ts")) as {
+  colorName(color: string, lang: Lang): string;
+};
+const { categoryName } = (await load("../../web/src/i18n/category-words.ts")) as {
+  categoryName(category: string, lang: Lang): string;
+};
+const { errorWords } = (await load("../../web/src/i18n/error-words.ts")) as {
+  errorWords(error: { code: string; message: string }, lang: Lang): string;
+};
+const { formatMs } = (await load("../../web/src/api/format.ts")) as {
+  formatMs(ms: number, lang?: Lang): string;
+};
+const { conversationState, readStoredConversation } = (await load(
+  "../../web/src/session/history.ts",
+)) as {
   conversationState(
     messages: readonly unknown[],
-    options: { stopBeforeLastTurn: boolean },
+    options: { stopBeforeLastTurn: boolean; display?: ReadonlyMap<number, readonly unknown[]> },
   ): AgentState;
+  readStoredConversation(
+    value: unknown,
+  ): { display: ReadonlyMap<number, readonly unknown[]>; messages: unknown[] } | undefined;
 };
 
 describe("the shopper's cart, chats and orders in words", () => {
   it("says a line's size and colour in the shopper's language", () => {
     expect(variantOf({ size: "US 10", color: "Volt" })).toBe("Size US 10 · Volt");
     expect(variantOf({ size: "US 10" }, "zh")).toBe("尺码 US 10");
-    expect(variantOf({ color: "Volt" }, "zh")).toBe("Volt");
+    expect(variantOf({ color: "Volt" }, "zh")).toBe("荧光绿");
+    expect(variantOf({ size: "M", color: "Charcoal" }, "zh")).toBe("尺码 M · 炭灰色");
     expect(variantOf({})).toBeUndefined();
   });
 
@@ -397,10 +416,104 @@ describe("the shopper's cart, chats and orders in words", () => {
     expect(users).toEqual(["check out", "hello"]);
   });
 
-  it("shows a time in the shopper's language, and nothing for a broken one", () => {
+  it("writes every time one way: the shopper's own locale in the page's language, and nothing for a broken one", () => {
     const at = "2026-12-03T10:32:00.000Z";
-    expect(when(at, "en")).toMatch(/^Dec 3, \d{2}:32 (AM|PM)$/);
-    expect(when(at, "zh")).toMatch(/12月3日/);
-    expect(when("not a time", "en")).toBe("");
+    expect(formatWhen(at, "en", ["en-US"])).toMatch(/^Dec 3, \d{1,2}:32\s(AM|PM)$/);
+    expect(formatWhen(at, "en", ["en-GB"])).toMatch(/^3 Dec, \d{2}:32$/);
+    expect(formatWhen(at, "zh", ["zh-CN"])).toMatch(/^12月3日 \d{2}:32$/);
+    expect(formatWhen("not a time", "en")).toBe("");
+    // A Chinese page of an English-speaking browser still writes the time in Chinese.
+    expect(localeFor("zh", ["en-US", "fr"])).toBe("zh-CN");
+    expect(localeFor("en", ["zh-TW", "en-GB"])).toBe("en-GB");
+    expect(localeFor("zh", ["zh-TW", "en-GB"])).toBe("zh-TW");
+  });
+
+  it("says colours, categories, durations and errors in Chinese on a Chinese page", () => {
+    expect(colorName("Volt", "zh")).toBe("荧光绿");
+    expect(colorName("Volt", "en")).toBe("Volt");
+    expect(categoryName("Running Shoes", "zh")).toBe("跑鞋");
+    expect(categoryName("Running Shoes", "en")).toBe("Running Shoes");
+    expect(formatMs(420, "zh")).toBe("420 毫秒");
+    expect(formatMs(1250, "zh")).toBe("1.25 秒");
+    expect(formatMs(1250)).toBe("1.25 s");
+    const lost = { code: "connection_lost", message: "The connection to the server was lost." };
+    expect(errorWords(lost, "en")).toBe(lost.message);
+    expect(errorWords(lost, "zh")).not.toMatch(/[A-Za-z]/);
+    expect(errorWords({ code: "something_new", message: "Boom." }, "zh")).not.toMatch(/[A-Za-z]/);
+  });
+
+  it("a reloaded chat shows each turn's cards and round timings where they were, from what the server kept", () => {
+    const search = {
+      role: "assistant",
+      content: [
+        { type: "text", text: "Let me look." },
+        { type: "tool_use", id: "call_s", name: "search_products", input: { query: "shoes" } },
+      ],
+    };
+    const answered = {
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: "call_s", content: "2 products" }],
+    };
+    const timings = (streamEndMs: number) => ({
+      startedAt: 1_000,
+      firstTokenMs: 5,
+      streamEndMs,
+      endMs: streamEndMs + 10,
+      blocks: [],
+      tools: [],
+    });
+    const stored = readStoredConversation({
+      messages: [
+        { role: "user", content: "shoes please" },
+        search,
+        answered,
+        { role: "assistant", content: [{ type: "text", text: "Here they are." }] },
+        { role: "user", content: "thanks" },
+        { role: "assistant", content: [{ type: "text", text: "You're welcome." }] },
+      ],
+      display: [
+        {
+          seq: 0,
+          events: [
+            {
+              type: "ui",
+              round: 1,
+              callId: "call_s",
+              name: "search_products",
+              ui: { type: "product-cards", products: [{ id: "p-1", name: "Aero" }] },
+            },
+            {
+              type: "round-end",
+              round: 1,
+              stopReason: "tool_use",
+              usage: {},
+              timings: timings(40),
+            },
+            {
+              type: "round-end",
+              round: 2,
+              stopReason: "end_turn",
+              usage: {},
+              timings: timings(30),
+            },
+            { type: "not-an-event" },
+          ],
+        },
+        "garbage",
+      ],
+      turn: { running: false, lastTurnId: null },
+    });
+    expect(stored?.display.get(0)).toHaveLength(3);
+    const state = conversationState(stored?.messages ?? [], {
+      stopBeforeLastTurn: false,
+      display: stored?.display,
+    });
+    const call = state.calls.call_s;
+    expect(call?.ui.map((u) => u.type)).toEqual(["product-cards"]);
+    expect(call?.result?.text).toBe("2 products");
+    const [first, second] = state.turns.filter((t) => t.role === "assistant");
+    expect(Object.values(first?.rounds ?? {}).map((r) => r.timings?.streamEndMs)).toEqual([40, 30]);
+    // A turn the server kept nothing for has no timings (and says so), as before.
+    expect(Object.values(second?.rounds ?? {}).map((r) => r.timings)).toEqual([undefined]);
   });
 });

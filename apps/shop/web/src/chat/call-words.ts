@@ -9,6 +9,8 @@
 
 import type { CallEntry } from "overlap-runtime/client";
 import { isRecord } from "../api/types";
+import { categoryName } from "../i18n/category-words";
+import { colorName } from "../i18n/color-words";
 import { count, type Lang, pick } from "../i18n/lang";
 import type { ProductBook } from "./product-book";
 
@@ -83,7 +85,7 @@ function phrase(entry: CallEntry, ctx: WordsContext): Phrase {
     ...(str(args, "size")
       ? [pick(lang, `size ${str(args, "size")}`, `尺码 ${str(args, "size")}`)]
       : []),
-    ...(str(args, "color") ? [str(args, "color") as string] : []),
+    ...(str(args, "color") ? [colorName(str(args, "color") as string, lang)] : []),
   ];
   const variant = variantParts.length
     ? z
@@ -108,7 +110,15 @@ function phrase(entry: CallEntry, ctx: WordsContext): Phrase {
               : min !== undefined
                 ? `${dollars(min)} 以上的`
                 : "";
-        return zh(`查找${price}${subject ? `“${subject}”` : "商品"}`);
+        // The model searches in English: a Chinese page names the category, not those words.
+        const category = str(args, "category");
+        const said =
+          subject && !/[A-Za-z]/.test(subject)
+            ? `“${subject}”`
+            : category && categoryName(category, "zh") !== category
+              ? categoryName(category, "zh")
+              : "商品";
+        return zh(`查找${price}${said}`);
       }
       const price =
         max !== undefined && min !== undefined
@@ -185,7 +195,7 @@ function phrase(entry: CallEntry, ctx: WordsContext): Phrase {
       return z ? zh("下单") : en("place your order", "Placing your order", "Placed your order");
     case "my_orders":
       return z
-        ? zh("查询你的订单")
+        ? zh("查询您的订单")
         : en("look up your orders", "Looking up your orders", "Looked up your orders");
     case "show_products": {
       const what =
@@ -397,11 +407,11 @@ function approvalSentence(entry: CallEntry, lang: Lang): string | undefined {
   const checkout = entry.name === "checkout";
   switch (entry.approval?.status) {
     case "pending":
-      return pick(lang, "Waiting for your confirmation", "等待你确认");
+      return pick(lang, "Waiting for your confirmation", "等待您确认");
     case "declined":
       return checkout
-        ? pick(lang, "Order not placed: you cancelled it", "未下单：你取消了")
-        : pick(lang, "Not done: you cancelled it", "未执行：你取消了");
+        ? pick(lang, "Order not placed: you cancelled it", "未下单：您取消了")
+        : pick(lang, "Not done: you cancelled it", "未执行：您取消了");
     case "timeout":
       return checkout
         ? pick(lang, "Order not placed: not confirmed in time", "未下单：没有及时确认")
