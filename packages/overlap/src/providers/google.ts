@@ -25,6 +25,7 @@ import { type GeminiChunk, GeminiChunkTranslator } from "./gemini-chunk-translat
 import { type GeminiRequestOptions, geminiRequestBody } from "./gemini-request.js";
 import { readUnlessAborted } from "./read-model-stream.js";
 import { retryDelayMs, sleepUnlessAborted } from "./retry-before-stream.js";
+import { eachEvent } from "./sse-batches.js";
 
 /** Options of {@link geminiModel}. */
 export interface GeminiModelOptions {
@@ -62,12 +63,18 @@ export interface GeminiModelOptions {
 /** The default origin of the Gemini API. */
 export const GEMINI_BASE_URL = "https://generativelanguage.googleapis.com";
 
-/** A ModelClient for Gemini (or any server speaking its API, like overlap-sim). */
+/**
+ * A ModelClient for Gemini (or any server speaking its API, like overlap-sim). The body is read
+ * here (there is no SDK stream to fall back to): each network chunk's frames are parsed and
+ * translated in one synchronous pass and handed over as one array (`streamBatches`), so the round
+ * awaits once per chunk; `stream` gives the same events one by one.
+ */
 export function geminiModel(options: GeminiModelOptions): ModelClient {
   return {
     label: options.model.replace(/^models\//, ""),
     provider: "gcp.gemini",
-    stream: (request, { signal }) => geminiEventStream(request, options, signal),
+    stream: (request, { signal }) => eachEvent(geminiBatches(request, options, signal)),
+    streamBatches: (request, { signal }) => geminiBatches(request, options, signal),
   };
 }
 
@@ -78,11 +85,11 @@ export function geminiStreamUrl(options: Pick<GeminiModelOptions, "model" | "bas
   return `${base}/v1beta/models/${encodeURIComponent(model)}:streamGenerateContent?alt=sse`;
 }
 
-async function* geminiEventStream(
+async function* geminiBatches(
   request: ModelRequest,
   options: GeminiModelOptions,
   signal: AbortSignal,
-): AsyncGenerator<StreamEvent> {
+): AsyncGenerator<StreamEvent[]> {
   const response = await open(request, options, signal);
   if (!response) return; // aborted
   const body = response.body;
@@ -108,33 +115,46 @@ async function* geminiEventStream(
       const chunk = await readUnlessAborted(reader, signal);
       if (!chunk) return; // aborted
       feed(chunk.done ? decoder.decode() : decoder.decode(chunk.value, { stream: true }));
+      // The chunk's events, up to a frame that ends the stream; those before it still go out.
+      const out: StreamEvent[] = [];
+      let failure: OverlapError | undefined;
+      let over = false;
       for (const frame of frames.splice(0)) {
         const data = parseJson(frame.data);
         if (!isObject(data)) {
-          throw new OverlapError(
+          failure = new OverlapError(
             "stream_protocol",
             "The model stream sent an event that is not JSON.",
           );
+          break;
         }
         if (isObject(data.error)) {
           // An error the API sent inside the stream (e.g. UNAVAILABLE): the round repairs.
-          yield { type: "error", error: apiError(data.error) };
-          return;
+          out.push({ type: "error", error: apiError(data.error) });
+          over = true;
+          break;
         }
-        yield* translator.push(data as GeminiChunk);
+        for (const event of translator.push(data as GeminiChunk)) out.push(event);
       }
-      if (bound.error) throw bound.error;
-      if (chunk.done) break;
+      failure ??= bound.error;
+      const last = chunk.done && !failure && !over;
+      if (last && !translator.finished) {
+        failure = new OverlapError(
+          "stream_interrupted",
+          "The model stream ended before a finishReason.",
+        );
+      } else if (last) {
+        for (const event of translator.end()) out.push(event);
+      }
+      if (out.length > 0) yield out;
+      if (failure) throw failure;
+      if (over || chunk.done) return;
     }
   } finally {
     signal.removeEventListener("abort", cancel);
     // Leaving early (the round stopped reading) closes the HTTP response.
     reader.cancel().catch(() => {});
   }
-  if (!translator.finished) {
-    throw new OverlapError("stream_interrupted", "The model stream ended before a finishReason.");
-  }
-  yield* translator.end();
 }
 
 /** Sends the request (retrying what may be retried); undefined when aborted. */

@@ -16,12 +16,14 @@ import type {
   Tool,
 } from "openai/resources/responses/responses";
 import type { ModelClient, ModelRequest } from "../agent/model-client.js";
+import { openaiFrames } from "./openai-frames.js";
 import {
   ResponsesEventTranslator,
   type ResponsesStreamEvent,
 } from "./responses-event-translator.js";
 import { toResponsesInput } from "./responses-input.js";
-import { sdkEventStream } from "./sdk-stream.js";
+import { responseBatches, sdkEventStream } from "./sdk-stream.js";
+import { eachEvent } from "./sse-batches.js";
 
 /** Options of {@link openaiResponsesModel}. */
 export interface OpenAIResponsesModelOptions {
@@ -47,27 +49,47 @@ export interface OpenAIResponsesModelOptions {
    * overlap: their calls are kept the same way, but nothing answers them.
    */
   providerTools?: readonly Tool[];
+  /**
+   * Read the response through the SDK's own stream (one async step per event) instead of
+   * overlap's reader (default false); the same as `OpenAIChatModelOptions.sdkStream`.
+   */
+  sdkStream?: boolean;
 }
 
 /** A ModelClient for the OpenAI Responses API (or a server speaking it, like overlap-sim). */
 export function openaiResponsesModel(options: OpenAIResponsesModelOptions): ModelClient {
   const client = options.client ?? new OpenAI();
+  const send = (request: ModelRequest, signal: AbortSignal) =>
+    client.responses.create({ ...responsesParams(request, options), stream: true }, { signal });
+  if (options.sdkStream) {
+    return {
+      label: options.model,
+      provider: "openai",
+      stream(request: ModelRequest, { signal }) {
+        const translator = new ResponsesEventTranslator();
+        return sdkEventStream(
+          async () => send(request, signal),
+          (event) => translator.push(event as ResponsesStreamEvent),
+          () => translator.end(),
+          signal,
+        );
+      },
+    };
+  }
+  const batches = (request: ModelRequest, signal: AbortSignal) => {
+    const translator = new ResponsesEventTranslator();
+    return responseBatches(
+      () => send(request, signal).asResponse(),
+      openaiFrames((event) => translator.push(event as ResponsesStreamEvent)),
+      signal,
+      { finish: () => translator.end() },
+    );
+  };
   return {
     label: options.model,
     provider: "openai",
-    stream(request: ModelRequest, { signal }) {
-      const translator = new ResponsesEventTranslator();
-      return sdkEventStream(
-        async () =>
-          client.responses.create(
-            { ...responsesParams(request, options), stream: true },
-            { signal },
-          ),
-        (event) => translator.push(event as ResponsesStreamEvent),
-        () => translator.end(),
-        signal,
-      );
-    },
+    stream: (request, { signal }) => eachEvent(batches(request, signal)),
+    streamBatches: (request, { signal }) => batches(request, signal),
   };
 }
 

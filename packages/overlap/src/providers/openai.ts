@@ -10,7 +10,9 @@ import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/
 import type { ModelClient, ModelRequest } from "../agent/model-client.js";
 import { type ChatChunk, ChatChunkTranslator } from "./chat-chunk-translator.js";
 import { toChatMessages } from "./chat-messages.js";
-import { sdkEventStream } from "./sdk-stream.js";
+import { openaiFrames } from "./openai-frames.js";
+import { responseBatches, sdkEventStream } from "./sdk-stream.js";
+import { eachEvent } from "./sse-batches.js";
 
 /** Options of {@link openaiChatModel}. */
 export interface OpenAIChatModelOptions {
@@ -25,23 +27,49 @@ export interface OpenAIChatModelOptions {
   includeUsage?: boolean;
   /** Extra request parameters (temperature, parallel_tool_calls...). */
   params?: Record<string, unknown>;
+  /**
+   * Read the response through the SDK's own stream (one async step per chunk) instead of
+   * overlap's reader (default false). Overlap's reader takes the SDK's raw `Response` (the SDK
+   * still builds, signs and sends the request, retries and reports errors before the stream) and
+   * turns each network chunk into events in one synchronous pass, with the same events and
+   * errors; the round then awaits once per network chunk. Set it to rule the reader out when
+   * diagnosing.
+   */
+  sdkStream?: boolean;
 }
 
 /** A ModelClient for an OpenAI-compatible Chat Completions server. */
 export function openaiChatModel(options: OpenAIChatModelOptions): ModelClient {
   const client = options.client ?? new OpenAI();
+  if (options.sdkStream) {
+    return {
+      label: options.model,
+      provider: "openai",
+      stream(request: ModelRequest, { signal }) {
+        const translator = new ChatChunkTranslator();
+        return sdkEventStream(
+          async () => client.chat.completions.create(chatParams(request, options), { signal }),
+          (chunk) => translator.push(chunk as ChatChunk),
+          () => translator.end(),
+          signal,
+        );
+      },
+    };
+  }
+  const batches = (request: ModelRequest, signal: AbortSignal) => {
+    const translator = new ChatChunkTranslator();
+    return responseBatches(
+      () => client.chat.completions.create(chatParams(request, options), { signal }).asResponse(),
+      openaiFrames((chunk) => translator.push(chunk as ChatChunk)),
+      signal,
+      { finish: () => translator.end() },
+    );
+  };
   return {
     label: options.model,
     provider: "openai",
-    stream(request: ModelRequest, { signal }) {
-      const translator = new ChatChunkTranslator();
-      return sdkEventStream(
-        async () => client.chat.completions.create(chatParams(request, options), { signal }),
-        (chunk) => translator.push(chunk as ChatChunk),
-        () => translator.end(),
-        signal,
-      );
-    },
+    stream: (request, { signal }) => eachEvent(batches(request, signal)),
+    streamBatches: (request, { signal }) => batches(request, signal),
   };
 }
 

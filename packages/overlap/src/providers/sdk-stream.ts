@@ -41,10 +41,10 @@ export async function* sdkEventStream<T>(
     for await (const item of items) for (const event of translate(item)) yield event;
   } catch (err) {
     if (signal.aborted) return;
-    const api = asApiError(err);
-    if (api && api.status === undefined && api.error !== undefined) {
+    const sent = sentErrorEvent(err);
+    if (sent) {
       // An error the provider sent inside the stream (e.g. overloaded_error).
-      yield { type: "error", error: { type: errorType(api), message: errorMessage(api) } };
+      yield sent;
       return;
     }
     throw new OverlapError("stream_interrupted", `The model stream was cut: ${describe(err)}`, {
@@ -52,6 +52,16 @@ export async function* sdkEventStream<T>(
     });
   }
   yield* finish();
+}
+
+/**
+ * The neutral `error` event of an SDK error that the provider sent inside the stream (an
+ * APIError without an HTTP status), or undefined for any other failure.
+ */
+export function sentErrorEvent(err: unknown): StreamEvent | undefined {
+  const api = asApiError(err);
+  if (!api || api.status !== undefined || api.error === undefined) return undefined;
+  return { type: "error", error: { type: errorType(api), message: errorMessage(api) } };
 }
 
 /** A failure before the stream started, with the HTTP status when there was one. */

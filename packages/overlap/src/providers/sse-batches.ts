@@ -82,9 +82,15 @@ export async function* sseBatches(
   }
 }
 
-/** Flattens batches into single events, for readers of `ModelClient.stream`. */
+/**
+ * Flattens batches into single events, for readers of `ModelClient.stream`. Delegating to each
+ * batch (`yield*`) keeps the microtask turns per event that the adapters' per-event readers had
+ * (a tool dispatched at one event has had them to begin before the next event, e.g. an error
+ * that ends the stream, reaches the round); the fast path is `streamBatches`, where the round
+ * gives a started call the event loop explicitly.
+ */
 export async function* eachEvent(
   batches: AsyncIterable<readonly StreamEvent[]>,
 ): AsyncGenerator<StreamEvent> {
-  for await (const batch of batches) for (const event of batch) yield event;
+  for await (const batch of batches) yield* batch;
 }

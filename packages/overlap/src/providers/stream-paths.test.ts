@@ -1,24 +1,30 @@
 /**
- * The two ways `anthropicModel` reads a response give the same events and the same errors:
+ * The two ways an SDK adapter reads a response give the same events and the same errors:
  * overlap's reader (the default: the SDK sends the request, overlap splits the body, one array of
- * events per network chunk) and the SDK's own stream (`sdkStream: true`, the fallback). Every
- * Anthropic response among the real recordings (../shared/realstreams, or the directory
+ * events per network chunk) and the SDK's own stream (`sdkStream: true`, the fallback), for
+ * `anthropicModel`, `openaiChatModel` and `openaiResponsesModel`. Every response of the adapter's
+ * format among the real recordings (../shared/realstreams, or the directory
  * `OVERLAP_REALSTREAMS_DIR` names), delivered whole, byte by byte and in seeded random pieces,
  * plus the faults a server can produce: an error event mid-stream, malformed JSON, a cut body,
- * pings and frames without a name, an HTTP error before the stream, an oversized event.
+ * pings and frames without a name, an HTTP error before the stream. `geminiModel` has no SDK
+ * stream: its batches flattened are its events one by one.
  */
 
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import Anthropic from "@anthropic-ai/sdk";
+import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
-import type { ModelRequest } from "../agent/model-client.js";
+import type { ModelClient, ModelRequest } from "../agent/model-client.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import { anthropicModel } from "./anthropic.js";
+import { geminiModel } from "./google.js";
+import { openaiChatModel } from "./openai.js";
+import { openaiResponsesModel } from "./openai-responses.js";
 import { REALSTREAMS_DIR } from "./realstreams.testkit.js";
 
-/** Every recorded Anthropic response body, named. */
-function anthropicBodies(): Array<{ name: string; body: Uint8Array }> {
+/** Every recorded response body of a format (`anthropic`, `chat`, `responses`...), named. */
+function recordedBodies(format: string): Array<{ name: string; body: Uint8Array }> {
   const out: Array<{ name: string; body: Uint8Array }> = [];
   for (const folder of ["fixtures", "formats"]) {
     const manifest = resolve(REALSTREAMS_DIR, folder, "manifest.json");
@@ -29,7 +35,7 @@ function anthropicBodies(): Array<{ name: string; body: Uint8Array }> {
       responses: string[];
     }>;
     for (const entry of entries) {
-      if (entry.format !== "anthropic") continue;
+      if (entry.format !== format) continue;
       for (const response of entry.responses) {
         out.push({
           name: `${folder}/${response}`,
@@ -56,8 +62,8 @@ function pieces(body: Uint8Array, how: "whole" | "bytes" | number): Uint8Array[]
   return out;
 }
 
-/** A client whose every request is answered with `status` and these pieces of body. */
-function clientAnswering(chunks: readonly Uint8Array[], status = 200): Anthropic {
+/** A fetch whose every request is answered with `status` and these pieces of body. */
+function fetchAnswering(chunks: readonly Uint8Array[], status = 200): typeof globalThis.fetch {
   const fetch = async () =>
     new Response(
       new ReadableStream<Uint8Array>({
@@ -71,18 +77,29 @@ function clientAnswering(chunks: readonly Uint8Array[], status = 200): Anthropic
         headers: { "content-type": status === 200 ? "text/event-stream" : "application/json" },
       },
     );
-  return new Anthropic({
-    apiKey: "x",
-    maxRetries: 0,
-    fetch: fetch as unknown as typeof globalThis.fetch,
-  });
+  return fetch as unknown as typeof globalThis.fetch;
+}
+
+/** A client whose every request is answered with `status` and these pieces of body. */
+function clientAnswering(chunks: readonly Uint8Array[], status = 200): Anthropic {
+  return new Anthropic({ apiKey: "x", maxRetries: 0, fetch: fetchAnswering(chunks, status) });
+}
+
+/** An OpenAI client answering the same way. */
+function openaiAnswering(chunks: readonly Uint8Array[], status = 200): OpenAI {
+  return new OpenAI({ apiKey: "x", maxRetries: 0, fetch: fetchAnswering(chunks, status) });
 }
 
 const REQUEST: ModelRequest = { messages: [{ role: "user", content: "hi" }], tools: [] };
 
+/** A model of one adapter answering with these pieces, on one path. */
+type Make = (chunks: readonly Uint8Array[], sdkStream: boolean, status?: number) => ModelClient;
+
+const anthropicOn: Make = (chunks, sdkStream, status) =>
+  anthropicModel({ client: clientAnswering(chunks, status), model: "m", sdkStream });
+
 /** The events one path yields, and how it failed (code and message), if it did. */
-async function read(chunks: readonly Uint8Array[], sdkStream: boolean, status = 200) {
-  const model = anthropicModel({ client: clientAnswering(chunks, status), model: "m", sdkStream });
+async function readWith(model: ModelClient) {
   const events: StreamEvent[] = [];
   try {
     for await (const event of model.stream(REQUEST, { signal: new AbortController().signal })) {
@@ -93,6 +110,10 @@ async function read(chunks: readonly Uint8Array[], sdkStream: boolean, status = 
     const e = err as { code?: string; message?: string };
     return { events, error: { code: e.code, message: e.message } };
   }
+}
+
+async function read(chunks: readonly Uint8Array[], sdkStream: boolean, status = 200) {
+  return readWith(anthropicOn(chunks, sdkStream, status));
 }
 
 const encode = (text: string) => new TextEncoder().encode(text);
@@ -133,7 +154,7 @@ const END = [
 ].join("");
 
 describe("anthropicModel reads a response the same way on both paths", () => {
-  const bodies = anthropicBodies();
+  const bodies = recordedBodies("anthropic");
   it.skipIf(bodies.length > 0 || process.env.CI === "true")("has recordings here", () => {
     console.warn(
       `!!! No recorded Anthropic streams at ${REALSTREAMS_DIR}: only the faults are compared.`,
@@ -214,4 +235,249 @@ describe("anthropicModel reads a response the same way on both paths", () => {
     });
     expect(fallback.streamBatches).toBeUndefined();
   });
+});
+
+/** Both paths of an adapter over every recording of its format and over the faults. */
+function samePaths(
+  title: string,
+  format: string,
+  make: Make,
+  faults: ReadonlyArray<[string, string]>,
+  httpError: string,
+): void {
+  describe(title, () => {
+    const bodies = recordedBodies(format);
+    it.runIf(process.env.CI === "true")("has recordings in CI", () => {
+      expect(bodies.length).toBeGreaterThan(0);
+    });
+    for (const { name, body } of bodies) {
+      it(`${name}: the same events whole, byte by byte and in random pieces`, async () => {
+        const sdk = await readWith(make([body], true));
+        expect(sdk.events.length).toBeGreaterThan(0);
+        const ways =
+          body.length <= 32_768
+            ? (["whole", "bytes", 7, 1_234] as const)
+            : (["whole", 7, 1_234] as const);
+        for (const how of ways) {
+          expect(await readWith(make(pieces(body, how), false)), `${name} ${how}`).toEqual(sdk);
+        }
+      }, 60_000);
+    }
+    for (const [what, text] of faults) {
+      it(`${what}: the same events and the same failure`, async () => {
+        const sdk = await readWith(make([encode(text)], true));
+        for (const how of ["whole", "bytes", 3] as const) {
+          expect(await readWith(make(pieces(encode(text), how), false)), `${what} ${how}`).toEqual(
+            sdk,
+          );
+        }
+      });
+    }
+    it("an HTTP error before the stream is provider_error on both", async () => {
+      const sdk = await readWith(make([encode(httpError)], true, 400));
+      expect(sdk.error?.code).toBe("provider_error");
+      expect(await readWith(make([encode(httpError)], false, 400))).toEqual(sdk);
+    });
+    it("the default path yields one array per network chunk; the fallback has none", async () => {
+      const [, text] = faults[0]!;
+      const half = Math.floor(text.length / 2);
+      const model = make([encode(text.slice(0, half)), encode(text.slice(half))], false);
+      const batches: StreamEvent[][] = [];
+      for await (const batch of model.streamBatches!(REQUEST, {
+        signal: new AbortController().signal,
+      })) {
+        batches.push([...batch]);
+      }
+      expect(batches.length).toBeGreaterThan(1);
+      expect(batches.flat()).toEqual((await readWith(make([encode(text)], true))).events);
+      expect(make([encode(text)], true).streamBatches).toBeUndefined();
+    });
+  });
+}
+
+const data = (value: unknown) =>
+  `data: ${typeof value === "string" ? value : JSON.stringify(value)}\n\n`;
+const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+  data({
+    id: "c1",
+    object: "chat.completion.chunk",
+    created: 1,
+    model: "m",
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
+const CHAT =
+  chunk({ role: "assistant", content: "" }) +
+  chunk({ content: "Hel" }) +
+  chunk({
+    tool_calls: [
+      { index: 0, id: "call_1", type: "function", function: { name: "f", arguments: '{"a":' } },
+    ],
+  }) +
+  chunk({ tool_calls: [{ index: 0, function: { arguments: "1}" } }] }) +
+  chunk({}, "tool_calls") +
+  data({
+    id: "c1",
+    object: "chat.completion.chunk",
+    created: 1,
+    model: "m",
+    choices: [],
+    usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
+  }) +
+  data("[DONE]");
+
+samePaths(
+  "openaiChatModel reads a response the same way on both paths",
+  "chat",
+  (chunks, sdkStream, status) =>
+    openaiChatModel({ client: openaiAnswering(chunks, status), model: "m", sdkStream }),
+  [
+    ["a whole response", CHAT],
+    ["frames after [DONE] are skipped", `${CHAT}${data("{not json")}${chunk({ content: "late" })}`],
+    [
+      "an error chunk mid-stream",
+      `${chunk({ content: "Hel" })}${data({ error: { type: "server_error", message: "Overloaded" } })}${CHAT}`,
+    ],
+    [
+      "an error chunk with a code only",
+      `${chunk({ content: "x" })}${data({ error: { code: 503 } })}`,
+    ],
+    [
+      "an error that is a string",
+      `${chunk({ content: "x" })}${data({ error: "upstream went away" })}`,
+    ],
+    [
+      "a named error event",
+      `${chunk({ content: "x" })}event: error\ndata: {"error":{"message":"boom","type":"e"}}\n\n`,
+    ],
+    ["malformed JSON", `${chunk({ content: "x" })}${data("{not json")}`],
+    ["a body cut before [DONE]", chunk({ content: "Hel" }) + chunk({}, "stop")],
+    ["a body cut inside an event", `${chunk({ content: "Hel" })}data: {"id":"c1","obj`],
+    ["comments and unnamed frames", `: keep-alive\n\n${CHAT}`],
+    ["an empty body", ""],
+  ],
+  JSON.stringify({ error: { type: "invalid_request_error", message: "bad" } }),
+);
+
+const RESPONSES = [
+  [
+    "response.created",
+    { type: "response.created", response: { id: "r1", status: "in_progress", output: [] } },
+  ],
+  [
+    "response.output_item.added",
+    {
+      type: "response.output_item.added",
+      output_index: 0,
+      item: { type: "message", id: "m1", role: "assistant", content: [] },
+    },
+  ],
+  [
+    "response.output_text.delta",
+    {
+      type: "response.output_text.delta",
+      output_index: 0,
+      content_index: 0,
+      item_id: "m1",
+      delta: "Hi",
+    },
+  ],
+  [
+    "response.output_item.done",
+    {
+      type: "response.output_item.done",
+      output_index: 0,
+      item: {
+        type: "message",
+        id: "m1",
+        role: "assistant",
+        content: [{ type: "output_text", text: "Hi", annotations: [] }],
+      },
+    },
+  ],
+  [
+    "response.completed",
+    {
+      type: "response.completed",
+      response: {
+        id: "r1",
+        status: "completed",
+        output: [],
+        usage: { input_tokens: 3, output_tokens: 1, total_tokens: 4 },
+      },
+    },
+  ],
+]
+  .map(([event, value]) => `event: ${event}\n${data(value)}`)
+  .join("");
+
+samePaths(
+  "openaiResponsesModel reads a response the same way on both paths",
+  "responses",
+  (chunks, sdkStream, status) =>
+    openaiResponsesModel({ client: openaiAnswering(chunks, status), model: "m", sdkStream }),
+  [
+    ["a whole response", RESPONSES],
+    [
+      "an error event mid-stream",
+      `${RESPONSES.slice(0, 200)}\n\nevent: error\n${data({ type: "error", code: "server_error", message: "Overloaded", param: null })}`,
+    ],
+    [
+      "an error field in a frame",
+      `event: response.created\n${data({ error: { message: "boom" } })}`,
+    ],
+    ["malformed JSON", `event: response.created\ndata: {not json\n\n`],
+    ["a body cut before response.completed", RESPONSES.slice(0, RESPONSES.lastIndexOf("event:"))],
+    ["an empty body", ""],
+  ],
+  JSON.stringify({ error: { type: "invalid_request_error", message: "bad" } }),
+);
+
+describe("geminiModel gives the same events in batches and one by one", () => {
+  const GEMINI = [
+    { candidates: [{ content: { role: "model", parts: [{ text: "Hel" }] } }], responseId: "r1" },
+    {
+      candidates: [
+        {
+          content: { role: "model", parts: [{ functionCall: { name: "f", args: { a: 1 } } }] },
+          finishReason: "STOP",
+        },
+      ],
+      usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 2 },
+      responseId: "r1",
+    },
+  ]
+    .map(data)
+    .join("");
+  const gemini = (chunks: readonly Uint8Array[]) =>
+    geminiModel({ model: "m", apiKey: "x", maxRetries: 0, fetch: fetchAnswering(chunks) });
+  const cases: Array<[string, string]> = [
+    ["a whole response", GEMINI],
+    [
+      "an error mid-stream",
+      `${GEMINI.slice(0, GEMINI.indexOf("\n\n") + 2)}${data({ error: { status: "UNAVAILABLE", message: "busy" } })}`,
+    ],
+    ["an event that is not JSON", `${GEMINI.slice(0, GEMINI.indexOf("\n\n") + 2)}${data("{nope")}`],
+    ["a body cut before its finishReason", GEMINI.slice(0, GEMINI.indexOf("\n\n") + 2)],
+  ];
+  for (const [what, text] of cases) {
+    it(`${what}: the batches flattened are the events`, async () => {
+      const one = await readWith(gemini([encode(text)]));
+      for (const how of ["whole", "bytes", 5] as const) {
+        const batches: StreamEvent[] = [];
+        let error: { code?: string; message?: string } | undefined;
+        try {
+          for await (const batch of gemini(pieces(encode(text), how)).streamBatches!(REQUEST, {
+            signal: new AbortController().signal,
+          })) {
+            batches.push(...batch);
+          }
+        } catch (err) {
+          const e = err as { code?: string; message?: string };
+          error = { code: e.code, message: e.message };
+        }
+        expect({ events: batches, error }, `${what} ${how}`).toEqual(one);
+      }
+      expect(one.events.length).toBeGreaterThan(0);
+    });
+  }
 });
