@@ -31,6 +31,7 @@ import { formatCents } from "../domain/money.js";
 import { type CartView, cartView } from "../views/cart-view.js";
 import { countOf } from "../views/count-words.js";
 import { recordCall } from "./call-record.js";
+import { ruleResult, unknownProductResult } from "./rule-problem.js";
 import type { ShopAgent } from "./shop-agent.js";
 import { cartSummary, productLine, productView, variantText } from "./shop-views.js";
 import type { ShopToolContext } from "./tool-context.js";
@@ -89,7 +90,7 @@ export function shopperTools(deps: {
       input: z.object({ productId }),
       run: async ({ productId: id }, { context }) => {
         const product = await context.store.getProduct(id);
-        if (!product) return { text: `There is no product ${id}.`, isError: true };
+        if (!product) return unknownProductResult(`There is no product ${id}.`, [id]);
         return { data: productView(product) };
       },
     }),
@@ -208,7 +209,10 @@ export function shopperTools(deps: {
         });
         const chosen = orderId ? orders.filter((o) => o.id === orderId) : orders;
         if (orderId && chosen.length === 0)
-          return { text: `There is no order ${orderId} of yours.`, isError: true };
+          return {
+            text: `There is no order ${orderId} of yours.`,
+            problem: { code: "unknown_order", params: { orderId } },
+          };
         if (chosen.length === 0) return "No orders yet.";
         const lines = chosen.map(
           (o) =>
@@ -259,7 +263,7 @@ export function shopperTools(deps: {
         const recorded = recordCall(
           ctx,
           async (result: CheckoutResult, tx: CartTransaction): Promise<ToolResultSpec> => {
-            if (!result.ok) return { text: result.message, isError: true };
+            if (!result.ok) return ruleResult(result);
             const { order } = result;
             const changes = result.priceChanges.map(
               (c) =>
@@ -278,10 +282,8 @@ export function shopperTools(deps: {
         const result = await context.store.checkout(context.sessionId, callId, recorded);
         // Without a reply the transaction was rolled back: another checkout took the stock.
         return (
-          recorded.replied() ?? {
-            text: result.ok ? `Order ${result.order.id} placed.` : result.message,
-            isError: !result.ok,
-          }
+          recorded.replied() ??
+          (result.ok ? { text: `Order ${result.order.id} placed.` } : ruleResult(result))
         );
       },
     }),
@@ -313,10 +315,10 @@ export function shopperTools(deps: {
       run: async ({ productIds }, { context }) => {
         const { found, missing } = await loadProducts(context, productIds);
         if (found.length < 2)
-          return {
-            text: `Need two known products to compare; unknown: ${missing.join(", ")}.`,
-            isError: true,
-          };
+          return unknownProductResult(
+            `Need two known products to compare; unknown: ${missing.join(", ")}.`,
+            missing,
+          );
         const cheapest = [...found].sort((a, b) => a.priceCents - b.priceCents)[0]!;
         const best = [...found].sort((a, b) => b.rating - a.rating)[0]!;
         return {
@@ -371,7 +373,7 @@ async function changeCart(
   const recorded = recordCall(
     ctx,
     async (result: CartResult, tx: CartTransaction): Promise<ToolResultSpec> => {
-      if (!result.ok) return { text: result.message, isError: true };
+      if (!result.ok) return ruleResult(result);
       const view = await viewIn(tx, result.cart);
       // The line this change made or changed (a new object); none when it removed the line.
       const line = result.cart.lines.find((l) => l.productId === id && !before.lines.includes(l));

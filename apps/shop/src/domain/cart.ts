@@ -18,6 +18,7 @@
 import type { Product } from "./catalog.js";
 import { formatCents } from "./money.js";
 import {
+  type RuleParams,
   type RuleViolation,
   unknownProduct,
   type VariantChoice,
@@ -175,6 +176,7 @@ export function addToCart(
       "quantity_out_of_range",
       `The cart already holds ${existing} × ${product.name}${variantSuffix(wanted)}; adding ${quantity} would make ${next}, ` +
         `and a line holds at most ${rules.maxQuantityPerLine}.`,
+      { ...about(product, wanted), quantity, wouldHold: next, max: rules.maxQuantityPerLine },
     );
   }
   return setLine(cart, product, index, next, rules, `Adding ${quantity} × ${product.name}`, "add", {
@@ -228,6 +230,12 @@ export function updateQuantity(
       "quantity_out_of_range",
       `The cart already holds ${rest[other]!.quantity} × ${product.name}${variantSuffix(next)}; ` +
         `with this line that would make ${merged}, and a line holds at most ${rules.maxQuantityPerLine}.`,
+      {
+        ...about(product, next),
+        quantity: wanted,
+        wouldHold: merged,
+        max: rules.maxQuantityPerLine,
+      },
     );
   }
   return setLine({ lines: rest }, product, other, merged, rules, action, "set", next);
@@ -277,7 +285,11 @@ export function chooseVariant(
   let color: string | undefined;
   if (request.size !== undefined && request.size.trim() !== "") {
     if (product.sizes.length === 0) {
-      return violation("invalid_variant", `${product.name} comes in one size only.`);
+      return violation("invalid_variant", `${product.name} comes in one size only.`, {
+        ...about(product),
+        size: request.size.trim(),
+        sizes: [],
+      });
     }
     const key = sizeKey(request.size);
     size =
@@ -287,6 +299,7 @@ export function chooseVariant(
       return violation(
         "invalid_variant",
         `${product.name} comes in sizes ${product.sizes.join(", ")}; there is no size ${request.size.trim()}.`,
+        { ...about(product), size: request.size.trim(), sizes: product.sizes },
       );
     }
   }
@@ -297,6 +310,7 @@ export function chooseVariant(
       return violation(
         "invalid_variant",
         `${product.name} comes in ${product.colors.join(", ")}; not in ${request.color.trim()}.`,
+        { ...about(product), color: request.color.trim(), colors: product.colors },
       );
     }
   }
@@ -314,7 +328,10 @@ export function chooseVariant(
 export function removeLine(cart: Cart, productId: string, line: VariantRequest = {}): CartResult {
   const removed = cart.lines.filter((l) => l.productId === productId && matchesLine(l, line));
   if (removed.length === 0) {
-    return notInCart(`Product "${productId}"${variantSuffix(selectorOf(line))}`);
+    return notInCart(`Product "${productId}"${variantSuffix(selectorOf(line))}`, {
+      productId,
+      ...variantOf(selectorOf(line)),
+    });
   }
   return { ok: true, cart: { lines: cart.lines.filter((l) => !removed.includes(l)) } };
 }
@@ -344,6 +361,7 @@ function checkQuantity(quantity: number, rules: CartRules): RuleViolation | unde
   return violation(
     "quantity_out_of_range",
     `Quantity must be a whole number from 1 to ${rules.maxQuantityPerLine} (got ${quantity}).`,
+    { quantity, max: rules.maxQuantityPerLine },
   );
 }
 
@@ -367,13 +385,17 @@ function setLine(
     0,
   );
   if (product.stock <= 0) {
-    return violation("insufficient_stock", `${product.name} is out of stock.`);
+    return violation("insufficient_stock", `${product.name} is out of stock.`, {
+      ...about(product, variant),
+      available: 0,
+    });
   }
   if (quantity + others > product.stock) {
     const already = existing + others > 0 ? ` (${existing + others} already in the cart)` : "";
     return violation(
       "insufficient_stock",
       `Only ${product.stock} × ${product.name} in stock; the cart would hold ${quantity + others}${already}.`,
+      { ...about(product, variant), available: product.stock, wouldHold: quantity + others },
     );
   }
   const line: CartLine = {
@@ -401,6 +423,12 @@ function setLine(
       "over_limit",
       `${action} would bring the cart total to ${formatCents(total)}, over the ` +
         `${formatCents(rules.maxTotalCents)} limit.${hint}`,
+      {
+        ...about(product, variant),
+        totalCents: total,
+        limitCents: rules.maxTotalCents,
+        room: Math.max(0, room),
+      },
     );
   }
   return { ok: true, cart: next };
@@ -417,14 +445,16 @@ function pickLine(
   line: VariantRequest | undefined,
 ): number | RuleViolation {
   const indices = cart.lines.flatMap((l, i) => (l.productId === product.id ? [i] : []));
-  if (indices.length === 0) return notInCart(product.name);
+  if (indices.length === 0) return notInCart(product.name, about(product));
   const selector = line === undefined ? {} : selectorOf(line);
   if (selector.size !== undefined || selector.color !== undefined) {
     const named = chooseVariant(product, selector);
     const wanted = named.ok ? { ...selector, ...named } : selector;
     const matching = indices.filter((i) => matchesLine(cart.lines[i]!, wanted));
     if (matching.length === 1) return matching[0]!;
-    if (matching.length === 0) return notInCart(`${product.name}${variantSuffix(wanted)}`);
+    if (matching.length === 0) {
+      return notInCart(`${product.name}${variantSuffix(wanted)}`, about(product, wanted));
+    }
     return ambiguous(cart, product, matching);
   }
   if (indices.length === 1) return indices[0]!;
@@ -443,6 +473,7 @@ function ambiguous(cart: Cart, product: Product, indices: readonly number[]): Ru
   return violation(
     "ambiguous_line",
     `The cart holds ${product.name} in ${held.length} variants (${held.join("; ")}); say which line to change.`,
+    { ...about(product), lines: indices.map((i) => variantOf(cart.lines[i]!)) },
   );
 }
 
@@ -478,6 +509,19 @@ function variantSuffix(variant: VariantRequest): string {
   return parts.length > 0 ? ` (${parts.join(", ")})` : "";
 }
 
-function notInCart(what: string): RuleViolation {
-  return violation("not_in_cart", `${what} is not in the cart.`);
+function notInCart(what: string, params?: RuleParams): RuleViolation {
+  return violation("not_in_cart", `${what} is not in the cart.`, params);
+}
+
+/** The facts every rule about one product carries: its id and name, and the variant if any. */
+function about(product: Product, variant: VariantRequest = {}): RuleParams {
+  return { productId: product.id, name: product.name, ...variantOf(variant) };
+}
+
+/** The size and colour that are set, as params. */
+function variantOf(variant: VariantRequest): { size?: string; color?: string } {
+  return {
+    ...(variant.size !== undefined ? { size: variant.size } : {}),
+    ...(variant.color !== undefined ? { color: variant.color } : {}),
+  };
 }

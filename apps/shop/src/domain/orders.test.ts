@@ -69,7 +69,7 @@ describe("checkout", () => {
   it("refuses an empty cart, vanished products, missing stock and a total over the limit", () => {
     expect(checkout(EMPTY_CART, catalog())).toMatchObject({ code: "empty_cart" });
     expect(checkout(cartWith([shoe, 1]), catalog())).toMatchObject({ code: "unknown_product" });
-    expect(checkout(cartWith([shoe, 5]), catalog({ ...shoe, stock: 4 }))).toEqual({
+    expect(checkout(cartWith([shoe, 5]), catalog({ ...shoe, stock: 4 }))).toMatchObject({
       ok: false,
       code: "insufficient_stock",
       message: "Only 4 × Aero Trail Runner left in stock; the cart holds 5.",
@@ -82,7 +82,7 @@ describe("checkout", () => {
     ).toMatchObject({
       code: "quantity_out_of_range",
     });
-    expect(checkout(cartWith([shoe, 5]), catalog({ ...shoe, priceCents: 100_001 }))).toEqual({
+    expect(checkout(cartWith([shoe, 5]), catalog({ ...shoe, priceCents: 100_001 }))).toMatchObject({
       ok: false,
       code: "over_limit",
       message:
@@ -142,7 +142,7 @@ describe("checkout refuses a line without its variant", () => {
         { productId: "boot", quantity: 1, unitPriceCents: 1_000 },
       ],
     };
-    expect(checkout(cart, catalog(boot, sock))).toEqual({
+    expect(checkout(cart, catalog(boot, sock))).toMatchObject({
       ok: false,
       code: "variant_required",
       message:

@@ -117,6 +117,7 @@ export function checkout(
       return violation(
         "unknown_product",
         `Product "${line.productId}" is no longer in the catalog; remove it from the cart.`,
+        { productId: line.productId },
       );
     }
     if (line.quantity > rules.maxQuantityPerLine) {
@@ -124,6 +125,12 @@ export function checkout(
         "quantity_out_of_range",
         `The cart holds ${line.quantity} × ${product.name}; a line holds at most ` +
           `${rules.maxQuantityPerLine}.`,
+        {
+          productId: product.id,
+          name: product.name,
+          wouldHold: line.quantity,
+          max: rules.maxQuantityPerLine,
+        },
       );
     }
     const taken = (stockTaken.get(product.id) ?? 0) + line.quantity;
@@ -134,6 +141,12 @@ export function checkout(
         product.stock <= 0
           ? `${product.name} is now out of stock; remove it from the cart.`
           : `Only ${product.stock} × ${product.name} left in stock; the cart holds ${taken}.`,
+        {
+          productId: product.id,
+          name: product.name,
+          available: Math.max(0, product.stock),
+          wouldHold: taken,
+        },
       );
     }
     const color = line.color ?? (product.colors.length === 1 ? product.colors[0] : undefined);
@@ -164,6 +177,7 @@ export function checkout(
       "over_limit",
       `At current prices the cart totals ${formatCents(totalCents)}, over the ` +
         `${formatCents(rules.maxTotalCents)} limit; remove something first.`,
+      { totalCents, limitCents: rules.maxTotalCents, room: 0 },
     );
   }
   return {

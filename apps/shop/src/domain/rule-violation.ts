@@ -68,6 +68,27 @@ export interface VariantChoice {
 export interface RuleParams {
   /** `variant_required`: every product or line that needs a choice. */
   readonly choices?: readonly VariantChoice[];
+  /** The product the rule is about (its id and name), when there is one. */
+  readonly productId?: string;
+  readonly name?: string;
+  /** The size and colour of the line concerned, or the ones asked for that do not exist. */
+  readonly size?: string;
+  readonly color?: string;
+  /** `invalid_variant`: what the product does come in. */
+  readonly sizes?: readonly string[];
+  readonly colors?: readonly string[];
+  /** `quantity_out_of_range`: the quantity asked for, the one the line would hold, the most allowed. */
+  readonly quantity?: number;
+  readonly wouldHold?: number;
+  readonly max?: number;
+  /** `insufficient_stock`: the units in stock (0: out of stock) and the units the cart would hold. */
+  readonly available?: number;
+  /** `over_limit`: the total it would make, the limit, and how many more would still fit. */
+  readonly totalCents?: number;
+  readonly limitCents?: number;
+  readonly room?: number;
+  /** `ambiguous_line`: the lines of the product the cart holds. */
+  readonly lines?: readonly { readonly size?: string; readonly color?: string }[];
 }
 
 /** A broken rule, with a sentence meant for people and models. */
@@ -91,5 +112,6 @@ export function unknownProduct(productId?: string): RuleViolation {
     productId === undefined
       ? "That product is not in the catalog."
       : `There is no product "${productId}" in the catalog.`,
+    productId === undefined ? undefined : { productId },
   );
 }

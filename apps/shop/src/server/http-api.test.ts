@@ -339,6 +339,8 @@ describe("cart over REST", () => {
     expect(await errorOf(tooMany)).toEqual({
       code: "quantity_out_of_range",
       message: "Quantity must be a whole number from 1 to 10 (got 11).",
+      // The facts the page writes its own words from.
+      params: { quantity: 11, max: 10 },
     });
     const notInCart = await t.call("PATCH", `${base}/items/p-0003`, {
       token,
