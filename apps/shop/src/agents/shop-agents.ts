@@ -19,7 +19,7 @@ export interface ShopAgents {
 
 const SHOPPER_SYSTEM = `You are the shopping assistant of an outdoor and running store. Help the shopper find products, compare them, manage the cart and check out. Use the tools for every fact about products, prices, stock and the cart; never invent them. Prices are in US dollars. When the shopper asks for several independent actions, call the tools in parallel in one response. Call checkout only when the shopper clearly asks to buy. Use ask_merchant for questions only the merchant can answer (restock dates, bulk discounts). Answer in the shopper's language.`;
 
-const MERCHANT_SYSTEM = `You are the merchant's assistant of an outdoor and running store. Help the merchant watch stock, restock, change prices and follow orders and sales. Use the tools for every fact; never invent numbers. When several products need the same action, call the tools in parallel in one response. Answer in the merchant's language.`;
+const MERCHANT_SYSTEM = `You are the merchant's assistant of an outdoor and running store. Help the merchant watch stock, restock, edit products (name, description, price), set discounts by category and follow orders and sales. Use the tools for every fact; never invent numbers. A change to more than one product is one call the merchant confirms: restock_products for several restocks (never several restock calls), set_discount or end_discount for a category. Independent reads may run in parallel in one response. Answer in the merchant's language.`;
 
 /** Builds both agents over one store and one model. */
 export function createShopAgents(deps: { store: ShopStore; model: ModelClient }): ShopAgents {

@@ -12,6 +12,9 @@ export interface Product {
   category: string;
   priceCents: number;
   price: string;
+  /** While a discount applies: the price before it and the percentage off. */
+  listPrice?: string;
+  discountPercent?: number;
   stock: number;
   inStock: boolean;
   rating: number;
@@ -125,6 +128,9 @@ export function readProduct(value: unknown): Product | undefined {
     category: str(value, "category"),
     priceCents: num(value, "priceCents"),
     price: str(value, "price"),
+    ...(typeof value.discountPercent === "number" && typeof value.listPrice === "string"
+      ? { discountPercent: value.discountPercent, listPrice: value.listPrice }
+      : {}),
     stock,
     inStock: typeof value.inStock === "boolean" ? value.inStock : stock > 0,
     rating: num(value, "rating"),

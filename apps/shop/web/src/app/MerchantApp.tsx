@@ -1,13 +1,21 @@
 /**
  * The merchant's page (`/merchant`): asks for the merchant token (kept for this tab only, in
- * sessionStorage), then the merchant assistant with its stock, order and sales cards.
+ * sessionStorage), then the merchant assistant with its stock, change, order and sales cards. A
+ * change to several products waits for the merchant's approval here, as checkout waits for the
+ * shopper's. The page speaks English or Chinese (`i18n/merchant-lang.ts`): its language button,
+ * or the language of the merchant's latest message.
  */
 
-import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
 import { ApiError, messageOf, requestJson } from "../api/http";
 import { readCredentials } from "../api/types";
+import { useApprovalAnswers } from "../chat/approval-answers";
 import { ChatPanel } from "../chat/ChatPanel";
 import { useChat } from "../chat/use-chat";
+import { type Lang, latestLang } from "../i18n/lang";
+import { setMerchantLang, useMerchantLang } from "../i18n/merchant-lang";
+import { merchantWords } from "../i18n/merchant-words";
+import { LangContext } from "../i18n/shopper-lang";
 import { MERCHANT } from "../session/endpoints";
 import { merchantSession, merchantToken } from "../session/storage";
 import { type SessionLoad, useSessionLoader } from "../session/use-session-loader";
@@ -17,28 +25,22 @@ import { ErrorView, LoadingView, Shell } from "./Shell";
 import { type HealthState, useRetryWhenBack } from "./use-health";
 import { Workspace } from "./Workspace";
 
-const SUGGESTIONS = [
-  "what is low on stock? restock it",
-  "show the inventory of trail shoes",
-  "sales summary",
-  "list recent orders",
-  "库存不足的商品有哪些？",
-];
-
-const REJECTED = "That merchant token was not accepted.";
-
 function createMerchantSession(token: string, signal?: AbortSignal) {
   return requestJson(MERCHANT.base, readCredentials, { method: "POST", token, signal });
 }
 
 export function MerchantApp({ health }: { health: HealthState }) {
+  const lang = useMerchantLang();
+  const w = merchantWords(lang);
   useEffect(() => {
-    document.title = "Merchant console · Trail & Run";
-  }, []);
+    document.title = w.documentTitle;
+    document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
+  }, [w, lang]);
   const [token, setToken] = useState(() => merchantToken.load());
-  const [loginError, setLoginError] = useState<string | undefined>();
+  /** Why the last sign-in ended: the token was refused (said in the page's language). */
+  const [loginError, setLoginError] = useState<"rejected" | undefined>();
 
-  const signOut = useCallback((error?: string) => {
+  const signOut = useCallback((error?: "rejected") => {
     merchantToken.clear();
     merchantSession.clear();
     setToken(undefined);
@@ -46,49 +48,70 @@ export function MerchantApp({ health }: { health: HealthState }) {
   }, []);
 
   return (
-    <Shell
-      view="merchant"
-      health={health}
-      actions={
-        token ? (
-          <button
-            type="button"
-            className="btn btn-ghost"
-            onClick={() => signOut()}
-            aria-label="Sign out of the merchant console"
-          >
-            <Icon name="logout" size={15} />
-            <span className="hide-narrow">Sign out</span>
-          </button>
-        ) : null
-      }
-    >
-      {token ? (
-        <MerchantSession token={token} onRejected={() => signOut(REJECTED)} />
-      ) : (
-        <MerchantLogin
-          error={loginError}
-          onSignedIn={(t) => {
-            merchantToken.save(t);
-            setLoginError(undefined);
-            setToken(t);
-          }}
-        />
-      )}
-    </Shell>
+    <LangContext.Provider value={lang}>
+      <Shell
+        view="merchant"
+        health={health}
+        actions={
+          <>
+            <button
+              type="button"
+              className="btn btn-ghost"
+              data-testid="merchant-lang"
+              lang={lang === "zh" ? "en" : "zh"}
+              onClick={() => setMerchantLang(lang === "zh" ? "en" : "zh")}
+              aria-label={w.switchLanguageLabel}
+            >
+              {w.switchLanguage}
+            </button>
+            {token ? (
+              <button
+                type="button"
+                className="btn btn-ghost"
+                onClick={() => signOut()}
+                aria-label={w.signOutLabel}
+              >
+                <Icon name="logout" size={15} />
+                <span className="hide-narrow">{w.signOut}</span>
+              </button>
+            ) : null}
+          </>
+        }
+      >
+        {token ? (
+          <MerchantSession token={token} lang={lang} onRejected={() => signOut("rejected")} />
+        ) : (
+          <MerchantLogin
+            lang={lang}
+            error={loginError}
+            onSignedIn={(t) => {
+              merchantToken.save(t);
+              setLoginError(undefined);
+              setToken(t);
+            }}
+          />
+        )}
+      </Shell>
+    </LangContext.Provider>
   );
 }
 
 function MerchantLogin({
+  lang,
   error,
   onSignedIn,
 }: {
-  error: string | undefined;
+  lang: Lang;
+  error: "rejected" | undefined;
   onSignedIn: (token: string) => void;
 }) {
+  const w = merchantWords(lang);
   const [value, setValue] = useState("");
   const [pending, setPending] = useState(false);
-  const [failure, setFailure] = useState(error);
+  // "rejected" is said in the page's language; another failure is the error's own message.
+  const [failure, setFailure] = useState<string | undefined>(error);
+  const failureText = failure === "rejected" ? w.rejected : failure;
+  const [help, env] = w.tokenHelp("MERCHANT_TOKEN");
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -102,7 +125,7 @@ function MerchantLogin({
     } catch (err) {
       setFailure(
         err instanceof ApiError && (err.status === 401 || err.status === 403)
-          ? REJECTED
+          ? "rejected"
           : messageOf(err),
       );
       setPending(false);
@@ -115,27 +138,27 @@ function MerchantLogin({
         <div className="login-mark" aria-hidden="true">
           <Icon name="store" size={22} />
         </div>
-        <h1>Merchant console</h1>
+        <h1>{w.consoleTitle}</h1>
         <p className="muted">
-          Enter the merchant token (the server prints it at start, or set{" "}
-          <span className="nowrap">MERCHANT_TOKEN</span>). It is kept for this tab only.
+          {help}
+          <span className="nowrap">{env}</span>
         </p>
         <label className="field">
-          <span>Merchant token</span>
+          <span>{w.tokenLabel}</span>
           <input
             type="password"
             autoComplete="current-password"
             value={value}
             onChange={(e) => setValue(e.target.value)}
-            aria-invalid={failure !== undefined}
-            aria-describedby={failure ? "login-error" : undefined}
+            aria-invalid={failureText !== undefined}
+            aria-describedby={failureText ? "login-error" : undefined}
             // biome-ignore lint/a11y/noAutofocus: the only control of the page
             autoFocus
           />
         </label>
-        {failure && (
+        {failureText && (
           <p className="field-error" id="login-error" role="alert">
-            {failure}
+            {failureText}
           </p>
         )}
         <button
@@ -144,14 +167,22 @@ function MerchantLogin({
           disabled={pending || value.trim() === ""}
         >
           {pending ? <Spinner size={14} /> : null}
-          Open the console
+          {w.openConsole}
         </button>
       </form>
     </div>
   );
 }
 
-function MerchantSession({ token, onRejected }: { token: string; onRejected: () => void }) {
+function MerchantSession({
+  token,
+  lang,
+  onRejected,
+}: {
+  token: string;
+  lang: Lang;
+  onRejected: () => void;
+}) {
   const create = useCallback(
     (signal: AbortSignal) => createMerchantSession(token, signal),
     [token],
@@ -170,19 +201,26 @@ function MerchantSession({ token, onRejected }: { token: string; onRejected: () 
   useRetryWhenBack(load.status === "error" && load.error.status === 0, retry);
 
   if (load.status === "loading" || rejected)
-    return <LoadingView label="Opening the merchant console…" />;
+    return <LoadingView label={merchantWords(lang).opening} />;
   if (load.status === "error") return <ErrorView message={load.error.message} onRetry={retry} />;
-  return <MerchantWorkspace key={load.credentials.id} load={load} onRestart={restart} />;
+  return (
+    <MerchantWorkspace key={load.credentials.id} load={load} lang={lang} onRestart={restart} />
+  );
 }
 
 function MerchantWorkspace({
   load,
+  lang,
   onRestart,
 }: {
   load: Extract<SessionLoad, { status: "ready" }>;
+  lang: Lang;
   onRestart: () => void;
 }) {
+  const w = merchantWords(lang);
   const chat = useChat(MERCHANT, load.credentials, load.initialState, load.follow);
+  // A change to several products waits for the merchant's approval: its card answers here.
+  useApprovalAnswers(MERCHANT, load.credentials);
   const [tab, setTab] = useState("chat");
   const [selected, setSelected] = useState<number | undefined>();
   const showTimeline = useCallback((index: number) => {
@@ -192,6 +230,14 @@ function MerchantWorkspace({
   const userTurns = chat.state.turns.filter((t) => t.role === "user").length;
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when a message is added
   useEffect(() => setSelected(undefined), [userTurns]);
+  // The page follows the language of a message the merchant sends (not of the stored ones: a
+  // reload keeps the language chosen).
+  const seenTurns = useRef(userTurns);
+  useEffect(() => {
+    if (userTurns <= seenTurns.current) return;
+    seenTurns.current = userTurns;
+    setMerchantLang(latestLang(chat.state.turns));
+  }, [userTurns, chat.state.turns]);
 
   return (
     <Workspace
@@ -201,20 +247,20 @@ function MerchantWorkspace({
         <ChatPanel
           chat={chat}
           actions={{}}
-          agentName="Merchant assistant"
-          placeholder="Ask about stock, prices, orders or sales…"
+          agentName={w.agentName}
+          placeholder={w.placeholder}
           notice={load.notice}
           onShowTimeline={showTimeline}
           onRestart={onRestart}
           empty={
-            <div className="welcome">
+            <div className="welcome" lang={lang === "zh" ? "zh" : undefined}>
               <div className="welcome-mark" aria-hidden="true">
                 <Icon name="store" size={22} />
               </div>
-              <h1>Merchant assistant</h1>
-              <p className="muted">Watch stock, restock, change prices, follow orders and sales.</p>
-              <ul className="suggestions" aria-label="Try one of these">
-                {SUGGESTIONS.map((s) => (
+              <h1>{w.welcomeTitle}</h1>
+              <p className="muted">{w.welcomeText}</p>
+              <ul className="suggestions" aria-label={w.tryThese}>
+                {w.suggestions.map((s) => (
                   <li key={s}>
                     <button type="button" className="suggestion" onClick={() => chat.send(s)}>
                       {s}
@@ -229,7 +275,7 @@ function MerchantWorkspace({
       panels={[
         {
           id: "timeline",
-          label: "Timeline",
+          label: w.timeline,
           icon: "timeline",
           node: (
             <TimelinePanel turns={chat.state.turns} selected={selected} onSelect={setSelected} />

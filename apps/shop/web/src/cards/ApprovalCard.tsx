@@ -1,8 +1,9 @@
 /**
  * A call waiting for the user's approval, from its `approval-request`: what it will do
- * (for checkout, the order's lines and total) with Confirm and Cancel; nothing runs before
- * Confirm. Once the wait ended (`approval-resolved`), the card shows the outcome in the same
- * place. Answers go through {@link answerApproval}.
+ * (for checkout, the order's lines and total; for a change to several products, its one table)
+ * with Confirm and Cancel; nothing runs before Confirm. Once the wait ended
+ * (`approval-resolved`), the card shows the outcome in the same place. Answers go through
+ * {@link answerApproval}.
  */
 
 import type { CallEntry } from "overlap-runtime/client";
@@ -14,7 +15,9 @@ import { callProblem } from "../chat/call-words";
 import { useChatView } from "../chat/view-context";
 import { colorName } from "../i18n/color-words";
 import { count, type Lang, pick } from "../i18n/lang";
+import { merchantWords } from "../i18n/merchant-words";
 import { Icon, Spinner } from "../ui/Icon";
+import { ChangeTable, readChange } from "./MerchantCards";
 import "./approval-card.css";
 
 interface OrderLine {
@@ -108,9 +111,16 @@ export function ApprovalCard({ entry }: { entry: CallEntry }) {
   const done =
     approval.status === "approved" && entry.result !== undefined && !entry.result.isError;
   const order = checkout && !done ? orderOf(approval.details, lang) : undefined;
+  // A change to several products (the merchant's): its table, as the result will show it.
+  const change =
+    !done && approval.details?.type === "product-changes"
+      ? readChange(approval.details.change)
+      : undefined;
   const title = checkout
     ? pick(lang, "Confirm your order", "确认订单")
-    : pick(lang, "Approve this action", "同意这项操作");
+    : change
+      ? merchantWords(lang).approveChange
+      : pick(lang, "Approve this action", "同意这项操作");
 
   const decide = (approve: boolean) => {
     setSending(approve ? "confirm" : "cancel");
@@ -169,6 +179,8 @@ export function ApprovalCard({ entry }: { entry: CallEntry }) {
             <strong data-testid="approval-total">{order.total}</strong>
           </div>
         </div>
+      ) : change ? (
+        <ChangeTable change={change} lang={lang} />
       ) : done ? null : (
         <p className="approval-summary">{approval.summary}</p>
       )}

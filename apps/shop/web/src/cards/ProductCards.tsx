@@ -12,6 +12,7 @@ import { categoryName } from "../i18n/category-words";
 import { type Lang, pick } from "../i18n/lang";
 import { Icon, Spinner } from "../ui/Icon";
 import { ProductPicture } from "./ProductPicture";
+import { PriceCell } from "./SalePrice";
 
 /** What a card can do beyond showing (the shopper can add to the cart from a tile). */
 export interface CardActions {
@@ -117,7 +118,9 @@ function Tile({
         {product.category ? ` · ${categoryName(product.category, lang)}` : ""}
       </div>
       <div className="tile-bottom">
-        <span className="tile-price">{product.price}</span>
+        <span className="tile-price">
+          <PriceCell product={product} lang={lang} />
+        </span>
         <Rating rating={product.rating} lang={lang} />
       </div>
       <div className="tile-pills">

@@ -6,14 +6,30 @@
 
 import type { CallEntry, UiEvent } from "overlap-runtime/client";
 import type { ReactNode } from "react";
-import { readOrder, readOrders, readProduct, readProducts, readSalesSummary } from "../api/types";
+import {
+  isRecord,
+  readOrder,
+  readOrders,
+  readProduct,
+  readProducts,
+  readSalesSummary,
+} from "../api/types";
 import { callProblem, callSentence, tidyText } from "../chat/call-words";
 import { previewIds, previewString } from "../chat/tool-meta";
 import { useChatView } from "../chat/view-context";
 import { pick } from "../i18n/lang";
+import { merchantWords } from "../i18n/merchant-words";
 import { Icon, type IconName, Spinner } from "../ui/Icon";
 import { ComparisonTable } from "./Comparison";
-import { OrdersTable, SalesFigures, StockTable } from "./MerchantCards";
+import {
+  ChangeTable,
+  DiscountsTable,
+  EditTable,
+  OrdersTable,
+  readChange,
+  SalesFigures,
+  StockTable,
+} from "./MerchantCards";
 import { OrderPlaced } from "./OrderPlaced";
 import { type CardActions, ProductTiles } from "./ProductCards";
 
@@ -25,6 +41,9 @@ export const CARD_TYPES: ReadonlySet<string> = new Set([
   "low-stock",
   "inventory",
   "inventory-updated",
+  "products-changed",
+  "product-edited",
+  "discounts",
   "orders",
   "sales-summary",
 ]);
@@ -111,7 +130,13 @@ export function PreviewBody({
           <CardHead
             icon="store"
             stage={stage}
-            title={title || <span className="skeleton skeleton-line title" />}
+            title={
+              title ? (
+                <span data-source="model">{title}</span>
+              ) : (
+                <span className="skeleton skeleton-line title" />
+              )
+            }
           />
           {settled ? (
             <Settled entry={entry} />
@@ -154,7 +179,11 @@ export function PreviewBody({
                 : pick(view.lang, "Inventory", "库存")
             }
           />
-          {settled ? <Settled entry={entry} /> : <StockTable products={undefined} />}
+          {settled ? (
+            <Settled entry={entry} />
+          ) : (
+            <StockTable products={undefined} lang={view.lang} />
+          )}
         </>
       );
     }
@@ -196,7 +225,12 @@ export function UiBody({
             icon="store"
             stage="final"
             title={
-              typeof ui.title === "string" && ui.title ? ui.title : pick(lang, "Products", "商品")
+              typeof ui.title === "string" && ui.title ? (
+                // The model's title for the cards, its own words.
+                <span data-source="model">{ui.title}</span>
+              ) : (
+                pick(lang, "Products", "商品")
+              )
             }
           />
           <ProductTiles ids={[]} products={products} actions={actions} />
@@ -247,7 +281,7 @@ export function UiBody({
                 : pick(view.lang, "Inventory", "库存")
             }
           />
-          <StockTable products={readProducts(ui.products)} />
+          <StockTable products={readProducts(ui.products)} lang={lang} />
         </>
       );
     }
@@ -267,7 +301,7 @@ export function UiBody({
           >
             <span className="pill pill-warn">{products.length}</span>
           </CardHead>
-          <StockTable products={products} highlightLow={threshold} />
+          <StockTable products={products} highlightLow={threshold} lang={lang} />
         </>
       );
     }
@@ -280,10 +314,51 @@ export function UiBody({
             stage="final"
             title={pick(lang, "Inventory updated", "库存已更新")}
           />
-          <StockTable products={product ? [product] : []} />
+          <StockTable products={product ? [product] : []} lang={lang} />
         </>
       );
     }
+    case "products-changed": {
+      const change = readChange(ui.change);
+      const w = merchantWords(lang);
+      return (
+        <>
+          <CardHead
+            icon="refresh"
+            stage="final"
+            title={
+              change?.kind === "discount"
+                ? w.discountSet(change.category, change.percent)
+                : w.restocked
+            }
+          />
+          {change ? <ChangeTable change={change} lang={lang} /> : null}
+        </>
+      );
+    }
+    case "product-edited": {
+      const edit = isRecord(ui.edit) ? ui.edit : {};
+      const before = readProduct(edit.before);
+      const product = readProduct(edit.product);
+      const changed = Array.isArray(edit.changed)
+        ? edit.changed.filter((f): f is string => typeof f === "string")
+        : [];
+      return (
+        <>
+          <CardHead icon="refresh" stage="final" title={merchantWords(lang).productEdited} />
+          {before && product ? (
+            <EditTable before={before} product={product} changed={changed} lang={lang} />
+          ) : null}
+        </>
+      );
+    }
+    case "discounts":
+      return (
+        <>
+          <CardHead icon="store" stage="final" title={merchantWords(lang).discounts} />
+          <DiscountsTable discounts={Array.isArray(ui.discounts) ? ui.discounts : []} lang={lang} />
+        </>
+      );
     case "order-placed": {
       const order = readOrder(ui.order);
       return (
@@ -297,7 +372,7 @@ export function UiBody({
       return (
         <>
           <CardHead icon="clock" stage="final" title={pick(lang, "Recent orders", "最近的订单")} />
-          <OrdersTable orders={readOrders(ui.orders)} />
+          <OrdersTable orders={readOrders(ui.orders)} lang={lang} />
         </>
       );
     case "sales-summary": {
@@ -305,7 +380,7 @@ export function UiBody({
       return (
         <>
           <CardHead icon="timeline" stage="final" title={pick(lang, "Sales summary", "销售概况")} />
-          {summary ? <SalesFigures summary={summary} /> : null}
+          {summary ? <SalesFigures summary={summary} lang={lang} /> : null}
         </>
       );
     }

@@ -11,6 +11,7 @@ import type { CallEntry } from "overlap-runtime/client";
 import { isRecord } from "../api/types";
 import { categoryName } from "../i18n/category-words";
 import { colorName } from "../i18n/color-words";
+import { discountWords } from "../i18n/discount-words";
 import { count, type Lang, pick } from "../i18n/lang";
 import type { ProductBook } from "./product-book";
 
@@ -275,6 +276,52 @@ function phrase(entry: CallEntry, ctx: WordsContext): Phrase {
           );
     }
     case "list_orders":
+    case "restock_products": {
+      const n = Array.isArray(args.productIds) ? args.productIds.length : undefined;
+      const what = n !== undefined ? count(lang, n, "product") : pick(lang, "products", "商品");
+      const upTo = num(args, "upTo");
+      const each = upTo !== undefined ? upTo : quantity;
+      return z
+        ? zh(
+            upTo !== undefined
+              ? `把 ${what}各补到 ${upTo} 件`
+              : `为 ${what}补货${each !== undefined ? `，各 ${each} 件` : ""}`,
+          )
+        : upTo !== undefined
+          ? en(
+              `fill ${what} up to ${upTo} each`,
+              `Filling ${what} up to ${upTo} each`,
+              `Filled ${what} up to ${upTo} each`,
+            )
+          : en(`restock ${what}`, `Restocking ${what}`, `Restocked ${what}`);
+    }
+    case "edit_product":
+      return z ? zh(`修改 ${name}`) : en(`edit ${name}`, `Editing ${name}`, `Edited ${name}`);
+    case "set_discount":
+    case "end_discount": {
+      const category = str(args, "category") ?? "";
+      const percent = num(args, "percent");
+      const where = category ? categoryName(category, lang) : pick(lang, "a category", "一个品类");
+      if (entry.name === "end_discount")
+        return z
+          ? zh(`结束${where}的折扣`)
+          : en(
+              `end the discount on ${where}`,
+              `Ending the discount on ${where}`,
+              `Ended the discount on ${where}`,
+            );
+      return z
+        ? zh(`${where}${percent !== undefined ? `打${discountWords(percent, "zh")}` : "打折"}`)
+        : en(
+            `put ${percent ?? "a"}% off ${where}`,
+            `Putting ${percent ?? "a"}% off ${where}`,
+            `Put ${percent ?? "a"}% off ${where}`,
+          );
+    }
+    case "list_discounts":
+      return z
+        ? zh("查看当前折扣")
+        : en("list the discounts", "Listing the discounts", "Listed the discounts");
       return z
         ? zh("列出最近的订单")
         : en("list recent orders", "Listing recent orders", "Listed recent orders");

@@ -103,6 +103,11 @@ const TOOL_LABELS: Readonly<Record<string, string>> = {
   show_inventory: "Inventory",
   restock: "Restock",
   set_price: "Set price",
+  restock_products: "Restock products",
+  edit_product: "Edit product",
+  set_discount: "Set discount",
+  end_discount: "End discount",
+  list_discounts: "Discounts",
   list_orders: "Orders",
   sales_summary: "Sales",
 };
@@ -128,6 +133,11 @@ const TOOL_LABELS_ZH: Readonly<Record<string, string>> = {
   show_inventory: "库存",
   restock: "补货",
   set_price: "设定价格",
+  restock_products: "批量补货",
+  edit_product: "修改商品",
+  set_discount: "设置折扣",
+  end_discount: "结束折扣",
+  list_discounts: "折扣",
   list_orders: "订单",
   sales_summary: "销售",
 };
