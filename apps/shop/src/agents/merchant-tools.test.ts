@@ -5,6 +5,7 @@ import { openStore } from "../db/open-store.js";
 import type { ShopStore } from "../db/shop-store.js";
 import type { Product } from "../domain/catalog.js";
 import { discountedCents } from "../domain/discounts.js";
+import { formatCents } from "../domain/money.js";
 import { merchantTools } from "./merchant-tools.js";
 import type { ChangeTableView } from "./merchant-views.js";
 import type { ShopToolContext } from "./tool-context.js";
@@ -89,7 +90,9 @@ describe("the merchant's changing tools", () => {
     const outcome = await executor.execute(discount);
     expect(outcome.events).toEqual([{ type: "products-changed", change: table }]);
     const shown = await executor.execute(call("show_inventory", { productIds: [jackets[0]!.id] }));
-    expect(shown.resultText).toContain("(10% off ");
+    expect(shown.resultText).toContain(
+      `(on sale: 10% off the list price ${formatCents(jackets[0]!.priceCents)})`,
+    );
     expect(shown.events[0]).toMatchObject({
       products: [{ discountPercent: 10, listPriceCents: jackets[0]!.priceCents }],
     });

@@ -4,7 +4,7 @@
  */
 
 import type { Product } from "../domain/catalog.js";
-import { listPriceOf, priceWords } from "../domain/discounts.js";
+import { listPriceOf } from "../domain/discounts.js";
 import { formatCents } from "../domain/money.js";
 import type { CartLineView, CartView } from "../views/cart-view.js";
 import { countOf } from "../views/count-words.js";
@@ -56,12 +56,17 @@ export function productView(product: Product): ProductView {
 }
 
 /**
- * One line of text for the model: "Aero Trail Runner (p-0001) $89.00, 12 in stock, 4.6★"; on sale
- * the price reads "$80.10 (10% off $89.00)".
+ * One line of text for the model: "Aero Trail Runner (p-0001) by Stridewell, $89.00, 12 in stock,
+ * rated 4.6"; on sale the price is the one paid and the line ends "(on sale: 10% off the list price
+ * $89.00)", so a reader of the price keeps finding it in the same place.
  */
 export function productLine(product: Product): string {
   const stock = product.stock > 0 ? `${product.stock} in stock` : "sold out";
-  return `${product.name} (${product.id}) by ${product.brand}, ${priceWords(product)}, ${stock}, rated ${product.rating}`;
+  const sale =
+    product.discountPercent === undefined
+      ? ""
+      : ` (on sale: ${product.discountPercent}% off the list price ${formatCents(listPriceOf(product))})`;
+  return `${product.name} (${product.id}) by ${product.brand}, ${formatCents(product.priceCents)}, ${stock}, rated ${product.rating}${sale}`;
 }
 
 /** A cart summary for the model. */
