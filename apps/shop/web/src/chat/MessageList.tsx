@@ -114,7 +114,9 @@ export function MessageList({
                     data-testid="user-message"
                     data-unsent={failed || undefined}
                   >
-                    <p lang={langOf(turn.text)}>{turn.text}</p>
+                    <p lang={langOf(turn.text)} data-source="shopper">
+                      {turn.text}
+                    </p>
                   </div>
                   {failed && after.node}
                 </div>

@@ -81,6 +81,8 @@ export function TurnItems({ items, state, rounds, open, actions }: TurnItemsProp
             return (
               <p
                 key={group.key}
+                // The model's own words (not the page's), in whatever language it wrote them.
+                data-source="model"
                 lang={langOf(group.text)}
                 className={`turn-text${open && i === lastText && i === groups.length - 1 ? " streaming" : ""}`}
               >
@@ -282,7 +284,7 @@ function DelegateBody({
         </span>
       </header>
       {typeof question === "string" && (
-        <p className="delegate-question" lang={langOf(question)}>
+        <p className="delegate-question" data-source="model" lang={langOf(question)}>
           “{question}”
         </p>
       )}
