@@ -5,6 +5,9 @@
  * the transaction's first statement and released by COMMIT or ROLLBACK, so a crashed process can
  * never leave it held. Transactions stay READ COMMITTED on purpose: every statement after the lock
  * sees what the previous holder committed (REPEATABLE READ would keep a snapshot from before).
+ *
+ * The store's prepared queries (`prepared-query.ts`) run as named statements: each connection
+ * parses and plans one once, then only binds and executes it.
  */
 
 import { userInfo } from "node:os";
@@ -12,6 +15,7 @@ import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import type { CartRules } from "../domain/cart.js";
 import { KyselyShopStore } from "./kysely-store.js";
+import { preparedQuery, preparedStatementName } from "./prepared-query.js";
 import type { ShopDatabase } from "./shop-database.js";
 import type { ShopStore } from "./shop-store.js";
 import type { StoreDialect } from "./store-dialect.js";
@@ -39,9 +43,27 @@ const POSTGRES_DIALECT: StoreDialect = {
   jsonType: "jsonb",
   exactJsonType: "json",
   async lock(trx, key) {
-    await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+    await advisoryLock(trx, key);
   },
 };
+
+const advisoryLock = preparedQuery((db, key: string) =>
+  db.selectNoFrom(sql<null>`pg_advisory_xact_lock(hashtextextended(${key}, 0))`.as("locked")),
+);
+
+/**
+ * Makes a pooled client run the store's prepared queries as named statements (pg prepares a
+ * name once per connection); every other query goes through unchanged.
+ */
+function useNamedStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: unknown }).query = (...args: unknown[]) => {
+    const [text, values] = args;
+    const name =
+      typeof text === "string" && args.length === 2 ? preparedStatementName(text) : undefined;
+    return name === undefined ? query(...args) : query({ name, text, values });
+  };
+}
 
 /** OIDs of json and jsonb: handed back as text, like SQLite, so the store parses JSON itself. */
 const JSON_OIDS: ReadonlySet<number> = new Set([114, 3802]);
@@ -67,6 +89,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   // An idle connection that dies (server restart) emits "error" on the pool; unhandled, that
   // would crash the process, while the pool simply replaces the connection.
   pool.on("error", (error) => options.onPoolError?.(error));
+  pool.on("connect", useNamedStatements);
   const db = new Kysely<ShopDatabase>({ dialect: new PostgresDialect({ pool }) });
   return KyselyShopStore.open({
     db,

@@ -13,6 +13,7 @@ import {
   type Message,
   OverlapError,
 } from "overlap-runtime";
+import { type PreparedQuery, preparedQuery } from "./prepared-query.js";
 import type { ShopDatabase } from "./shop-database.js";
 import { assertLeaseHeld } from "./sql-turn-leases.js";
 import type { StoreDialect } from "./store-dialect.js";
@@ -64,12 +65,7 @@ export class SqlConversationStore implements ConversationStore {
   }
 
   async load(conversationId: string): Promise<Message[]> {
-    const rows = await this.#db
-      .selectFrom("messages")
-      .select(["role", "content"])
-      .where("session_id", "=", conversationId)
-      .orderBy("seq")
-      .execute();
+    const { rows } = await messagesOf(this.#db, conversationId);
     return rows.map((row) => ({ role: row.role, content: JSON.parse(row.content) }) as Message);
   }
 
@@ -87,11 +83,7 @@ export class SqlConversationStore implements ConversationStore {
     db: Kysely<ShopDatabase> | Transaction<ShopDatabase>,
     conversationId: string,
   ): Promise<number> {
-    const row = await db
-      .selectFrom("sessions")
-      .select("conversation_version")
-      .where("id", "=", conversationId)
-      .executeTakeFirst();
+    const row = (await versionOf(db, conversationId)).rows[0];
     return Number(row?.conversation_version ?? 0);
   }
 
@@ -118,49 +110,46 @@ export class SqlConversationStore implements ConversationStore {
       if (options?.lease !== undefined) {
         await assertLeaseHeld(trx, this.#dialect, conversationId, options.lease);
       }
-      const version = await this.#version(trx, conversationId);
+      // The version and the number of messages, in one query.
+      const state = (await versionAndLength(trx, conversationId)).rows[0];
+      const version = Number(state?.conversation_version ?? 0);
       if (options?.expectedVersion !== undefined && options.expectedVersion !== version) {
         throw new OverlapError(
           "conversation_conflict",
           `Conversation ${conversationId} is at version ${version}, the writer read version ${options.expectedVersion}: another writer changed it.`,
         );
       }
-      const row = await trx
-        .selectFrom("messages")
-        .select((eb) => eb.fn.countAll().as("count"))
-        .where("session_id", "=", conversationId)
-        .executeTakeFirst();
-      const length = Number(row?.count ?? 0);
+      const length = Number(state?.length ?? 0);
       assertExpectedLength(conversationId, length, options);
       if (!Number.isInteger(from) || from < 0 || from > length) {
         throw new RangeError(`Cannot write at ${from}: the conversation has ${length} messages.`);
       }
-      await trx
-        .deleteFrom("messages")
-        .where("session_id", "=", conversationId)
-        .where("seq", ">=", from)
-        .execute();
-      if (options?.clearRoundJournal) {
-        await trx.deleteFrom("round_journal").where("session_id", "=", conversationId).execute();
-      }
+      // An append (the usual write) has nothing to delete.
+      if (from < length) await deleteMessagesFrom(trx, conversationId, from);
+      if (options?.clearRoundJournal) await clearJournal(trx, conversationId);
       // The chat's last activity, for the shopper's list of chats (newest first), and its version.
-      await trx
-        .updateTable("sessions")
-        .set({ last_active_at: new Date().toISOString(), conversation_version: version + 1 })
-        .where("id", "=", conversationId)
-        .execute();
+      await touchSession(trx, conversationId, new Date().toISOString(), version + 1);
       if (messages.length === 0) return version + 1;
-      await trx
-        .insertInto("messages")
-        .values(
-          messages.map((message, i) => ({
-            session_id: conversationId,
-            seq: from + i,
-            role: message.role,
-            content: JSON.stringify(message.content),
-          })),
-        )
-        .execute();
+      const values: unknown[] = [];
+      for (let i = 0; i < messages.length; i++) {
+        const message = messages[i] as Message;
+        values.push(conversationId, from + i, message.role, JSON.stringify(message.content));
+      }
+      const insert = insertMessages(messages.length);
+      if (insert) await insert(trx, ...values);
+      else {
+        await trx
+          .insertInto("messages")
+          .values(
+            messages.map((message, i) => ({
+              session_id: conversationId,
+              seq: from + i,
+              role: message.role,
+              content: JSON.stringify(message.content),
+            })),
+          )
+          .execute();
+      }
       return version + 1;
     });
   }
@@ -174,22 +163,13 @@ export class SqlConversationStore implements ConversationStore {
     seq: number,
     events: readonly unknown[],
   ): Promise<void> {
-    const row = {
-      session_id: conversationId,
+    await upsertTurnDisplay(
+      this.#db,
+      conversationId,
       seq,
-      events: JSON.stringify(events),
-      updated_at: new Date().toISOString(),
-    };
-    await this.#db
-      .insertInto("turn_display")
-      .values(row)
-      .onConflict((oc) =>
-        oc.columns(["session_id", "seq"]).doUpdateSet({
-          events: row.events,
-          updated_at: row.updated_at,
-        }),
-      )
-      .execute();
+      JSON.stringify(events),
+      new Date().toISOString(),
+    );
   }
 
   /** Every turn's kept display of the conversation, by `seq`. */
@@ -205,4 +185,71 @@ export class SqlConversationStore implements ConversationStore {
       events: (typeof row.events === "string" ? JSON.parse(row.events) : row.events) as unknown[],
     }));
   }
+}
+
+// The queries every turn runs, compiled once per database.
+const messagesOf = preparedQuery((db, conversationId: string) =>
+  db
+    .selectFrom("messages")
+    .select(["role", "content"])
+    .where("session_id", "=", conversationId)
+    .orderBy("seq"),
+);
+const versionOf = preparedQuery((db, conversationId: string) =>
+  db.selectFrom("sessions").select("conversation_version").where("id", "=", conversationId),
+);
+/** One row even for a conversation without a session row (an aggregate without grouping). */
+const versionAndLength = preparedQuery((db, conversationId: string) =>
+  db
+    .selectFrom("messages")
+    .select((eb) => [
+      eb.fn.countAll().as("length"),
+      eb
+        .selectFrom("sessions")
+        .select("conversation_version")
+        .where("id", "=", conversationId)
+        .as("conversation_version"),
+    ])
+    .where("session_id", "=", conversationId),
+);
+const deleteMessagesFrom = preparedQuery((db, conversationId: string, from: number) =>
+  db.deleteFrom("messages").where("session_id", "=", conversationId).where("seq", ">=", from),
+);
+const clearJournal = preparedQuery((db, conversationId: string) =>
+  db.deleteFrom("round_journal").where("session_id", "=", conversationId),
+);
+const touchSession = preparedQuery(
+  (db, conversationId: string, lastActiveAt: string, version: number) =>
+    db
+      .updateTable("sessions")
+      .set({ last_active_at: lastActiveAt, conversation_version: version })
+      .where("id", "=", conversationId),
+);
+const upsertTurnDisplay = preparedQuery(
+  (db, conversationId: string, seq: number, events: string, updatedAt: string) =>
+    db
+      .insertInto("turn_display")
+      .values({ session_id: conversationId, seq, events, updated_at: updatedAt })
+      .onConflict((oc) =>
+        oc.columns(["session_id", "seq"]).doUpdateSet({ events, updated_at: updatedAt }),
+      ),
+);
+
+/** Inserts of 1 to 4 messages (a user message; a round's two), each prepared once. */
+const MESSAGE_INSERTS: PreparedQuery<unknown[], unknown>[] = Array.from({ length: 4 }, (_, i) =>
+  preparedQuery((db, ...values: unknown[]) =>
+    db.insertInto("messages").values(
+      Array.from({ length: i + 1 }, (_, row) => ({
+        session_id: values[4 * row] as string,
+        seq: values[4 * row + 1] as number,
+        role: values[4 * row + 2] as Message["role"],
+        content: values[4 * row + 3] as string,
+      })),
+    ),
+  ),
+);
+
+/** The prepared insert of `count` messages, when there is one. */
+function insertMessages(count: number): PreparedQuery<unknown[], unknown> | undefined {
+  return MESSAGE_INSERTS[count - 1];
 }

@@ -9,6 +9,7 @@
 
 import type { Kysely, Transaction } from "kysely";
 import type { CallEntry, RoundJournal } from "overlap-runtime";
+import { preparedQuery } from "./prepared-query.js";
 import type { ShopDatabase } from "./shop-database.js";
 
 /** The journal of one session. */
@@ -38,31 +39,55 @@ export async function insertJournalRow(
   sessionId: string,
   entry: CallEntry,
 ): Promise<void> {
-  await db
-    .insertInto("round_journal")
-    .values({
-      session_id: sessionId,
-      call_id: entry.block.id,
-      round: entry.round,
-      call_index: entry.index,
-      entry: JSON.stringify(entry),
-      created_at: new Date().toISOString(),
-    })
-    .onConflict((oc) => oc.columns(["session_id", "call_id"]).doNothing())
-    .execute();
+  await insertRow(
+    db,
+    sessionId,
+    entry.block.id,
+    entry.round,
+    entry.index,
+    JSON.stringify(entry),
+    new Date().toISOString(),
+  );
 }
+
+// Run at every tool call's block stop: compiled once per database.
+const insertRow = preparedQuery(
+  (
+    db,
+    sessionId: string,
+    callId: string,
+    round: number,
+    callIndex: number,
+    entry: string,
+    createdAt: string,
+  ) =>
+    db
+      .insertInto("round_journal")
+      .values({
+        session_id: sessionId,
+        call_id: callId,
+        round,
+        call_index: callIndex,
+        entry,
+        created_at: createdAt,
+      })
+      .onConflict((oc) => oc.columns(["session_id", "call_id"]).doNothing()),
+);
 
 /** The session's journal rows not cleared yet, in call order. */
 export async function journaledCalls(
   db: Kysely<ShopDatabase>,
   sessionId: string,
 ): Promise<CallEntry[]> {
-  const rows = await db
+  const { rows } = await journalOf(db, sessionId);
+  return rows.map((row) => JSON.parse(row.entry) as CallEntry);
+}
+
+const journalOf = preparedQuery((db, sessionId: string) =>
+  db
     .selectFrom("round_journal")
     .select("entry")
     .where("session_id", "=", sessionId)
     .orderBy("round")
-    .orderBy("call_index")
-    .execute();
-  return rows.map((row) => JSON.parse(row.entry) as CallEntry);
-}
+    .orderBy("call_index"),
+);

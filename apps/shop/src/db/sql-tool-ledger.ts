@@ -12,6 +12,7 @@
 
 import type { Kysely, Transaction } from "kysely";
 import type { CallEntry, RecordedCall, ToolLedger, ToolOutcome } from "overlap-runtime";
+import { preparedQuery } from "./prepared-query.js";
 import type { ShopDatabase } from "./shop-database.js";
 
 /** The ledger of one session in the `tool_ledger` table. */
@@ -25,12 +26,7 @@ export class SqlToolLedger implements ToolLedger {
   }
 
   async lookup(callId: string): Promise<ToolOutcome | undefined> {
-    const row = await this.#db
-      .selectFrom("tool_ledger")
-      .select("outcome")
-      .where("session_id", "=", this.#sessionId)
-      .where("call_id", "=", callId)
-      .executeTakeFirst();
+    const row = (await outcomeOf(this.#db, this.#sessionId, callId)).rows[0];
     return row ? (JSON.parse(row.outcome) as ToolOutcome) : undefined;
   }
 
@@ -53,20 +49,50 @@ export async function insertLedgerRecord(
   // `replayed` describes one delivery, not the call: it is never stored.
   const stored: ToolOutcome = { ...outcome };
   delete stored.replayed;
-  await db
-    .insertInto("tool_ledger")
-    .values({
-      session_id: sessionId,
-      call_id: outcome.callId,
-      name: outcome.name,
-      status: outcome.status,
-      outcome: JSON.stringify(stored),
-      entry: entry ? JSON.stringify(entry) : null,
-      created_at: new Date().toISOString(),
-    })
-    .onConflict((oc) => oc.columns(["session_id", "call_id"]).doNothing())
-    .execute();
+  await insertRecord(
+    db,
+    sessionId,
+    outcome.callId,
+    outcome.name,
+    outcome.status,
+    JSON.stringify(stored),
+    entry ? JSON.stringify(entry) : null,
+    new Date().toISOString(),
+  );
 }
+
+// The queries every tool call runs, compiled once per database.
+const outcomeOf = preparedQuery((db, sessionId: string, callId: string) =>
+  db
+    .selectFrom("tool_ledger")
+    .select("outcome")
+    .where("session_id", "=", sessionId)
+    .where("call_id", "=", callId),
+);
+const insertRecord = preparedQuery(
+  (
+    db,
+    sessionId: string,
+    callId: string,
+    name: string,
+    status: string,
+    outcome: string,
+    entry: string | null,
+    createdAt: string,
+  ) =>
+    db
+      .insertInto("tool_ledger")
+      .values({
+        session_id: sessionId,
+        call_id: callId,
+        name,
+        status,
+        outcome,
+        entry,
+        created_at: createdAt,
+      })
+      .onConflict((oc) => oc.columns(["session_id", "call_id"]).doNothing()),
+);
 
 /** The records (with their calls) of some of a session's calls, e.g. the journaled ones. */
 export async function recordsOf(

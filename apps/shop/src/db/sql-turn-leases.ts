@@ -19,6 +19,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Kysely, Transaction } from "kysely";
+import { preparedQuery } from "./prepared-query.js";
 import type { ShopDatabase } from "./shop-database.js";
 import type { StoreDialect } from "./store-dialect.js";
 
@@ -106,13 +107,39 @@ export async function assertLeaseHeld(
   turnId: string,
 ): Promise<void> {
   await dialect.lock(trx, leaseLockKey(sessionId));
-  const row = await trx
-    .selectFrom("turn_leases")
-    .select("turn_id")
-    .where("session_id", "=", sessionId)
-    .executeTakeFirst();
+  const row = (await leaseTurnOf(trx, sessionId)).rows[0];
   if (row?.turn_id !== turnId) throw new TurnLeaseLost(sessionId, turnId);
 }
+
+// The queries every turn runs, compiled once per database.
+const leaseTurnOf = preparedQuery((db, sessionId: string) =>
+  db.selectFrom("turn_leases").select("turn_id").where("session_id", "=", sessionId),
+);
+const leaseOf = preparedQuery((db, sessionId: string) =>
+  db
+    .selectFrom("turn_leases")
+    .select(["turn_id", "holder", "expires_at"])
+    .where("session_id", "=", sessionId),
+);
+const upsertLease = preparedQuery(
+  (db, sessionId: string, turnId: string, holder: string, expiresAt: number, claimedAt: string) => {
+    const row = { turn_id: turnId, holder, expires_at: expiresAt, claimed_at: claimedAt };
+    return db
+      .insertInto("turn_leases")
+      .values({ session_id: sessionId, ...row })
+      .onConflict((oc) => oc.column("session_id").doUpdateSet(row));
+  },
+);
+const renewLease = preparedQuery((db, sessionId: string, turnId: string, expiresAt: number) =>
+  db
+    .updateTable("turn_leases")
+    .set({ expires_at: expiresAt })
+    .where("session_id", "=", sessionId)
+    .where("turn_id", "=", turnId),
+);
+const deleteLease = preparedQuery((db, sessionId: string, turnId: string) =>
+  db.deleteFrom("turn_leases").where("session_id", "=", sessionId).where("turn_id", "=", turnId),
+);
 
 /** {@link TurnLeases} in the `turn_leases` table. */
 export class SqlTurnLeases implements TurnLeases {
@@ -133,37 +160,25 @@ export class SqlTurnLeases implements TurnLeases {
       const now = this.#now();
       const dead = found !== undefined && found.turnId === claim.presumedDead;
       if (found && found.expiresAt > now && !dead) return { ok: false, heldBy: found };
-      const row = {
-        turn_id: claim.turnId,
-        holder: claim.holder,
-        expires_at: now + claim.ttlMs,
-        claimed_at: new Date(now).toISOString(),
-      };
-      await trx
-        .insertInto("turn_leases")
-        .values({ session_id: sessionId, ...row })
-        .onConflict((oc) => oc.column("session_id").doUpdateSet(row))
-        .execute();
+      await upsertLease(
+        trx,
+        sessionId,
+        claim.turnId,
+        claim.holder,
+        now + claim.ttlMs,
+        new Date(now).toISOString(),
+      );
       return found ? { ok: true, tookOver: found } : { ok: true };
     });
   }
 
   async renew(sessionId: string, turnId: string, ttlMs: number): Promise<boolean> {
-    const result = await this.#db
-      .updateTable("turn_leases")
-      .set({ expires_at: this.#now() + ttlMs })
-      .where("session_id", "=", sessionId)
-      .where("turn_id", "=", turnId)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    const result = await renewLease(this.#db, sessionId, turnId, this.#now() + ttlMs);
+    return Number(result.numAffectedRows ?? 0) > 0;
   }
 
   async release(sessionId: string, turnId: string): Promise<void> {
-    await this.#db
-      .deleteFrom("turn_leases")
-      .where("session_id", "=", sessionId)
-      .where("turn_id", "=", turnId)
-      .execute();
+    await deleteLease(this.#db, sessionId, turnId);
   }
 
   current(sessionId: string): Promise<TurnLease | undefined> {
@@ -175,11 +190,7 @@ async function readLease(
   db: Kysely<ShopDatabase> | Transaction<ShopDatabase>,
   sessionId: string,
 ): Promise<TurnLease | undefined> {
-  const row = await db
-    .selectFrom("turn_leases")
-    .select(["turn_id", "holder", "expires_at"])
-    .where("session_id", "=", sessionId)
-    .executeTakeFirst();
+  const row = (await leaseOf(db, sessionId)).rows[0];
   // PostgreSQL's bigint comes back as a string from pg.
   return row && { turnId: row.turn_id, holder: row.holder, expiresAt: Number(row.expires_at) };
 }

@@ -1,6 +1,7 @@
 /**
  * The SQLite store (the default): better-sqlite3 through Kysely's SqliteDialect, WAL mode and a
- * busy timeout, and transactions that start with BEGIN IMMEDIATE.
+ * busy timeout, transactions that start with BEGIN IMMEDIATE, and prepared statements kept by
+ * their SQL text (`cachedStatements`).
  *
  * Why IMMEDIATE: a plain BEGIN takes the write lock only at the first write, so two processes can
  * both read a cart, then one of them fails to upgrade (SQLITE_BUSY, no retry possible inside the
@@ -26,6 +27,7 @@ import type { CartRules } from "../domain/cart.js";
 import { KyselyShopStore } from "./kysely-store.js";
 import type { ShopDatabase } from "./shop-database.js";
 import type { ShopStore } from "./shop-store.js";
+import { cachedStatements } from "./statement-cache.js";
 import type { StoreDialect } from "./store-dialect.js";
 
 /** How to open a SQLite store. */
@@ -63,7 +65,10 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Shop
     database.close();
     throw error;
   }
-  const db = new Kysely<ShopDatabase>({ dialect: new ImmediateSqliteDialect({ database }) });
+  // Each statement is compiled once, not at every query.
+  const db = new Kysely<ShopDatabase>({
+    dialect: new ImmediateSqliteDialect({ database: cachedStatements(database) }),
+  });
   return KyselyShopStore.open({
     db,
     dialect: SQLITE_DIALECT,
