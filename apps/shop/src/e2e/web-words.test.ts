@@ -43,12 +43,11 @@ interface TurnChart {
   totalHeadStartMs: number;
 }
 const load = (path: string): Promise<unknown> => import(path);
-const { callProblem, callSentence, friendlyRule, tidyText } = (await load(
+const { callProblem, callSentence, tidyText } = (await load(
   "../../web/src/chat/call-words.ts",
 )) as {
   callSentence(entry: CallEntry, ctx: WordsContext): string;
   callProblem(entry: CallEntry, ctx: WordsContext): string | undefined;
-  friendlyRule(text: string): string;
   tidyText(text: string, book: Book): string;
 };
 const { productBook } = (await load("../../web/src/chat/product-book.ts")) as {
@@ -179,48 +178,106 @@ describe("a call in words", () => {
     expect(callSentence(ended("approved"), en)).toBe("Placed your order");
   });
 
-  it("a failure is a sentence: zod's issues, rules, stops", () => {
-    const invalid = call({
-      name: "add_to_cart",
-      phase: "done",
-      input: { productId: "p-0001", quantity: 11 },
-      result: {
-        isError: true,
-        status: "invalid_input",
-        text: "Invalid arguments for add_to_cart: ✖ Too big: expected number to be <=10\n  → at quantity. Fix them and call the tool again.",
+  it("a failure is a sentence written from its code and facts, never from the model's text", () => {
+    // The text the model reads is deliberately unlike anything the page says: the words must come
+    // from the problem alone.
+    const modelText = "MODEL-ONLY TEXT";
+    const failed = (problem: unknown, status = "error") =>
+      call({
+        name: "add_to_cart",
+        phase: "done",
+        input: { productId: "p-0001", quantity: 11 },
+        result: { isError: true, status, text: modelText, problem } as CallEntry["result"],
+      });
+    const invalid = failed(
+      {
+        code: "invalid_input",
+        params: {
+          issues: [
+            { code: "too_big", path: ["quantity"], origin: "number", maximum: 10, inclusive: true },
+          ],
+        },
       },
-    });
+      "invalid_input",
+    );
     expect(callSentence(invalid, en)).toBe("Couldn't add 11 × Aero Trail Runner to your cart");
     expect(callProblem(invalid, en)).toBe("The quantity can be at most 10.");
     expect(callProblem(invalid, zh)).toBe("数量最多为 10。");
-    const many = {
-      ...invalid,
-      result: {
-        isError: true,
-        status: "invalid_input",
-        text: "Invalid arguments for compare_products: ✖ Too small: expected array to have >=2 items\n  → at productIds. Fix them and call the tool again.",
-      },
-    };
-    expect(callProblem(many, en)).toBe("The list of products needs at least 2.");
-
-    const rule = {
-      ...invalid,
-      result: {
-        isError: true,
-        status: "error",
-        text: "The cart already holds 10 × Aero Trail Runner; adding 1 would make 11, and a line holds at most 10.",
-      },
-    };
-    expect(callProblem(rule, en)).toBe(rule.result.text);
-    expect(callProblem(rule, zh)).toBe("每件商品最多只能放 10 件。");
+    const issues = (...list: unknown[]) =>
+      failed({ code: "invalid_input", params: { issues: list } });
     expect(
-      callProblem({ ...invalid, result: { isError: true, status: "interrupted", text: "x" } }, en),
-    ).toMatch(/stopped while this was running/);
+      callProblem(
+        issues({ code: "too_small", path: ["productIds"], origin: "array", minimum: 2 }),
+        en,
+      ),
+    ).toBe("The list of products needs at least 2.");
+    expect(
+      callProblem(
+        issues(
+          { code: "invalid_type", path: ["size"], expected: "string", missing: true },
+          { code: "unrecognized_keys", path: [], keys: ["colour"] },
+        ),
+        zh,
+      ),
+    ).toBe("尺码缺失。请求带了无法识别的字段。");
+
+    const tooMany = failed({
+      code: "quantity_out_of_range",
+      params: {
+        productId: "p-0001",
+        name: "Aero Trail Runner",
+        quantity: 1,
+        wouldHold: 11,
+        max: 10,
+      },
+    });
+    expect(callProblem(tooMany, en)).toBe("A cart line holds at most 10.");
+    expect(callProblem(tooMany, zh)).toBe("每件商品最多只能放 10 件。");
+    const stock = failed({
+      code: "insufficient_stock",
+      params: { productId: "p-0001", name: "Aero Trail Runner", size: "US 10", available: 2 },
+    });
+    expect(callProblem(stock, en)).toBe("Only 2 × Aero Trail Runner (size US 10) left in stock.");
+    expect(callProblem(stock, zh)).toBe("Aero Trail Runner（US 10 码）只剩 2 件库存。");
+    const noSize = failed({
+      code: "invalid_variant",
+      params: {
+        productId: "p-0001",
+        name: "Aero Trail Runner",
+        size: "15",
+        sizes: ["US 9", "US 10"],
+      },
+    });
+    expect(callProblem(noSize, en)).toBe(
+      "Aero Trail Runner doesn't come in size 15 (sizes: US 9, US 10).",
+    );
+    expect(callProblem(noSize, zh)).toBe("Aero Trail Runner 没有 15 码（有：US 9、US 10）。");
+    const choose = failed({
+      code: "variant_required",
+      params: { choices: [{ productId: "p-0001", name: "Aero Trail Runner", missing: ["size"] }] },
+    });
+    expect(callProblem(choose, en)).toBe("Choose a size for Aero Trail Runner first.");
+    expect(callProblem(choose, zh)).toBe("请先选择 Aero Trail Runner 的尺码。");
+    // A name the facts leave out comes from the page's book, never an id.
+    expect(callProblem(failed({ code: "not_in_cart", params: { productId: "p-0003" } }), en)).toBe(
+      "Swift Road Racer is not in your cart.",
+    );
+    expect(
+      callProblem(failed({ code: "over_limit", params: { limitCents: 500_000, room: 0 } }), zh),
+    ).toBe("这样购物车总额会超过 $5,000.00。请先移除一些商品。");
+
+    // A code the page has no words for: English shows the tidied text, Chinese a plain sentence.
+    expect(callProblem(failed({ code: "brand_new_rule" }), en)).toBe(modelText);
+    expect(callProblem(failed({ code: "brand_new_rule" }), zh)).toBe("这一步没能完成。");
+    expect(callProblem(failed(undefined, "invalid_input"), zh)).toBe(
+      "请求的格式不对，所以什么也没做。",
+    );
+    expect(callProblem(failed({ code: "input_cut" }, "invalid_input"), en)).toMatch(/cut off/);
+    expect(callProblem(failed(undefined, "interrupted"), en)).toMatch(
+      /stopped while this was running/,
+    );
     expect(callProblem(call({ name: "view_cart", phase: "invalid" }), en)).toMatch(/garbled/);
     expect(callProblem(call({ name: "view_cart", phase: "done" }), en)).toBeUndefined();
-    expect(friendlyRule("Quantity must be a whole number from 1 to 10 (got 11).")).toBe(
-      "A cart line holds at most 10.",
-    );
   });
 
   it("tidies a result text for people: no ids, plurals right", () => {

@@ -9,6 +9,7 @@
 
 import type { DispatchDecision } from "../protocol/agent-event.js";
 import type { ApprovalResolution } from "../protocol/approval.js";
+import type { CitationLink } from "../protocol/citation-links.js";
 import type { JsonPreview } from "../protocol/json-preview.js";
 import type { RoundTimings } from "../protocol/round-timings.js";
 import type { StopReason } from "../protocol/stop-reason.js";
@@ -105,6 +106,8 @@ export interface TextItem {
   round: number;
   index: number;
   text: string;
+  /** The web pages the text cites (its `citations` event), once the block is complete. */
+  citations?: readonly CitationLink[];
 }
 
 /** Extended thinking of one content block, streaming in. */
@@ -174,6 +177,8 @@ export interface RoundInfo {
 export interface AgentError {
   code: string;
   message: string;
+  /** The facts behind the code, when the server sent them (e.g. a refused change's limits). */
+  params?: Readonly<Record<string, unknown>>;
 }
 
 /** The whole client-side state of a conversation. */

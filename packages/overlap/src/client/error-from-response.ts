@@ -17,7 +17,9 @@ export async function errorFromResponse(response: Response): Promise<AgentError>
   }
   const error = isRecord(body) ? body.error : undefined;
   if (isRecord(error) && typeof error.code === "string" && typeof error.message === "string") {
-    return { code: error.code, message: error.message };
+    return isRecord(error.params)
+      ? { code: error.code, message: error.message, params: error.params }
+      : { code: error.code, message: error.message };
   }
   return { code: `http_${response.status}`, message: fallbackMessage(response.status) };
 }

@@ -12,11 +12,19 @@ export class ApiError extends Error {
   /** The HTTP status; 0 when the server could not be reached. */
   readonly status: number;
   readonly code: string;
+  /** The facts behind the code, when the server sent them (a refused cart change's limits). */
+  readonly params: Readonly<Record<string, unknown>> | undefined;
 
-  constructor(status: number, code: string, message: string) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    params?: Readonly<Record<string, unknown>>,
+  ) {
     super(message);
     this.status = status;
     this.code = code;
+    this.params = params;
   }
 }
 
@@ -68,7 +76,7 @@ export async function requestJson<T>(
   }
   if (!response.ok) {
     const error = await errorFromResponse(response);
-    throw new ApiError(response.status, error.code, error.message);
+    throw new ApiError(response.status, error.code, error.message, error.params);
   }
   let value: unknown;
   try {

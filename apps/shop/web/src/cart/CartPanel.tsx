@@ -10,9 +10,10 @@
 
 import { useEffect, useState } from "react";
 import { ProductPicture } from "../cards/ProductPicture";
-import { friendlyRule } from "../chat/call-words";
 import type { ProductBook } from "../chat/product-book";
-import { count, pick } from "../i18n/lang";
+import { errorWords } from "../i18n/error-words";
+import { count, type Lang, pick } from "../i18n/lang";
+import { problemSentence } from "../i18n/problem-words";
 import { useLang } from "../i18n/shopper-lang";
 import { Icon, Spinner } from "../ui/Icon";
 import type { CartModel } from "./use-cart";
@@ -20,6 +21,23 @@ import { VariantPicker } from "./VariantPicker";
 import { variantOf } from "./variant-words";
 
 export { variantOf };
+
+/**
+ * A refused change in the panel's language, from its code and facts (never the server's English
+ * sentence on a Chinese page); any other error by its code.
+ */
+function noticeWords(
+  notice: NonNullable<CartModel["notice"]>,
+  lang: Lang,
+  book: ProductBook | undefined,
+): string {
+  const said =
+    notice.kind === "rule" && notice.problem
+      ? problemSentence(notice.problem, lang, book ?? new Map())
+      : undefined;
+  if (said) return said;
+  return errorWords({ code: notice.problem?.code ?? "internal", message: notice.message }, lang);
+}
 
 export function CartPanel({
   model,
@@ -85,7 +103,7 @@ export function CartPanel({
           key={notice.seq}
         >
           <Icon name="alert" size={15} />
-          <span>{friendlyRule(notice.message)}</span>
+          <span>{noticeWords(notice, lang, book)}</span>
           <button
             type="button"
             className="btn-icon"

@@ -40,6 +40,8 @@ export interface CartNotice {
   /** `rule` for a refused change (409), `error` for anything else. */
   kind: "rule" | "error";
   message: string;
+  /** The refusal's code and facts, from which the panel writes its sentence. */
+  problem: { code: string; params?: Readonly<Record<string, unknown>> } | undefined;
   /** Increases with each notice, so the same sentence twice is announced twice. */
   seq: number;
 }
@@ -171,6 +173,10 @@ export function useCart(
         setNotice({
           kind: err instanceof ApiError && err.status === 409 ? "rule" : "error",
           message: messageOf(err),
+          problem:
+            err instanceof ApiError
+              ? { code: err.code, ...(err.params ? { params: err.params } : {}) }
+              : undefined,
           seq: seq.current,
         });
         return false;

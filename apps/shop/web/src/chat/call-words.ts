@@ -2,8 +2,8 @@
  * What a tool call does, in words, for the shopper: "Adding Aero Trail Runner (size US 10) to your
  * cart", "Checking your total", "Looking for running shoes under $100", in English or Chinese.
  * Product names come from the page's {@link ProductBook}; a product not known yet is "an item",
- * never its id. Failures read as plain sentences: the runtime's `invalid_input` texts (zod's
- * "✖ Too big: expected number to be <=10 → at quantity") become "The quantity can be at most 10."
+ * never its id. Failures read as plain sentences written from the result's `problem` (a code and
+ * its facts: "The quantity can be at most 10.", "数量最多为 10。"), never from the model's text.
  * Pure: no React, no DOM.
  */
 
@@ -13,6 +13,7 @@ import { categoryName } from "../i18n/category-words";
 import { colorName } from "../i18n/color-words";
 import { discountWords } from "../i18n/discount-words";
 import { count, type Lang, pick } from "../i18n/lang";
+import { problemSentence } from "../i18n/problem-words";
 import type { ProductBook } from "./product-book";
 
 /** What a sentence needs: the language and the names the page knows. */
@@ -275,7 +276,6 @@ function phrase(entry: CallEntry, ctx: WordsContext): Phrase {
             `Changed the price of ${name} to ${to}`,
           );
     }
-    case "list_orders":
     case "restock_products": {
       const n = Array.isArray(args.productIds) ? args.productIds.length : undefined;
       const what = n !== undefined ? count(lang, n, "product") : pick(lang, "products", "商品");
@@ -322,6 +322,7 @@ function phrase(entry: CallEntry, ctx: WordsContext): Phrase {
       return z
         ? zh("查看当前折扣")
         : en("list the discounts", "Listing the discounts", "Listed the discounts");
+    case "list_orders":
       return z
         ? zh("列出最近的订单")
         : en("list recent orders", "Listing recent orders", "Listed recent orders");
@@ -468,113 +469,6 @@ function approvalSentence(entry: CallEntry, lang: Lang): string | undefined {
   }
 }
 
-// ---------- Problems in plain words ----------
-
-const FIELDS: Readonly<Record<string, readonly [string, string]>> = {
-  quantity: ["quantity", "数量"],
-  productId: ["product", "商品"],
-  productIds: ["list of products", "商品列表"],
-  maxPrice: ["highest price", "最高价格"],
-  minPrice: ["lowest price", "最低价格"],
-  size: ["size", "尺码"],
-  color: ["colour", "颜色"],
-  query: ["search", "搜索词"],
-  category: ["category", "类别"],
-  question: ["question", "问题"],
-  units: ["number of units", "件数"],
-  price: ["price", "价格"],
-  threshold: ["stock threshold", "库存阈值"],
-  limit: ["number of results", "结果数量"],
-  orderId: ["order number", "订单号"],
-  title: ["title", "标题"],
-  top: ["number of best sellers", "畅销商品数量"],
-};
-
-/** One zod issue ("Too big: expected number to be <=10") as the end of a sentence. */
-function constraint(message: string, lang: Lang): string {
-  const z = lang === "zh";
-  let m = /^Too (big|small): expected (\w+) to (?:be|have) ([<>]=?)\s*([\d.]+)/.exec(message);
-  if (m) {
-    const [, , kind, op, value] = m;
-    const bound = Number(value);
-    if (kind === "string") {
-      if (op?.startsWith(">")) return z ? "不能为空" : "is missing";
-      return z ? `太长了（最多 ${bound} 个字符）` : `is too long (at most ${bound} characters)`;
-    }
-    if (kind === "array" || kind === "set") {
-      return op?.startsWith("<")
-        ? z
-          ? `最多 ${bound} 个`
-          : `can hold at most ${bound}`
-        : z
-          ? `至少需要 ${bound} 个`
-          : `needs at least ${bound}`;
-    }
-    switch (op) {
-      case "<=":
-        return z ? `最多为 ${bound}` : `can be at most ${bound}`;
-      case "<":
-        return z ? `必须小于 ${bound}` : `must be less than ${bound}`;
-      case ">=":
-        return z ? `至少为 ${bound}` : `must be at least ${bound}`;
-      default:
-        return z ? `必须大于 ${bound}` : `must be more than ${bound}`;
-    }
-  }
-  m = /^Invalid input: expected (\w+), received (\w+)/.exec(message);
-  if (m) {
-    if (m[2] === "undefined") return z ? "缺失" : "is missing";
-    if (m[1] === "int") return z ? "必须是整数" : "must be a whole number";
-    if (m[1] === "number") return z ? "应该是数字" : "should be a number";
-    if (m[1] === "string") return z ? "应该是文字" : "should be text";
-    return z ? "格式不对" : "is in the wrong form";
-  }
-  if (/^Unrecognized key/.test(message))
-    return z ? "带了无法识别的字段" : "has a field the shop doesn't know";
-  if (/expected int/.test(message)) return z ? "必须是整数" : "must be a whole number";
-  return z ? "无效" : "isn't valid";
-}
-
-/** zod's pretty text ("✖ message\n  → at path", one per issue) as sentences. */
-function validationSentences(text: string, lang: Lang): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(/✖\s*([^\n]+)(?:\n\s*→ at ([\w.[\]]+))?/g)) {
-    const message = (m[1] ?? "").trim();
-    const path = (m[2] ?? "").split(".")[0]?.replace(/\[\d+\]$/, "") ?? "";
-    const field = FIELDS[path];
-    const what = field ? pick(lang, field[0], field[1]) : path ? path : "";
-    const end = constraint(message, lang);
-    if (lang === "zh") out.push(`${what || "请求"}${end}。`);
-    else out.push(`${what ? `The ${what}` : "The request"} ${end}.`);
-  }
-  return out;
-}
-
-/** A rule's sentence (the shop's own English) in Chinese, for the rules the shop has. */
-function ruleInChinese(text: string): string | undefined {
-  let m = /a line holds at most (\d+)/.exec(text);
-  if (m) return `每件商品最多只能放 ${m[1]} 件。`;
-  m = /^Only (\d+) × (.+?) in stock/.exec(text);
-  if (m) return `${m[2]} 只剩 ${m[1]} 件库存。`;
-  m = /^(.+?) is (?:now )?out of stock/.exec(text);
-  if (m) return `${m[1]} 已售罄。`;
-  m = /over the (\$[\d,.]+) limit/.exec(text);
-  if (m) return `购物车总价会超过 ${m[1]} 的上限。`;
-  m = /^(.+?) comes in sizes (.+?); there is no size (.+?)\.$/.exec(text);
-  if (m) return `${m[1]} 没有 ${m[3]} 码（有：${m[2]}）。`;
-  m = /^(.+?) comes in one size only/.exec(text);
-  if (m) return `${m[1]} 只有一个尺码。`;
-  m = /^(.+?) comes in (.+?); not in (.+?)\.$/.exec(text);
-  if (m) return `${m[1]} 没有 ${m[3]} 这个颜色（有：${m[2]}）。`;
-  m = /^(.+?) is not in the cart/.exec(text);
-  if (m) return `购物车里没有 ${m[1]}。`;
-  if (/The cart is empty/.test(text)) return "购物车是空的，先加点东西吧。";
-  if (/no product|not in the catalog/i.test(text)) return "目录里没有这件商品。";
-  m = /Quantity must be a whole number from 1 to (\d+)/.exec(text);
-  if (m) return `数量必须是 1 到 ${m[1]} 之间的整数。`;
-  return undefined;
-}
-
 /**
  * A model-facing result text made fit for people: ids out ("Aero Trail Runner (p-0001, size
  * US 10)" → "Aero Trail Runner (size US 10)", a bare id → its name when known), plurals right
@@ -592,25 +486,10 @@ export function tidyText(text: string, book: ProductBook): string {
 }
 
 /**
- * A cart rule's sentence as the shop writes it, said more simply where it reads like a form's
- * validation ("Quantity must be a whole number from 1 to 10 (got 11)." → "A cart line holds at
- * most 10."); other sentences as they are.
- */
-export function friendlyRule(text: string): string {
-  const m = /^Quantity must be a whole number from 1 to (\d+) \(got (-?[\d.]+)\)\.?$/.exec(
-    text.trim(),
-  );
-  if (m) {
-    return Number(m[2]) > Number(m[1])
-      ? `A cart line holds at most ${m[1]}.`
-      : "A cart line needs at least 1.";
-  }
-  return text;
-}
-
-/**
  * Why a call did not do what it was asked, as a sentence for the shopper; `undefined` for a call
- * that did not fail.
+ * that did not fail. Written from the result's `problem` (a code and its facts) or its status,
+ * never from the text the model reads: on an English page a failure without a known code shows
+ * that text tidied, on a Chinese page a plain sentence.
  */
 export function callProblem(entry: CallEntry, ctx: WordsContext): string | undefined {
   const { lang } = ctx;
@@ -623,22 +502,15 @@ export function callProblem(entry: CallEntry, ctx: WordsContext): string | undef
   }
   const result = entry.result;
   if (!result || !callFailed(entry)) return undefined;
+  const known = result.problem ? problemSentence(result.problem, lang, ctx.book) : undefined;
+  if (known) return known;
   switch (result.status) {
-    case "invalid_input": {
-      const sentences = validationSentences(result.text, lang);
-      if (sentences.length > 0) return sentences.join(" ");
-      return /was not run/.test(result.text)
-        ? pick(
-            lang,
-            "The request was cut off, so nothing was done.",
-            "请求被截断了，所以什么也没做。",
-          )
-        : pick(
-            lang,
-            "The request was not in a form the shop accepts, so nothing was done.",
-            "请求的格式不对，所以什么也没做。",
-          );
-    }
+    case "invalid_input":
+      return pick(
+        lang,
+        "The request was not in a form the shop accepts, so nothing was done.",
+        "请求的格式不对，所以什么也没做。",
+      );
     case "unknown_tool":
       return pick(lang, "The shop has no such action.", "商店没有这个功能。");
     case "timeout":
@@ -655,14 +527,7 @@ export function callProblem(entry: CallEntry, ctx: WordsContext): string | undef
         "The reply was stopped before this started, so nothing was done.",
         "回复在这一步开始前就停止了，所以什么也没做。",
       );
-    default: {
-      const text = tidyText(result.text, ctx.book).replace(/^Invalid arguments for \w+: /, "");
-      if (/✖/.test(text)) {
-        const sentences = validationSentences(text, lang);
-        if (sentences.length > 0) return sentences.join(" ");
-      }
-      if (lang === "zh") return ruleInChinese(text) ?? text;
-      return friendlyRule(text);
-    }
+    default:
+      return pick(lang, tidyText(result.text, ctx.book), "这一步没能完成。");
   }
 }
