@@ -66,6 +66,7 @@ export type {
   ApprovalResolved,
   ApprovalSource,
 } from "./protocol/approval.js";
+export type { CitationLink } from "./protocol/citation-links.js";
 export type { JsonPreview } from "./protocol/json-preview.js";
 export type { BlockTiming, RoundTimings, ToolTiming } from "./protocol/round-timings.js";
 export type { StopReason } from "./protocol/stop-reason.js";

@@ -26,6 +26,16 @@ const oneOf =
   (v) =>
     typeof v === "string" && values.includes(v);
 const isUiEvent: Check = (v) => isRecord(v) && isString(v.type);
+// A page turns each into a link: the address must be text; title and quote are optional text.
+const isCitationList: Check = (v) =>
+  Array.isArray(v) &&
+  v.every(
+    (c) =>
+      isRecord(c) &&
+      isString(c.url) &&
+      optional(isString)(c.title) &&
+      optional(isString)(c.citedText),
+  );
 const isProblem: Check = (v) => isRecord(v) && isString(v.code) && optional(isRecord)(v.params);
 // The timeline is drawn from these. The round's optional milliseconds are numbers when present
 // (an older server may send none of them, e.g. no `firstTokenMs`); the entries of `blocks` and
@@ -94,6 +104,7 @@ const FIELDS: { readonly [T in AgentEventType]: Readonly<Record<string, Check>> 
     input: optional(isRecord),
     result: isAnything,
   },
+  citations: { round: isNumber, index: isNumber, citations: isCitationList },
   "approval-request": {
     round: isNumber,
     callId: isString,

@@ -88,6 +88,8 @@ function applyOwn(state: AgentState, event: AgentEvent): AgentState {
       return applyStatus(state, event);
     case "server-tool":
       return updateTurn(state, event.agent, (turn) => applyServerTool(turn, event));
+    case "citations":
+      return updateTurn(state, event.agent, (turn) => applyCitations(turn, event));
     case "approval-request":
       return updateCall(state, event, (entry) =>
         // A replayed request never reopens an approval that already ended.
@@ -206,6 +208,18 @@ function appendThinking(turn: AssistantTurn, event: EventOf<"thinking-delta">): 
   }
   if (thinking === "") return turn;
   return replaceItem(turn, at, { ...item, thinking: item.thinking + thinking });
+}
+
+function applyCitations(turn: AssistantTurn, event: EventOf<"citations">): AssistantTurn {
+  const { round, index, citations } = event;
+  const at = turn.items.findLastIndex(
+    (item) => item.kind === "text" && item.round === round && item.index === index,
+  );
+  const item = turn.items[at];
+  if (item?.kind !== "text") {
+    return { ...turn, items: [...turn.items, { kind: "text", round, index, text: "", citations }] };
+  }
+  return replaceItem(turn, at, { ...item, citations });
 }
 
 function applyServerTool(turn: AssistantTurn, event: EventOf<"server-tool">): AssistantTurn {

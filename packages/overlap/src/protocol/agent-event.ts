@@ -8,6 +8,7 @@
  */
 
 import type { ApprovalResolution } from "./approval.js";
+import type { CitationLink } from "./citation-links.js";
 import type { JsonPreview } from "./json-preview.js";
 import type { RoundTimings } from "./round-timings.js";
 import type { StopReason } from "./stop-reason.js";
@@ -82,6 +83,16 @@ export type AgentEvent = AgentEventBase &
         phase: "call" | "result";
         input?: Readonly<Record<string, unknown>>;
         result?: unknown;
+      }
+    | {
+        /**
+         * The web pages a text block cites, once the block is complete (each page once, in the
+         * order first cited; see `citationLinks`). Only for a block with at least one.
+         */
+        type: "citations";
+        round: number;
+        index: number;
+        citations: readonly CitationLink[];
       }
     | {
         /** A call waits for the user's approval before it runs (its tool's `approval`). */

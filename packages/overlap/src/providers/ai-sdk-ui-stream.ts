@@ -78,6 +78,7 @@ export type UiMessageChunk =
     }
   | { type: "tool-output-error"; toolCallId: string; errorText: string; providerExecuted?: boolean }
   | { type: `data-${string}`; id?: string; data: unknown; transient?: boolean }
+  | { type: "source-url"; sourceId: string; url: string; title?: string }
   | { type: "finish-step" }
   | { type: "finish"; finishReason?: UiFinishReason; messageMetadata?: unknown }
   | { type: "error"; errorText: string };
@@ -364,6 +365,17 @@ export async function* uiMessageChunks(
               toolCallId: event.callId,
               output: event.result ?? null,
               providerExecuted: true,
+            };
+          }
+          break;
+        case "citations":
+          yield* ensureStep();
+          for (const [n, link] of event.citations.entries()) {
+            yield {
+              type: "source-url",
+              sourceId: `${event.round}-${event.index}-${n}`,
+              url: link.url,
+              ...(link.title === undefined ? {} : { title: link.title }),
             };
           }
           break;

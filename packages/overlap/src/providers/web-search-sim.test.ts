@@ -16,6 +16,8 @@ import { z } from "zod";
 import type { ModelClient } from "../agent/model-client.js";
 import { runAgentTurn } from "../agent/run-agent-turn.js";
 import { validateConversation } from "../agent/validate-conversation.js";
+import { initialAgentState } from "../client/agent-state.js";
+import { reduceAgentEvent } from "../client/reduce-agent-event.js";
 import type { AgentEvent } from "../protocol/agent-event.js";
 import type { AssistantContentBlock, TextBlock } from "../stream/message.js";
 import { defineTool } from "../tools/define-tool.js";
@@ -88,7 +90,25 @@ async function turnOf(model: ModelClient) {
   expect(runs).toEqual([{ sku: "SKU-42" }]);
   expect(validateConversation(turn.messages)).toEqual([]);
   const content = turn.rounds[0]!.assistant.content;
-  return { content, events, text: textOf(content) };
+  const text = textOf(content);
+  // The page's view: one `citations` event for the cited text, folded onto its text item.
+  const cited = events.filter((e) => e.type === "citations");
+  expect(cited).toEqual([
+    {
+      type: "citations",
+      round: 1,
+      index: content.indexOf(text),
+      citations: CITED.map((c) => expect.objectContaining({ url: c.url })),
+    },
+  ]);
+  let state = initialAgentState();
+  for (const event of events) state = reduceAgentEvent(state, { id: undefined, event });
+  const items = state.turns.flatMap((t) => (t.role === "assistant" ? t.items : []));
+  const shown = items.find((i) => i.kind === "text" && i.text === text.text);
+  expect(shown?.kind === "text" && shown.citations).toEqual(
+    cited[0]?.type === "citations" && cited[0].citations,
+  );
+  return { content, events, text };
 }
 
 function textOf(content: readonly AssistantContentBlock[]): TextBlock {

@@ -12,6 +12,7 @@ import type { ToolLedger } from "../dispatch/tool-ledger.js";
 import { OverlapError } from "../errors.js";
 import type { AgentEvent, AgentEventSink } from "../protocol/agent-event.js";
 import type { ApprovalSource } from "../protocol/approval.js";
+import { citationLinks } from "../protocol/citation-links.js";
 import type { RoundTimings } from "../protocol/round-timings.js";
 import type { StopReason } from "../protocol/stop-reason.js";
 import type { Usage } from "../protocol/usage.js";
@@ -342,9 +343,14 @@ export class StreamedRound {
         this.#previews.update(report.callId, pending.send);
         return;
       }
-      case "block-stop":
+      case "block-stop": {
         this.#clock.blockStop(report.index);
+        const cited = report.block.type === "text" ? citationLinks(report.block.citations) : [];
+        if (cited.length > 0) {
+          this.#emit({ type: "citations", round, index: report.index, citations: cited });
+        }
         return;
+      }
       case "tool-call":
         this.#clock.blockStop(report.index);
         this.#toolCall(report);

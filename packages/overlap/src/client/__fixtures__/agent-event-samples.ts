@@ -54,6 +54,12 @@ export const AGENT_EVENT_SAMPLES: {
     phase: "result",
     result: [{ title: "tea" }],
   },
+  citations: {
+    type: "citations",
+    round: 1,
+    index: 3,
+    citations: [{ url: "https://tea.example/green", title: "Green tea" }],
+  },
   "approval-request": {
     type: "approval-request",
     round: 1,
