@@ -14,7 +14,14 @@ import {
   sampleIndices,
   turnFigures,
 } from "./figures.js";
-import { formatMarkdown, formatText, type SystemRun, summarize, tables } from "./report.js";
+import {
+  cpuPerFrameUs,
+  formatMarkdown,
+  formatText,
+  type SystemRun,
+  summarize,
+  tables,
+} from "./report.js";
 import { buildScenarios, faultScenario, type Scenario } from "./scenarios.js";
 import { barChartSvg, escapeXml, niceStep, timelineSvg } from "./svg.js";
 
@@ -244,6 +251,20 @@ describe("summary and tables", () => {
     expect(text).toContain("round latency / lower bound");
     expect(text).toContain("absent");
     expect(all.map(formatMarkdown).join("\n")).toMatch(/^\| scenario \| overlap \| after \|$/m);
+    // CPU per frame beside CPU per turn: the median turn's CPU over its frames, and the frames.
+    const median = cells.overlap!.median!;
+    expect(median.frames).toBeGreaterThan(0);
+    const perFrame = all.find((t) => t.title.startsWith("CPU µs per wire frame"))!;
+    expect(perFrame.rows[0]![1]).toBe(
+      `${((median.cpuMs * 1000) / median.frames).toFixed(1)} (${median.frames})`,
+    );
+  });
+});
+
+describe("cpuPerFrameUs", () => {
+  it("divides a turn's CPU by its frames, in µs", () => {
+    expect(cpuPerFrameUs({ cpuMs: 12, frames: 4000 })).toBe("3.0");
+    expect(cpuPerFrameUs({ cpuMs: 31, frames: 34 })).toBe("911.8");
   });
 });
 

@@ -262,6 +262,11 @@ function goals(systems: SystemSummary[], scenarios: PeersSummary["scenarios"]): 
   };
 }
 
+/** CPU µs per SSE frame of a turn (its median CPU over its frames), one decimal. */
+export function cpuPerFrameUs(m: Pick<TurnFigures, "cpuMs" | "frames">): string {
+  return ((m.cpuMs * 1000) / m.frames).toFixed(1);
+}
+
 /** The goals in words, met or not, with the figures behind them. */
 export function goalLines(g: Goals): string[] {
   const yes = (met: boolean | "n/a") => (met === "n/a" ? "n/a" : met ? "met" : "NOT met");
@@ -353,6 +358,11 @@ export function tables(summary: PeersSummary): Table[] {
         ],
       ],
     },
+    matrix(
+      "CPU µs per wire frame (median turn's CPU over the SSE frames of its two responses) and the frames",
+      (m) => (m.frames > 0 ? `${cpuPerFrameUs(m)} (${m.frames})` : "-"),
+      "the fine-grained wire (overlap) carries each call's arguments in 8-character deltas: many more frames for the same turn than the buffered wire; a system's cost per turn is mostly its cost per frame times its frames.",
+    ),
   ];
   const faultRows = summary.systems.map((s) => {
     if (!s.ran) return [s.name, "not run", "", "", "", "", "", s.notRun ?? ""];

@@ -29,10 +29,13 @@ export class PreviewCoalescer {
       this.#calls.set(callId, state);
     }
     state.send = send;
+    // A preview already due on a timer takes this delta too: no clock read per delta (during a
+    // long synchronous pass the timer sends it once the pass yields, rather than mid-pass).
+    if (state.timer !== undefined) return;
     const wait = state.lastSentAt + this.#intervalMs - this.#now();
     if (wait <= 0) {
       this.#fire(state);
-    } else if (state.timer === undefined) {
+    } else {
       const pending = state;
       pending.timer = setTimeout(() => {
         pending.timer = undefined;
