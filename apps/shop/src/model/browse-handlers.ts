@@ -9,6 +9,7 @@ import type { ConversationState, ToolExchange } from "./conversation-state.js";
 import { call, errorSentence, pick, say, text } from "./replies.js";
 import { index, priceOf, productOf, resolveItem } from "./resolve-item.js";
 import type { IntentOf } from "./shopper-handler.js";
+import { chineseTermsIn } from "./zh-lexicon.js";
 
 /** A catalog search, or the one product the words name. */
 export function search(state: ConversationState, intent: IntentOf<"search">): SimScript {
@@ -39,13 +40,15 @@ export function search(state: ConversationState, intent: IntentOf<"search">): Si
       intro = pick(
         zh,
         `Looking for ${query || "products"} under ${formatCents(cheapest)}.`,
-        `我找一下低于 ${formatCents(cheapest)} 的${query ? `「${query}」` : "商品"}。`,
+        `我找一下低于 ${formatCents(cheapest)} 的${zhLabel(state) ? `「${zhLabel(state)}」` : "同类商品"}。`,
       );
     }
   } else if (query !== "" && input.maxPrice === undefined && input.minPrice === undefined) {
     // "show me the swift road racer" names one product: its card, not a list of look-alikes.
     const named = index().resolve(query);
-    if (named.kind === "found" && named.unmatched.length === 0)
+    // Only when the words name it ("swift"), not only describe it ("waterproof trail shoes").
+    const model = named.kind === "found" ? named.product.name.split(" ")[0]!.toLowerCase() : "";
+    if (named.kind === "found" && named.unmatched.length === 0 && query.includes(model))
       return {
         blocks: [
           text(pick(zh, `Here is the ${named.product.name}.`, `这是 ${named.product.name}。`)),
@@ -107,20 +110,21 @@ export function searchFollowUp(state: ConversationState, search: ToolExchange): 
       pick(
         zh,
         `Nothing in the catalog matches${query ? ` "${query}"` : ""}${priceWords(search, false)}. Try other words or a wider price range?`,
-        `目录里没有符合${query ? `「${query}」` : ""}${priceWords(search, true)}的商品，换个说法或放宽价格试试？`,
+        `目录里没有符合${zhLabel(state) ? `「${zhLabel(state)}」` : "您要求"}${priceWords(search, true)}的商品，换个说法或放宽价格试试？`,
       ),
     );
+  // A Chinese title names what the shopper asked for in their words, not the search's English.
   const title = pick(
     zh,
     `Results for "${query || "everything"}"${priceWords(search, false)}`,
-    `「${query || "全部商品"}」${priceWords(search, true)}的搜索结果`,
-  );
-  return {
-    blocks: [
-      text(pick(zh, `I found ${ids.length}. Here they are:`, `找到 ${ids.length} 款，如下：`)),
-      call("show_products", { title, productIds: ids }),
-    ],
-  };
+    `「${zhLabel(state) || "全部商品"}」${priceWords(search, true)}的搜索结果`,
+  ).slice(0, 120);
+  return { blocks: [call("show_products", { title, productIds: ids })] };
+}
+
+/** The Chinese product words of the request ("无线耳机" → "耳机"), "" when it has none. */
+function zhLabel(state: ConversationState): string {
+  return chineseTermsIn(state.userText).join("、");
 }
 
 function priceWords(search: ToolExchange, zh: boolean): string {

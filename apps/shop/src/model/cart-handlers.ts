@@ -1,14 +1,17 @@
 /**
  * The shopper's cart changes: add named items or the products shown, remove a line or part of
- * it, set or change a quantity, change a size or colour, empty the cart. A change that needs the
- * cart's lines looks at the cart first; a product that needs a size or colour is asked about.
+ * it, keep one line and remove the rest, swap what was just added, set or change a quantity,
+ * change a size or colour, empty the cart. A change that needs the cart's lines looks at the cart
+ * first; a product that needs a size or colour (or was asked in one it does not come in) is asked
+ * about, never added on a guess. The calls carry no narration: the answer, written from the
+ * results, says what was done, once.
  */
 
 import type { SimBlock, SimScript } from "overlap-sim";
 import type { ConversationState } from "./conversation-state.js";
 import type { NamedItem } from "./read-mention.js";
-import { call, listOf, pick, say, text, variantQuestion } from "./replies.js";
-import { missingFor, named, resolveItem, variantFor, variantWords } from "./resolve-item.js";
+import { call, pick, say, text, variantQuestion } from "./replies.js";
+import { itemQuestion, resolveItem, variantFor } from "./resolve-item.js";
 import type { IntentOf } from "./shopper-handler.js";
 
 /** "Let me check your cart first", with the view_cart call. */
@@ -21,72 +24,47 @@ export function lookAtCartFirst(zh: boolean): SimScript {
   };
 }
 
-/** The add_to_cart calls for the items that resolve; the others are asked about at the end. */
+/** The add_to_cart calls of items ready to add: resolved, with the size and colour they need. */
+function addCalls(state: ConversationState, items: readonly NamedItem[]): SimBlock[] {
+  return items.flatMap((item) => {
+    const target = resolveItem(item, state, "catalog");
+    if (!target.ok || itemQuestion(target.product, item, state.zh) !== undefined) return [];
+    const v = variantFor(target.product, item);
+    return [
+      call("add_to_cart", {
+        productId: target.product.id,
+        quantity: item.quantity,
+        ...(v.size ? { size: v.size } : {}),
+        ...(v.color ? { color: v.color } : {}),
+      }),
+    ];
+  });
+}
+
+/** The add_to_cart calls for the items that resolve; the others are asked about in the answer. */
 export function addItems(
   state: ConversationState,
   items: readonly NamedItem[],
   total: boolean,
 ): SimScript {
   const { zh } = state;
-  const resolved = items.map((item) => ({ item, target: resolveItem(item, state, "catalog") }));
-  const known = resolved.flatMap((r) =>
-    r.target.ok ? [{ item: r.item, product: r.target.product }] : [],
-  );
-  if (known.length === 0)
-    return say(
-      resolved
-        .map((r) => (r.target.ok ? "" : r.target.say))
-        .join(" ")
-        .trim(),
-    );
-  const calls: SimBlock[] = [];
-  const names: string[] = [];
-  // A product with sizes (or several colours) is not added without them: asked instead.
-  const asks = known.flatMap(({ item, product }) => missingFor(product, item));
-  if (asks.length === known.length) {
-    const unresolved = resolved.flatMap((r) => (r.target.ok ? [] : [r.target.say]));
-    return say([variantQuestion(asks, zh), ...unresolved].join(zh ? "" : " "));
-  }
-  for (const { item, product } of known) {
-    if (missingFor(product, item).length > 0) continue;
-    const v = variantFor(product, item);
-    const words = variantWords(v, zh);
-    names.push(
-      item.quantity === 1 && !words
-        ? product.name
-        : zh
-          ? `${product.name} × ${item.quantity}${words}`
-          : `${item.quantity} × ${product.name}${words}`,
-    );
-    calls.push(
-      call("add_to_cart", {
-        productId: product.id,
-        quantity: item.quantity,
-        ...(v.size ? { size: v.size } : {}),
-        ...(v.color ? { color: v.color } : {}),
-      }),
-    );
+  const calls = addCalls(state, items);
+  if (calls.length === 0) {
+    // Nothing can be added yet: every question at once (which product, which size).
+    const questions = items.map((item) => {
+      const target = resolveItem(item, state, "catalog");
+      return target.ok ? (itemQuestion(target.product, item, zh) ?? "") : target.say;
+    });
+    return say(questions.filter((q) => q !== "").join(zh ? "" : " "));
   }
   if (total) calls.push(call("cart_total", {}));
-  return {
-    blocks: [
-      text(
-        pick(
-          zh,
-          `I'll add ${names.join(" and ")} to your cart${total ? " and then check the total" : ""}.`,
-          `好的，我把${names.join("和")}加入购物车${total ? "，然后算一下总价" : ""}。`,
-        ),
-      ),
-      ...calls,
-    ],
-  };
+  return { blocks: calls };
 }
 
-/** The products shown last, in the order shown. */
+/** The products shown last: a run of them, each with the size and colour the request named. */
 export function addShown(state: ConversationState, intent: IntentOf<"add-shown">): SimScript {
   const { zh } = state;
-  const ids = state.shown.slice(0, intent.count);
-  if (ids.length === 0)
+  if (state.shown.length === 0)
     return say(
       pick(
         zh,
@@ -94,18 +72,31 @@ export function addShown(state: ConversationState, intent: IntentOf<"add-shown">
         "要加入哪几件商品？可以先让我展示几款，或者告诉我商品名称。",
       ),
     );
-  const blocks = [
-    text(
+  // "I'll take those" after six: how many is not said, so it is asked.
+  if (intent.count === undefined && state.shown.length > 2)
+    return say(
       pick(
         zh,
-        `Adding ${listOf(named(ids), false)} to your cart${intent.total ? ", then the total" : ""}.`,
-        `好的，把${listOf(named(ids), true)}加入购物车${intent.total ? "，再算一下总价" : ""}。`,
+        `Which of these should I add: all ${state.shown.length}, or some of them (for example "the first two")?`,
+        `要加入哪几件：全部 ${state.shown.length} 件，还是其中几件（例如「前两件」）？`,
       ),
-    ),
-    ...ids.map((id) => call("add_to_cart", { productId: id, quantity: 1 })),
-  ];
-  if (intent.total) blocks.push(call("cart_total", {}));
-  return { blocks };
+    );
+  return addItems(state, shownItems(state, intent), intent.total);
+}
+
+/** The items an "add the products shown" request stands for, in the order shown. */
+export function shownItems(state: ConversationState, intent: IntentOf<"add-shown">): NamedItem[] {
+  const count = intent.count ?? state.shown.length;
+  const ids = intent.from === "end" ? state.shown.slice(-count) : state.shown.slice(0, count);
+  return ids.map(
+    (id): NamedItem => ({
+      query: "",
+      id,
+      quantity: 1,
+      ...(intent.size !== undefined ? { size: intent.size } : {}),
+      ...(intent.color !== undefined ? { color: intent.color } : {}),
+    }),
+  );
 }
 
 /** A line out of the cart, or some of its units. */
@@ -116,33 +107,54 @@ export function removeLine(state: ConversationState, intent: IntentOf<"remove">)
   if (!target.ok) return say(target.say);
   const { product } = target;
   const line = state.cart.find((l) => l.productId === product.id)!;
-  if (intent.quantity !== undefined && intent.quantity < line.quantity) {
+  if (intent.quantity !== undefined && intent.quantity < line.quantity)
     return {
       blocks: [
-        text(
-          pick(
-            zh,
-            `Taking ${intent.quantity} × ${product.name} out of your cart.`,
-            `好的，从购物车减掉 ${intent.quantity} 件 ${product.name}。`,
-          ),
-        ),
         call("update_cart_item", {
           productId: product.id,
           quantity: line.quantity - intent.quantity,
         }),
       ],
     };
-  }
+  return { blocks: [call("remove_from_cart", { productId: product.id })] };
+}
+
+/** "Only keep the jacket": every other line out of the cart. */
+export function keepOnly(state: ConversationState, intent: IntentOf<"keep-only">): SimScript {
+  const { zh } = state;
+  if (!state.cart) return lookAtCartFirst(zh);
+  const target = resolveItem(intent, state, "cart");
+  if (!target.ok) return say(target.say);
+  const others = [
+    ...new Set(state.cart.map((l) => l.productId).filter((id) => id !== target.product.id)),
+  ];
+  if (others.length === 0)
+    return say(
+      pick(
+        zh,
+        `Your cart holds only the ${target.product.name} already.`,
+        `您的购物车里已经只有 ${target.product.name} 了。`,
+      ),
+    );
+  return { blocks: others.map((id) => call("remove_from_cart", { productId: id })) };
+}
+
+/** "Wait, not that one, the headlamp": the product just added out, the one meant in. */
+export function replaceLine(state: ConversationState, intent: IntentOf<"replace">): SimScript {
+  const { zh } = state;
+  if (!state.cart) return lookAtCartFirst(zh);
+  const wanted = resolveItem(intent.item, state, "catalog");
+  if (!wanted.ok) return say(wanted.say);
+  // The new product first needs its size or colour: asked before anything is removed.
+  const question = itemQuestion(wanted.product, intent.item, zh);
+  if (question) return say(question);
+  const old = resolveItem({ query: "", ref: { kind: "it" } }, state, "cart");
+  if (!old.ok) return say(old.say);
+  if (old.product.id === wanted.product.id) return addItems(state, [intent.item], false);
   return {
     blocks: [
-      text(
-        pick(
-          zh,
-          `Removing the ${product.name} from your cart.`,
-          `好的，把 ${product.name} 从购物车删除。`,
-        ),
-      ),
-      call("remove_from_cart", { productId: product.id }),
+      call("remove_from_cart", { productId: old.product.id }),
+      ...addCalls(state, [intent.item]),
     ],
   };
 }
@@ -153,20 +165,8 @@ export function setQuantity(state: ConversationState, intent: IntentOf<"set-quan
   if (!state.cart) return lookAtCartFirst(zh);
   const target = resolveItem(intent, state, "cart");
   if (!target.ok) return say(target.say);
-  const { product } = target;
   return {
-    blocks: [
-      text(
-        intent.quantity === 0
-          ? pick(zh, `Removing the ${product.name}.`, `好的，删除 ${product.name}。`)
-          : pick(
-              zh,
-              `Setting the ${product.name} to ${intent.quantity}.`,
-              `好的，把 ${product.name} 改为 ${intent.quantity} 件。`,
-            ),
-      ),
-      call("update_cart_item", { productId: product.id, quantity: intent.quantity }),
-    ],
+    blocks: [call("update_cart_item", { productId: target.product.id, quantity: intent.quantity })],
   };
 }
 
@@ -181,42 +181,26 @@ export function changeQuantity(
   const target = resolveItem(intent, state, intent.delta < 0 ? "cart" : "cart-first");
   if (!target.ok) return say(target.say);
   const { product } = target;
-  // "one more" of a line: in that line's size and colour.
   const held = state.cart?.filter((l) => l.productId === product.id) ?? [];
   const same = held.length === 1 ? held[0] : undefined;
-  if (intent.delta > 0)
+  if (intent.delta > 0) {
+    // More of a product not in the cart yet needs its size and colour like any add.
+    if (!same) return addItems(state, [{ query: product.name, quantity: intent.delta }], false);
     return {
       blocks: [
-        text(
-          pick(
-            zh,
-            `Adding ${intent.delta} more × ${product.name}.`,
-            `好的，再加 ${intent.delta} 件 ${product.name}。`,
-          ),
-        ),
         call("add_to_cart", {
           productId: product.id,
           quantity: intent.delta,
-          ...(same?.size ? { size: same.size } : {}),
-          ...(same?.color ? { color: same.color } : {}),
+          ...(same.size ? { size: same.size } : {}),
+          ...(same.color ? { color: same.color } : {}),
         }),
       ],
     };
+  }
   const line = state.cart!.find((l) => l.productId === product.id)!;
   const quantity = Math.max(0, line.quantity + intent.delta);
   return {
     blocks: [
-      text(
-        pick(
-          zh,
-          quantity === 0
-            ? `Removing the ${product.name}.`
-            : `Setting the ${product.name} to ${quantity}.`,
-          quantity === 0
-            ? `好的，删除 ${product.name}。`
-            : `好的，把 ${product.name} 改为 ${quantity} 件。`,
-        ),
-      ),
       quantity === 0
         ? call("remove_from_cart", { productId: product.id })
         : call("update_cart_item", { productId: product.id, quantity }),
@@ -224,23 +208,40 @@ export function changeQuantity(
   };
 }
 
-/** A line changed to another size or colour. */
+/** A line changed to another size or colour; "change the size" asks which. */
 export function setVariant(state: ConversationState, intent: IntentOf<"set-variant">): SimScript {
   const { zh } = state;
   if (!state.cart) return lookAtCartFirst(zh);
   const target = resolveItem(intent, state, "cart");
   if (!target.ok) return say(target.say);
   const { product } = target;
+  if (intent.size === undefined && intent.color === undefined) {
+    const missing = intent.ask === "color" || product.sizes.length === 0 ? "color" : "size";
+    if (missing === "color" && product.colors.length <= 1)
+      return say(
+        pick(
+          zh,
+          `The ${product.name} comes in ${product.colors.join("") || "one colour"} only.`,
+          `${product.name} 只有 ${product.colors.join("") || "一种颜色"}。`,
+        ),
+      );
+    return say(
+      variantQuestion(
+        [{ name: product.name, missing: [missing], sizes: product.sizes, colors: product.colors }],
+        zh,
+        true,
+      ),
+    );
+  }
+  const question = itemQuestion(
+    product,
+    { ...intent, ...lineVariant(state, product.id, intent) },
+    zh,
+  );
+  if (question && !variantFor(product, intent).valid) return say(question);
   const v = variantFor(product, intent);
   return {
     blocks: [
-      text(
-        pick(
-          zh,
-          `Changing the ${product.name} to${variantWords(v, false).replace(/^ \((.*)\)$/, " $1")}.`,
-          `好的，把 ${product.name} 换成${variantWords(v, true).replace(/^（(.*)）$/, "$1")}。`,
-        ),
-      ),
       call("update_cart_item", {
         productId: product.id,
         ...(v.size ? { size: v.size } : {}),
@@ -250,12 +251,22 @@ export function setVariant(state: ConversationState, intent: IntentOf<"set-varia
   };
 }
 
+/** The size and colour of the product's line in the cart, filling what a change leaves out. */
+function lineVariant(
+  state: ConversationState,
+  id: string,
+  change: { size?: string; color?: string },
+): { size?: string; color?: string } {
+  const line = state.cart?.find((l) => l.productId === id);
+  const size = change.size ?? line?.size;
+  const color = change.color ?? line?.color;
+  return { ...(size ? { size } : {}), ...(color ? { color } : {}) };
+}
+
 /** Every line out of the cart. */
 export function clearCart(state: ConversationState): SimScript {
   const { zh } = state;
   if (state.cart?.length === 0)
     return say(pick(zh, "Your cart is already empty.", "您的购物车已经是空的。"));
-  return {
-    blocks: [text(pick(zh, "Emptying your cart.", "好的，清空购物车。")), call("clear_cart", {})],
-  };
+  return { blocks: [call("clear_cart", {})] };
 }

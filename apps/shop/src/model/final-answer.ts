@@ -3,7 +3,9 @@
 import { chooseVariant } from "../domain/cart.js";
 import { formatCents } from "../domain/money.js";
 import { notApprovedSentence } from "./approval-replies.js";
+import { shownItems } from "./cart-handlers.js";
 import { type ConversationState, type ToolExchange, turnExchanges } from "./conversation-state.js";
+import { attributeSentence } from "./question-handlers.js";
 import {
   availabilitySentence,
   cartChangeSentence,
@@ -17,10 +19,8 @@ import {
   pick,
   productFacts,
   totalSentence,
-  type VariantAsk,
-  variantQuestion,
 } from "./replies.js";
-import { missingFor, productOf, resolveItem } from "./resolve-item.js";
+import { itemQuestion, productOf, resolveItem } from "./resolve-item.js";
 import type { ShopperIntent } from "./shopper-intent.js";
 
 /** The final answer of a turn, from every result of the turn. */
@@ -50,6 +50,10 @@ export function finalAnswer(state: ConversationState, intent: ShopperIntent): st
         parts.push(cartChangeSentence(x, zh));
         break;
       case "cart_total":
+        if (intent.kind === "total" && intent.delivery)
+          parts.push(
+            pick(zh, "This shop lists no separate delivery charge:", "本店没有单独列出运费："),
+          );
         parts.push(totalSentence(x.content, zh));
         break;
       case "view_cart":
@@ -64,6 +68,10 @@ export function finalAnswer(state: ConversationState, intent: ShopperIntent): st
       case "get_product": {
         const facts = productFacts(x.content);
         if (!facts) parts.push(x.content);
+        else if (intent.kind === "attribute")
+          parts.push(
+            attributeSentence(facts, productOf(facts.id)?.tags ?? [], intent.attribute, zh),
+          );
         else if (intent.kind === "availability") {
           const product = productOf(facts.id);
           const v = product ? chooseVariant(product, intent) : undefined;
@@ -123,14 +131,13 @@ export function finalAnswer(state: ConversationState, intent: ShopperIntent): st
       parts.push(pick(zh, "Your cart is now empty.", "购物车现在是空的。"));
   }
   // Items of an add that could not be resolved, or need a size or colour: asked about, never guessed.
-  if (intent.kind === "add") {
-    const asks: VariantAsk[] = [];
-    for (const item of intent.items) {
+  if (intent.kind === "add" || intent.kind === "add-shown") {
+    const items = intent.kind === "add" ? intent.items : shownItems(state, intent);
+    for (const item of items) {
       const target = resolveItem(item, state, "catalog");
-      if (!target.ok) parts.push(target.say);
-      else asks.push(...missingFor(target.product, item));
+      const question = target.ok ? itemQuestion(target.product, item, zh) : target.say;
+      if (question) parts.push(question);
     }
-    if (asks.length > 0) parts.push(variantQuestion(asks, zh));
   }
   return parts.join(zh ? "" : " ") || pick(zh, "Done.", "完成了。");
 }

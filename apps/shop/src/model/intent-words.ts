@@ -107,9 +107,22 @@ export function isChinese(text: string): boolean {
   return han > 0 && han >= text.replace(/\s/g, "").length / 4;
 }
 
+/** Shop words people write short or by sound ("sox"), in the catalog's spelling. */
+const SPOKEN: Readonly<Record<string, string>> = {
+  sox: "socks",
+  tshirt: "tee",
+  tshirts: "tees",
+  hoody: "hoodie",
+  pls: "please",
+  plz: "please",
+  thx: "thanks",
+};
+
 /** Folds the text and fixes one-letter typos in command words. */
 export function prepare(raw: string): string {
-  const folded = foldText(raw.trim()).replace(/\s+/g, " ");
+  const folded = foldText(raw.trim())
+    .replace(/\s+/g, " ")
+    .replace(/\b[a-z]+\b/g, (word) => SPOKEN[word] ?? word);
   return folded.replace(/[a-z]{4,}/g, (word) => {
     if (PLAIN_WORDS.has(word) || COMMAND_WORDS.includes(word) || catalogIndex().knows(word))
       return word;
@@ -124,6 +137,13 @@ export function prepare(raw: string): string {
 export function isNegated(text: string): boolean {
   return /\b(don'?t|do not|dont|never|not yet|no need|stop|without)\b|不要|别|不用|先不|暂时不/.test(
     text,
+  );
+}
+
+/** "not ready to pay yet", "later": checking out is put off. */
+export function isPutOff(text: string): boolean {
+  return (
+    isNegated(text) || /\b(not|n't|later|wait)\b|\bnot (yet|now)\b|等一下|晚点|以后再/.test(text)
   );
 }
 
@@ -156,7 +176,7 @@ export function countIn(text: string): number | undefined {
 
 /** Words that never name a product. */
 export const FILLER =
-  /\b(two|three|four|five|six|seven|eight|nine|ten|couple|that|this|these|those|both|me|my|the|a|an|some|please|pls|plz|pair|pairs|of|for|to|cart|basket|and|then|tell|what|is|it|them|can|you|could|i|would|like|also|with|by|units?|more|in|on|x|\d+|one|ones|too|as well|just|any|got|have|hey|hi|ok|okay|oh|yes|yeah|so|are|there|do|does|please|thanks|thank)\b|帮我|请|一下|我的|购物车|给我|吧|的|一双|一件|两双|两件|个|双|件/g;
+  /\b(two|three|four|five|six|seven|eight|nine|ten|couple|that|this|these|those|both|me|my|the|a|an|some|please|pls|plz|pair|pairs|of|for|to|cart|basket|and|then|tell|what|is|it|them|can|you|could|i|would|like|also|with|by|units?|more|in|on|x|\d+|one|ones|too|as well|just|any|got|have|hey|hi|ok|okay|oh|yes|yeah|so|are|there|do|does|please|thanks|thank|actually|wait|sorry|oops|hmm|nope|instead|rather|meant|mean|anyway)\b|帮我|请|一下|我的|购物车|给我|吧|的|一双|一件|两双|两件|个|双|件/g;
 
 /** The phrase without filler words and punctuation: what is left names a product. */
 export function stripFiller(text: string): string {
@@ -166,4 +186,58 @@ export function stripFiller(text: string): string {
     .replace(FILLER, " ")
     .replace(/\s+/g, " ")
     .trim();
+}
+
+/** Greetings, thanks and apologies around a request ("Hi there!", "Thanks so much!", "打扰一下"). */
+const PLEASANTRY =
+  /^(hi|hello|hey|hiya|good (morning|afternoon|evening)|thanks|thank you|cheers|sorry|i hope|hope you|have a (nice|good|great)|您好|你好|谢谢|多谢|打扰|麻烦您了|辛苦)/;
+
+/** Words that carry a request: what a shopper asks the shop to do or tell. */
+const REQUEST_CUE =
+  /\b(show|find|search|recommend|suggest|looking for|add|put|remove|delete|compare|check ?out|order|orders|cart|basket|buy|do you have|have you got|how much|price|tell me|what'?s|which|need|want)\b|推荐|帮我|找|加入|购物车|删|结账|订单|比较|多少钱|有没有|想要|想买/;
+
+/** Where the request starts inside a sentence of story ("…, so I was wondering if you could show me…"). */
+const REQUEST_START =
+  /.*?\b(?:i was wondering if you could|i was wondering if|wondering if you could|could you(?: please)?|can you(?: please)?|would you(?: please)?|please|anyway,?|so)\b\s*(?=\S)|.*?(?:想请您帮我|想请您|请您帮我|请帮我|能不能帮我|可以帮我)/;
+
+/**
+ * The request inside a long, polite message: the sentence that asks for something (not the
+ * greeting, the story around it or the thanks), from where the request starts. A short message
+ * is its own request.
+ */
+export function focusRequest(raw: string): string {
+  const sentences = raw
+    .split(/(?<=[.!?。！？])\s*|\n+/)
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+  const long = sentences.length > 1 || raw.split(/\s+/).length > 18 || raw.length > 40;
+  if (!long) return raw;
+  const folded = (s: string) => foldText(s);
+  const asking = sentences.filter(
+    (s) => !PLEASANTRY.test(folded(s)) && REQUEST_CUE.test(folded(s)),
+  );
+  const chosen = asking.at(-1) ?? sentences.filter((s) => !PLEASANTRY.test(folded(s))).at(-1);
+  if (chosen === undefined) return raw;
+  // Within the sentence, from where the request starts; a trailing "谢谢" goes too.
+  const start = chosen.replace(/[，,]\s*(谢谢|多谢|thanks|thank you)[^，,]*$/i, "");
+  let from = start;
+  for (let i = 0; i < 3; i++) {
+    const next = from.replace(REQUEST_START, "");
+    if (next === from || !REQUEST_CUE.test(folded(next))) break;
+    from = next;
+  }
+  return from;
+}
+
+/** Scripts and words of languages the assistant does not write (it answers in English or Chinese). */
+const OTHER_SCRIPT =
+  /[\u3040-\u30ff\uac00-\ud7af\u0400-\u04ff\u0600-\u06ff\u0e00-\u0e7f\u0590-\u05ff\u0900-\u097f]/;
+const OTHER_WORDS =
+  /\b(bonjour|merci|je|cherche|des|chaussures|veux|acheter|hola|quiero|comprar|unos|unas|gracias|por favor|busco|zapatillas|guten|tag|ich|suche|bitte|danke|möchte|kaufen|ciao|vorrei|grazie|olá|obrigado|quero|sapatos|hallo|schuhe|zapatos|calcetines|chaussettes)\b/g;
+
+/** True when the text is in a language other than English or Chinese. */
+export function isOtherLanguage(raw: string): boolean {
+  if (OTHER_SCRIPT.test(raw)) return true;
+  const words = raw.toLowerCase().match(OTHER_WORDS)?.length ?? 0;
+  return words >= 2;
 }

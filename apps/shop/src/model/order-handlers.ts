@@ -11,9 +11,19 @@ import { productOf } from "./resolve-item.js";
 import type { IntentOf } from "./shopper-handler.js";
 
 /** The order for everything in the cart, once every line has its size and colour. */
-export function checkout(state: ConversationState): SimScript {
+export function checkout(state: ConversationState, intent: IntentOf<"checkout">): SimScript {
   const { zh } = state;
   if (!state.cart) return lookAtCartFirst(zh);
+  // "I'll buy them" right after products were shown may mean those products: asked.
+  const cartIds = new Set(state.cart.map((l) => l.productId));
+  if (intent.loose && state.shown.length > 0 && !state.shown.some((id) => cartIds.has(id)))
+    return say(
+      pick(
+        zh,
+        "Do you want me to add the products shown to your cart, or check out what is in your cart now?",
+        "您是要把刚才展示的商品加入购物车，还是为购物车里现有的商品结账？",
+      ),
+    );
   if (state.cart.length === 0)
     return say(
       pick(
@@ -37,19 +47,7 @@ export function checkout(state: ConversationState): SimScript {
       : [];
   });
   if (incomplete.length > 0) return say(variantQuestion(incomplete, zh, true));
-  const items = state.cart.reduce((n, l) => n + l.quantity, 0);
-  return {
-    blocks: [
-      text(
-        pick(
-          zh,
-          `Placing your order for the ${items} item${items === 1 ? "" : "s"} in your cart.`,
-          `正在为购物车中的 ${items} 件商品下单。`,
-        ),
-      ),
-      call("checkout", {}),
-    ],
-  };
+  return { blocks: [call("checkout", {})] };
 }
 
 /** A negated or questioning mention of checking out: an answer, never an order. */

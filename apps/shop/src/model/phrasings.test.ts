@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createShopAgents, type ShopAgents } from "../agents/shop-agents.js";
 import { openStore } from "../db/open-store.js";
 import type { ShopStore } from "../db/shop-store.js";
+import { generateCatalog } from "../domain/catalog.js";
+import { isChinese } from "./intent-words.js";
 import { modelFromEnv, type ShopModel } from "./model-from-env.js";
 import { shopPolicy } from "./shop-policy.js";
 
@@ -22,9 +24,13 @@ interface Turn {
   calls: Array<{ name: string; input: Record<string, unknown> }>;
   inner: Array<{ name: string; input: Record<string, unknown> }>;
   final: string;
+  /** Every text the assistant wrote in the turn, as the shopper's bubble shows it. */
+  bubble: string;
 }
 
 interface Phrasing {
+  /** The kind of request the case stands for (counted in the test titles). */
+  kind?: string;
   say: string;
   who?: Who;
   /** Earlier requests of the same session. */
@@ -73,6 +79,15 @@ async function turn(who: Who, sessionId: string, text: string): Promise<Turn> {
   expect(result.error).toBeUndefined();
   await store.conversations.write(sessionId, 0, result.messages);
   const last = result.messages.at(-1)?.content;
+  const texts = (m: Message) =>
+    typeof m.content === "string"
+      ? m.content
+      : m.content.map((b) => (b.type === "text" ? b.text : "")).join(" ");
+  const bubble = result.messages
+    .slice(messages.length)
+    .filter((m) => m.role === "assistant")
+    .map(texts)
+    .join(" ");
   const calls = events.flatMap((e) =>
     e.type === "tool-call"
       ? [{ e, call: { name: e.name, input: e.input as Record<string, unknown> } }]
@@ -85,6 +100,7 @@ async function turn(who: Who, sessionId: string, text: string): Promise<Turn> {
       typeof last === "string"
         ? last
         : (last ?? []).map((b) => (b.type === "text" ? b.text : "")).join(""),
+    bubble,
   };
 }
 
@@ -111,8 +127,47 @@ async function run(p: Phrasing): Promise<Turn> {
     expect(result.final).not.toMatch(ENGLISH_WORDS);
   }
   if (p.lang === "en") expect(result.final).not.toMatch(HAN);
+  if (who === "shopper") expectShopAssistantWords(result.bubble, isChinese(p.say));
   await p.check?.(result, store, id);
   return result;
+}
+
+/** What may stay in Latin letters in a Chinese reply: names, brands, colours, sizes, prices, ids. */
+const LATIN_NAMES = [
+  ...new Set(
+    // A model name on its own ("Aero越野跑鞋") stays in Latin letters too.
+    generateCatalog().flatMap((p) => [p.name, p.brand, p.name.split(" ")[0]!, ...p.colors]),
+  ),
+].sort((a, b) => b.length - a.length);
+
+/** The Latin words of a Chinese reply that are not names, brands, colours or sizes. */
+function strayLatin(text: string): string[] {
+  let rest = text;
+  for (const name of LATIN_NAMES) rest = rest.split(name).join(" ");
+  return (
+    rest
+      .replace(
+        /\bUS ?\d+(\.5)?\b|\b(XXL|XL|XS|S|M|L)\b|\$[\d,.]+|\bo-[0-9a-f]+\b|\bp-\d{4}\b/g,
+        " ",
+      )
+      .match(/[A-Za-z]{2,}/g) ?? []
+  );
+}
+
+/**
+ * The shopper's bubble reads like a shop assistant's: one account of each action (not "I'll add
+ * X" and then "Added X"), no tool names, parser messages or internal limits, and a Chinese reply
+ * in Chinese throughout with one form of address (您).
+ */
+function expectShopAssistantWords(bubble: string, zh: boolean): void {
+  expect(bubble).not.toMatch(
+    /\bI'll (add|remove|put|change|set|empty)\b|\b(Adding|Removing|Setting|Changing|Emptying|Placing) (the |your |\d)|好的，(我)?把|好的，(删除|清空|再加)|正在为/,
+  );
+  expect(bubble).not.toMatch(/\b[a-z]+_[a-z_]+\b|zod|invalid_type|Unexpected token|JSON|上限/);
+  if (zh) {
+    expect(strayLatin(bubble)).toEqual([]);
+    expect(bubble).not.toMatch(/你/);
+  }
 }
 
 const cartOf = async (store: ShopStore, id: string) =>
@@ -433,8 +488,10 @@ const SHOPPER: Phrasing[] = [
   },
   {
     say: "add the aero trail runner in size 15",
-    calls: [add(AERO, { size: "15" })],
-    reply: /comes in sizes US 6, .*US 13; there is no size 15/,
+    // Asked before any call: the product does not come in that size.
+    calls: [],
+    reply:
+      /doesn't come in size 15\. Which size and colour for the Aero Trail Runner\? Sizes: US 6, .*US 13/,
     check: async (_t, store, id) => expect(await cartOf(store, id)).toEqual([]),
   },
   // Quantities and changes.
@@ -584,8 +641,8 @@ const SHOPPER: Phrasing[] = [
   {
     before: ["compare the aero trail runner and the swift road racer"],
     say: "add both",
-    // Without sizes the tool refuses each, and its refusal becomes the question.
-    calls: [add(AERO), add(SWIFT)],
+    // Without sizes nothing is added: both are asked about at once.
+    calls: [],
     reply:
       /Which size and colour for the Aero Trail Runner\?.*Which size and colour for the Swift Road Racer\?/,
   },
@@ -622,7 +679,7 @@ const SHOPPER: Phrasing[] = [
   {
     say: "介绍一下Aero越野跑鞋",
     calls: [["get_product", { productId: AERO }]],
-    reply: /Aero Trail Runner（Stridewell，Running Shoes）：\$89\.00，库存 42 件/,
+    reply: /Aero Trail Runner（Stridewell，跑鞋）：\$89\.00，库存 42 件/,
     lang: "zh",
   },
   {
@@ -753,6 +810,594 @@ const SHOPPER: Phrasing[] = [
     reply: /20 × Merino Wool Socks: 10% off/,
     check: (t) =>
       expect(t.inner).toEqual([{ name: "bulk_discount", input: { productId: MERINO, units: 20 } }]),
+  },
+];
+
+// Catalog ids of the everyday cases (deterministic catalog): one-colour products need no choice.
+const ECHO_HRM = "p-0017"; // Echo Heart Rate Monitor, $44.00, one size, White only
+const HEADLAMP = "p-0029"; // Vertex Headlamp, $60.99, Silver/White
+const JUMP_ROPE = "p-0043"; // Pro Jump Rope, $36.50, Grey only
+const GLACIER = "p-0036"; // Glacier Rain Jacket, XS-XXL, Red/Blue/Olive
+const STORM_VEST = "p-0025"; // Storm Running Vest
+const FOAM_ROLLER = "p-0063"; // Pro Foam Roller
+/** "show me wireless earbuds" shows these, in this order (all one size, one colour but Nova). */
+const EARBUDS = ["p-0144", "p-0108", "p-0052", "p-0040", "p-0060", "p-0068"] as const;
+const [QUANTUM, TITAN, ORBIT, , ECHO_BUDS, VERTEX_BUDS] = EARBUDS; // Titan is the cheapest ($54.99), Quantum the best rated (4.3)
+const EARBUDS_SHOWN = ["show me wireless earbuds"];
+const EARBUDS_SHOWN_ZH = ["推荐一些无线耳机"];
+const WITH_MONITOR = ["add the echo heart rate monitor"];
+const AERO_10_SLATE = ["add the aero trail runner in size 10 in slate"];
+const ASKS_LANGUAGE = /English or Chinese.*英文或中文|英文或中文.*English or Chinese/s;
+
+/**
+ * Conversations as shoppers write them, by kind of request: each asserts the exact calls (product,
+ * variant, quantity) or the one question asked instead, and so that nothing else was done.
+ */
+const EVERYDAY: Phrasing[] = [
+  // Sizes and colours anywhere in the sentence, in any order.
+  {
+    kind: "variant",
+    say: "can I get the swift road racer in red, size 9",
+    calls: [add(SWIFT, { quantity: 1, size: "US 9", color: "Red" })],
+  },
+  {
+    kind: "variant",
+    say: "put a large merino wool socks in charcoal in my cart",
+    calls: [add(MERINO, { quantity: 1, size: "L", color: "Charcoal" })],
+  },
+  {
+    kind: "variant",
+    say: "把L号的美利奴羊毛袜加入购物车，炭灰色",
+    calls: [add(MERINO, { quantity: 1, size: "L", color: "Charcoal" })],
+    lang: "zh",
+  },
+  {
+    kind: "variant",
+    say: "add the glacier rain jacket in M in red",
+    calls: [add(GLACIER, { quantity: 1, size: "M", color: "Red" })],
+  },
+  {
+    kind: "variant",
+    say: "size 10, volt, aero trail runner please",
+    calls: [add(AERO, { quantity: 1, size: "US 10", color: "Volt" })],
+  },
+  {
+    kind: "variant",
+    say: "add a pair of merino socks, medium, oatmeal",
+    calls: [add(MERINO, { quantity: 1, size: "M", color: "Oatmeal" })],
+  },
+  {
+    kind: "variant",
+    say: "我要38码的Aero越野跑鞋",
+    calls: [],
+    reply:
+      /Aero Trail Runner 没有 38 码。Aero Trail Runner要哪个尺码和颜色？可选：尺码：US 6.*US 13/,
+    lang: "zh",
+  },
+  {
+    kind: "variant",
+    say: "add the aero trail runner size 11 in navy",
+    calls: [],
+    reply: /Aero Trail Runner doesn't come in Navy.*Slate or Volt/,
+    lang: "en",
+  },
+  // Quantities in words.
+  {
+    kind: "quantity",
+    say: "add four echo heart rate monitors",
+    calls: [add(ECHO_HRM, { quantity: 4 })],
+  },
+  {
+    kind: "quantity",
+    say: "三双美利奴羊毛袜，M号，炭灰色",
+    calls: [add(MERINO, { quantity: 3, size: "M", color: "Charcoal" })],
+    lang: "zh",
+  },
+  {
+    kind: "quantity",
+    say: "来一件 echo heart rate monitor",
+    calls: [add(ECHO_HRM, { quantity: 1 })],
+  },
+  {
+    kind: "quantity",
+    say: "two vertex headlamps in silver please",
+    calls: [add(HEADLAMP, { quantity: 2, color: "Silver" })],
+  },
+  {
+    kind: "quantity",
+    say: "a couple of pro jump ropes",
+    calls: [add(JUMP_ROPE, { quantity: 2 })],
+  },
+  {
+    kind: "quantity",
+    say: "给我来两个Echo心率监测器",
+    calls: [add(ECHO_HRM, { quantity: 2 })],
+    lang: "zh",
+  },
+  // References to what was shown or is in the cart.
+  {
+    kind: "reference",
+    before: EARBUDS_SHOWN,
+    say: "add the third one",
+    calls: [add(ORBIT, { quantity: 1 })],
+  },
+  {
+    kind: "reference",
+    before: EARBUDS_SHOWN,
+    say: "add the last two you showed",
+    calls: [add(ECHO_BUDS!, { quantity: 1 }), add(VERTEX_BUDS!, { quantity: 1 })],
+  },
+  {
+    kind: "reference",
+    before: EARBUDS_SHOWN,
+    say: "I'll take those",
+    calls: [],
+    reply: /Which of these.*all 6/,
+  },
+  {
+    kind: "reference",
+    before: EARBUDS_SHOWN_ZH,
+    say: "把后面两件加入购物车",
+    calls: [add(ECHO_BUDS!, { quantity: 1 }), add(VERTEX_BUDS!, { quantity: 1 })],
+    lang: "zh",
+  },
+  {
+    kind: "reference",
+    before: EARBUDS_SHOWN_ZH,
+    say: "这个加入购物车",
+    calls: [],
+    reply: /您指的是哪一款/,
+    lang: "zh",
+  },
+  {
+    kind: "reference",
+    before: ["tell me about the echo heart rate monitor"],
+    say: "ok add it to my cart",
+    calls: [add(ECHO_HRM, { quantity: 1 })],
+  },
+  {
+    kind: "reference",
+    before: EARBUDS_SHOWN,
+    say: "add the second and the third",
+    calls: [add(TITAN!, { quantity: 1 }), add(ORBIT!, { quantity: 1 })],
+  },
+  {
+    kind: "reference",
+    before: [...WITH_MONITOR, "add the vertex headlamp in white"],
+    say: "take the first one out",
+    calls: [["remove_from_cart", { productId: ECHO_HRM }]],
+  },
+  // Corrections.
+  {
+    kind: "correction",
+    before: WITH_MONITOR,
+    say: "wait, not that one, the vertex headlamp in silver",
+    calls: [["remove_from_cart", { productId: ECHO_HRM }], add(HEADLAMP, { color: "Silver" })],
+    check: async (_t, store, id) =>
+      expect(await cartOf(store, id)).toEqual([{ id: HEADLAMP, q: 1, color: "Silver" }]),
+  },
+  {
+    kind: "correction",
+    before: AERO_10_SLATE,
+    say: "swap it for a 9",
+    calls: [["update_cart_item", { productId: AERO, size: "US 9" }]],
+    check: async (_t, store, id) =>
+      expect(await cartOf(store, id)).toEqual([{ id: AERO, q: 1, size: "US 9", color: "Slate" }]),
+  },
+  {
+    kind: "correction",
+    before: AERO_10_SLATE,
+    say: "换成荧光绿的",
+    calls: [["update_cart_item", { productId: AERO, color: "Volt" }]],
+    lang: "zh",
+  },
+  {
+    kind: "correction",
+    before: AERO_10_SLATE,
+    say: "actually make that an 11",
+    calls: [["update_cart_item", { productId: AERO, size: "US 11" }]],
+  },
+  {
+    kind: "correction",
+    before: ["add the swift road racer in size 9 in red"],
+    say: "sorry, I meant white",
+    calls: [["update_cart_item", { productId: SWIFT, color: "White" }]],
+  },
+  {
+    kind: "correction",
+    before: ["add the merino wool socks in size M in charcoal"],
+    say: "no wait, make it a large",
+    calls: [["update_cart_item", { productId: MERINO, size: "L" }]],
+  },
+  // Keeping one line and removing the rest.
+  {
+    kind: "keep-only",
+    before: [...WITH_MONITOR, "add the glacier rain jacket in M in red"],
+    say: "only keep the jacket",
+    calls: [["remove_from_cart", { productId: ECHO_HRM }]],
+    check: async (_t, store, id) =>
+      expect(await cartOf(store, id)).toEqual([{ id: GLACIER, q: 1, size: "M", color: "Red" }]),
+  },
+  {
+    kind: "keep-only",
+    before: [...WITH_MONITOR, "add the glacier rain jacket in M in red"],
+    say: "别的都删掉，只留夹克",
+    calls: [["remove_from_cart", { productId: ECHO_HRM }]],
+    lang: "zh",
+  },
+  {
+    kind: "keep-only",
+    before: [...WITH_MONITOR, "add the vertex headlamp in silver", "add a pro jump rope"],
+    say: "remove everything except the headlamp",
+    calls: [
+      ["remove_from_cart", { productId: ECHO_HRM }],
+      ["remove_from_cart", { productId: JUMP_ROPE }],
+    ],
+    check: async (_t, store, id) =>
+      expect(await cartOf(store, id)).toEqual([{ id: HEADLAMP, q: 1, color: "Silver" }]),
+  },
+  {
+    kind: "keep-only",
+    before: [...WITH_MONITOR, "add the merino wool socks in M in charcoal"],
+    say: "just keep the socks and get rid of the rest",
+    calls: [["remove_from_cart", { productId: ECHO_HRM }]],
+  },
+  // Totals, subtotals and delivery.
+  {
+    kind: "total",
+    before: WITH_MONITOR,
+    say: "how much is it all",
+    calls: [["cart_total", {}]],
+    reply: /\$44\.00 for 1 item/,
+  },
+  {
+    kind: "total",
+    before: WITH_MONITOR,
+    say: "一共多少钱",
+    calls: [["cart_total", {}]],
+    reply: /\$44\.00/,
+    lang: "zh",
+  },
+  {
+    kind: "total",
+    before: WITH_MONITOR,
+    say: "what's my subtotal?",
+    calls: [["cart_total", {}]],
+    reply: /\$44\.00/,
+  },
+  {
+    kind: "total",
+    before: WITH_MONITOR,
+    say: "how much is delivery?",
+    calls: [["cart_total", {}]],
+    reply: /no separate delivery charge.*\$44\.00/,
+  },
+  {
+    kind: "total",
+    before: WITH_MONITOR,
+    say: "运费多少？",
+    calls: [["cart_total", {}]],
+    reply: /运费.*\$44\.00/,
+    lang: "zh",
+  },
+  // Every common way to say "check out".
+  ...[
+    "let's wrap this up",
+    "I'll buy them",
+    "ok that's everything, I'm ready to pay",
+    "proceed to checkout please",
+    "place my order",
+    "that's all for today, check me out",
+    "complete my purchase",
+    "我要付款",
+    "就这些，结算吧",
+  ].map(
+    (say): Phrasing => ({
+      kind: "checkout",
+      before: WITH_MONITOR,
+      say,
+      calls: [["checkout", {}]],
+      reply: /Order o-|订单 o-/,
+    }),
+  ),
+  {
+    kind: "checkout",
+    before: WITH_MONITOR,
+    say: "I'm not ready to pay yet",
+    calls: [],
+    reply: /won't place an order/,
+  },
+  // The shopper's orders.
+  {
+    kind: "orders",
+    before: [...WITH_MONITOR, "check out"],
+    say: "what have I bought before?",
+    calls: [["my_orders", {}]],
+    reply: /o-[0-9a-f]+ .*Echo Heart Rate Monitor/,
+  },
+  {
+    kind: "orders",
+    before: [...WITH_MONITOR, "买单"],
+    say: "我的订单呢",
+    calls: [["my_orders", {}]],
+    reply: /o-[0-9a-f]+/,
+    lang: "zh",
+  },
+  { kind: "orders", say: "我之前买过什么", calls: [["my_orders", {}]], lang: "zh" },
+  { kind: "orders", say: "did my order go through?", calls: [["my_orders", {}]] },
+  // Questions about a shown product, answered from its facts.
+  {
+    kind: "attribute",
+    before: ["tell me about the aero trail runner"],
+    say: "does it come in black",
+    calls: [["get_product", { productId: AERO }]],
+    reply: /doesn't come in Black.*Slate, Volt/,
+  },
+  {
+    kind: "attribute",
+    before: ["tell me about the merino wool socks"],
+    say: "what's it made of",
+    calls: [["get_product", { productId: MERINO }]],
+    reply: /merino wool/,
+  },
+  {
+    kind: "attribute",
+    before: ["介绍一下Storm防水越野跑鞋"],
+    say: "适合下雨天吗",
+    calls: [["get_product", { productId: STORM }]],
+    reply: /防水/,
+    lang: "zh",
+  },
+  {
+    kind: "attribute",
+    before: ["tell me about the aero trail runner"],
+    say: "is it waterproof?",
+    calls: [["get_product", { productId: AERO }]],
+    reply: /doesn't say the Aero Trail Runner is waterproof/,
+  },
+  {
+    kind: "attribute",
+    before: ["介绍一下Glacier Rain Jacket"],
+    say: "有蓝色的吗",
+    calls: [["get_product", { productId: GLACIER }]],
+    reply: /有的.*Blue/,
+    lang: "zh",
+  },
+  // Superlatives over what was shown.
+  {
+    kind: "superlative",
+    before: EARBUDS_SHOWN,
+    say: "add the lowest price one",
+    calls: [add(TITAN!, { quantity: 1 })],
+  },
+  {
+    kind: "superlative",
+    before: EARBUDS_SHOWN,
+    say: "which one is top rated",
+    calls: [],
+    reply: /Quantum Wireless Earbuds.*4\.3/,
+  },
+  {
+    kind: "superlative",
+    before: EARBUDS_SHOWN_ZH,
+    say: "评分最高的是哪个",
+    calls: [],
+    reply: /Quantum Wireless Earbuds/,
+    lang: "zh",
+  },
+  {
+    kind: "superlative",
+    before: EARBUDS_SHOWN,
+    say: "I'll take the cheapest",
+    calls: [add(TITAN!, { quantity: 1 })],
+  },
+  {
+    kind: "superlative",
+    before: EARBUDS_SHOWN_ZH,
+    say: "最便宜的那个加入购物车",
+    calls: [add(TITAN!, { quantity: 1 })],
+    lang: "zh",
+  },
+  {
+    kind: "superlative",
+    before: EARBUDS_SHOWN,
+    say: "add the highest rated one",
+    calls: [add(QUANTUM!, { quantity: 1 })],
+  },
+  // Comparing what was shown: an answer, never an addition.
+  {
+    kind: "compare",
+    before: ["show me running shoes under 100"],
+    say: "which of these is lighter",
+    calls: [],
+    reply: /Aero Trail Runner.*Swift Road Racer|Swift Road Racer.*Aero Trail Runner/,
+  },
+  {
+    kind: "compare",
+    before: EARBUDS_SHOWN,
+    say: "which of these is the cheapest?",
+    calls: [],
+    reply: /Titan Wireless Earbuds.*\$54\.99/,
+  },
+  {
+    kind: "compare",
+    before: EARBUDS_SHOWN,
+    say: "which is better, the first or the second?",
+    calls: [["compare_products", { productIds: [QUANTUM, TITAN] }]],
+  },
+  {
+    kind: "compare",
+    before: EARBUDS_SHOWN_ZH,
+    say: "比较一下前两款",
+    calls: [["compare_products", { productIds: [QUANTUM, TITAN] }]],
+    lang: "zh",
+  },
+  // A request buried in a long, polite message.
+  {
+    kind: "buried",
+    say: "Hi there! I hope you're having a lovely day. My sister has a birthday next week and she just started running, so I was wondering if you could show me some running socks. Thank you so much!",
+    calls: [
+      ["search_products", { query: "running socks" }],
+      ["show_products", {}],
+    ],
+  },
+  {
+    kind: "buried",
+    say: "Hello, sorry to bother you. I bought stuff last month and I can't remember what it was, could you show me my past orders please? Thanks a lot.",
+    calls: [["my_orders", {}]],
+  },
+  {
+    kind: "buried",
+    say: "Good morning! We're going camping this weekend and my old one broke. Could you add the vertex headlamp in silver to my cart? Thanks!",
+    calls: [add(HEADLAMP, { quantity: 1, color: "Silver" })],
+  },
+  {
+    kind: "buried",
+    say: "您好，打扰一下。我下周要去跑马拉松，想请您帮我推荐几款跑步袜，谢谢！",
+    calls: [
+      ["search_products", { query: "running socks" }],
+      ["show_products", {}],
+    ],
+    lang: "zh",
+  },
+  {
+    kind: "buried",
+    say: "hey so I was out running yesterday and it started pouring, my shoes got soaked lol. anyway do you have any waterproof trail shoes?",
+    calls: [
+      ["search_products", { query: "waterproof trail shoes" }],
+      ["show_products", {}],
+    ],
+  },
+  // Typos fixed without changing the words that were right.
+  {
+    kind: "typo",
+    say: "add the aero trail runner in size 10 in volt and the merino wool sox in M charcoal",
+    calls: [
+      add(AERO, { quantity: 1, size: "US 10", color: "Volt" }),
+      add(MERINO, { quantity: 1, size: "M", color: "Charcoal" }),
+    ],
+  },
+  {
+    kind: "typo",
+    say: "add the echo hart rate moniter",
+    calls: [add(ECHO_HRM, { quantity: 1 })],
+  },
+  { kind: "typo", before: WITH_MONITOR, say: "chekc out", calls: [["checkout", {}]] },
+  {
+    kind: "typo",
+    before: WITH_MONITOR,
+    say: "remvoe the echo heart rate monitor",
+    calls: [["remove_from_cart", { productId: ECHO_HRM }]],
+  },
+  {
+    kind: "typo",
+    say: "show me the storm running vest",
+    calls: [["show_products", { productIds: [STORM_VEST] }]],
+  },
+  {
+    kind: "typo",
+    say: "whats the price of the pro foam roler",
+    calls: [["get_product", { productId: FOAM_ROLLER }]],
+  },
+  // Other languages: a polite answer in the languages the assistant writes.
+  ...[
+    "Bonjour, je cherche des chaussures de course",
+    "Hola, quiero comprar unos calcetines",
+    "Guten Tag, ich suche Laufschuhe",
+    "こんにちは、ランニングシューズを探しています",
+    "안녕하세요 운동화 보여주세요",
+  ].map((say): Phrasing => ({ kind: "other-language", say, calls: [], reply: ASKS_LANGUAGE })),
+  // Partly understood: one specific question, not the list of what the assistant can do.
+  {
+    kind: "question",
+    say: "add some socks in M",
+    calls: [],
+    reply: /Which one do you mean|"socks" fits \d+ products/,
+  },
+  {
+    kind: "question",
+    say: "I want to buy something for my dad",
+    calls: [],
+    reply: /What kind of product/,
+  },
+  {
+    kind: "question",
+    before: AERO_10_SLATE,
+    say: "change the size",
+    calls: [],
+    reply: /Which size for the Aero Trail Runner/,
+  },
+  {
+    kind: "question",
+    before: [...WITH_MONITOR, "add a pro jump rope"],
+    say: "remove one",
+    calls: [],
+    reply: /Which one do you mean: the Echo Heart Rate Monitor or the Pro Jump Rope\?/,
+  },
+  // The README's and the welcome screen's suggestions do what they say.
+  {
+    kind: "suggestion",
+    say: "add the Volt Aero trail runner in size 10 and the charcoal wool socks in size M to my cart and tell me the total",
+    calls: [
+      add(AERO, { quantity: 1, size: "US 10", color: "Volt" }),
+      add(MERINO, { quantity: 1, size: "M", color: "Charcoal" }),
+      ["cart_total", {}],
+    ],
+    reply: /\$103\.50 for 2 items/,
+  },
+  {
+    kind: "suggestion",
+    say: "show me running shoes under 100",
+    calls: [
+      ["search_products", { maxPrice: 100 }],
+      ["show_products", {}],
+    ],
+  },
+  {
+    kind: "suggestion",
+    before: ["show me running shoes under 100"],
+    say: "compare these two",
+    calls: [["compare_products", {}]],
+  },
+  {
+    kind: "suggestion",
+    say: "ask the merchant when the Aero trail runner is back in stock",
+    calls: [["ask_merchant", {}]],
+  },
+  {
+    kind: "suggestion",
+    say: "把10码荧光绿的Aero越野跑鞋加入购物车，然后算一下总价",
+    calls: [add(AERO, { quantity: 1, size: "US 10", color: "Volt" }), ["cart_total", {}]],
+    reply: /\$89\.00/,
+    lang: "zh",
+  },
+  {
+    kind: "suggestion",
+    before: [...WITH_MONITOR],
+    say: "check out",
+    calls: [["checkout", {}]],
+  },
+  {
+    kind: "suggestion",
+    before: EARBUDS_SHOWN_ZH,
+    say: "帮我把前两件商品加入购物车再算一下总价",
+    calls: [add(QUANTUM!, { quantity: 1 }), add(TITAN!, { quantity: 1 }), ["cart_total", {}]],
+    reply: /已加入购物车.*总价 \$223\.99/,
+    lang: "zh",
+  },
+  {
+    kind: "suggestion",
+    before: ["推荐几款跑鞋"],
+    say: "帮我把前两件商品加入购物车再算一下总价",
+    calls: [],
+    reply: /Horizon Trail Shoe要哪个尺码.*Rapid Trail Shoe要哪个尺码和颜色/,
+    lang: "zh",
+  },
+  {
+    kind: "suggestion",
+    before: ["add the aero trail runner"],
+    say: "the 10 in Volt",
+    calls: [add(AERO, { quantity: 1, size: "US 10", color: "Volt" })],
   },
 ];
 
@@ -905,6 +1550,17 @@ const MERCHANT: Phrasing[] = [
 describe("the scripted model understands shoppers", () => {
   it.each(
     SHOPPER.map((p) => [p.before ? `${p.say} (after ${p.before.join(" / ")})` : p.say, p] as const),
+  )("%s", async (_title, p) => {
+    await run(p);
+  });
+});
+
+describe("the scripted model understands everyday shoppers", () => {
+  it.each(
+    EVERYDAY.map(
+      (p) =>
+        [`[${p.kind}] ${p.say}${p.before ? ` (after ${p.before.join(" / ")})` : ""}`, p] as const,
+    ),
   )("%s", async (_title, p) => {
     await run(p);
   });

@@ -12,6 +12,14 @@ const SIZE_PATTERNS: readonly RegExp[] = [
   /\b(?:in )?(?:an? )?(?:size|sz)\b ?:? ?(us ?\d{1,2}(?:\.5)?|\d{1,2}(?:\.5)?|xxl|xl|xs|s\/m|l\/xl|extra large|extra small|small|medium|large|s|m|l)\b/,
   /\b(?:in )?(us ?\d{1,2}(?:\.5)?)\b/,
   /\bin (?:an? )?(xxl|xl|xs|extra large|extra small|small|medium|large)\b/,
+  // "in M in red", "in L", "sox in m charcoal": a letter size right after "in".
+  /\bin (xxl|xl|xs|s|m|l)\b(?!')/,
+  // "a large", "an extra large": a size said as an article and a size word.
+  /\b(?:an?|the) (extra large|extra small|small|medium|large)\b/,
+  // "swap it for a 9", "make that an 11", "a 10.5 instead": a shoe size after an article.
+  /\b(?:for|to|make (?:it|that)|get|want|take|need) an? (\d{1,2}(?:\.5)?)\b(?! (?:more|pairs?|units?|of))/,
+  // "size 10, volt": a bare "medium" or "large" between commas.
+  /(?:^|, ?)(extra large|extra small|small|medium|large)(?:,|$)/,
   /(\d{1,2}(?:\.5)?|xxl|xl|xs|s|m|l) ?(?:码|号)(?:的)?/,
   /(加大|大|中|小)号(?:的)?/,
 ];

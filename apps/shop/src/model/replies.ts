@@ -57,14 +57,14 @@ export function cartSentence(summary: string, zh: boolean): string {
   );
 }
 
-/** "Cart total: $207.00 for 4 items (limit $5,000.00)." as a sentence. */
+/** "Cart total: $207.00 for 4 items (limit $5,000.00)." as a sentence (the limit is the shop's own). */
 export function totalSentence(content: string, zh: boolean): string {
   const m = content.match(/Cart total: (\S+) for (\d+) items? \(limit (\S+)\)/);
   if (!m) return content;
   return pick(
     zh,
     `Your cart total is ${m[1]} for ${countOf(m[2]!, "item")}.`,
-    `购物车总价 ${m[1]}，共 ${m[2]} 件（上限 ${m[3]}）。`,
+    `购物车总价 ${m[1]}，共 ${m[2]} 件。`,
   );
 }
 
@@ -326,6 +326,22 @@ export function orderSentence(content: string, zh: boolean): string {
 }
 
 /** The shopper's orders, from my_orders' result. */
+/** "1 × X (size M, Charcoal), 2 × Y" in Chinese: "X × 1（尺码 M，Charcoal）、Y × 2". */
+function zhLines(lines: string): string {
+  return lines
+    .split(/, (?=\d+ × )/)
+    .map((line) => {
+      const m = line.match(/^(\d+) × (.+?)(?: \((.+)\))?$/);
+      if (!m) return line;
+      const variant = m[3]
+        ?.replace(/^size /, "尺码 ")
+        .replace(/, size /, "，尺码 ")
+        .replace(/, /g, "，");
+      return `${m[2]} × ${m[1]}${variant ? `（${variant}）` : ""}`;
+    })
+    .join("、");
+}
+
 export function ordersSentence(content: string, zh: boolean): string {
   if (/^No orders yet/.test(content))
     return pick(
@@ -343,7 +359,7 @@ export function ordersSentence(content: string, zh: boolean): string {
     pick(
       zh,
       `${o[1]} (${o[2]} UTC): ${o[3]} — ${countOf(o[4]!, "item")}, ${o[5]}; status: ${o[6]}.`,
-      `${o[1]}（${o[2]} UTC）：${o[3]}，共 ${o[4]} 件，${o[5]}；状态：已下单并付款（本店不跟踪物流）。`,
+      `${o[1]}（${o[2]}，世界协调时）：${zhLines(o[3]!)}，共 ${o[4]} 件，${o[5]}；状态：已下单并付款（本店不跟踪物流）。`,
     ),
   );
   return pick(
@@ -381,6 +397,27 @@ function sizeRange(sizes: readonly string[]): string {
   return sizes.length > 4 ? `${sizes[0]}–${sizes.at(-1)}` : sizes.join(", ");
 }
 
+/** The catalog's categories in Chinese. */
+const CATEGORY_ZH: Readonly<Record<string, string>> = {
+  "Running Shoes": "跑鞋",
+  Socks: "袜子",
+  "Hiking Boots": "登山靴",
+  Tops: "上衣",
+  Jackets: "外套",
+  "Shorts & Tights": "短裤和紧身裤",
+  Backpacks: "背包",
+  Accessories: "配饰",
+  Electronics: "电子产品",
+  Hydration: "饮水装备",
+  Camping: "露营装备",
+  Fitness: "健身器材",
+};
+
+/** A category's name in the answer's language. */
+export function categoryWords(category: string, zh: boolean): string {
+  return zh ? (CATEGORY_ZH[category] ?? category) : category;
+}
+
 /** "Tell me more about X". */
 export function detailsSentence(p: ProductFacts, zh: boolean): string {
   const stock =
@@ -396,7 +433,7 @@ export function detailsSentence(p: ProductFacts, zh: boolean): string {
     zh,
     `${p.name} by ${p.brand} (${p.category}): ${p.price}, ${stock}, rated ${p.rating}/5. ${p.description}${sizes}${colors} Want me to add it to your cart?`,
     // The catalog's descriptions are English: a Chinese answer gives the facts without it.
-    `${p.name}（${p.brand}，${p.category}）：${p.price}，${stock}，评分 ${p.rating}/5。${sizes}${colors}需要加入购物车吗？`,
+    `${p.name}（${p.brand}，${categoryWords(p.category, true)}）：${p.price}，${stock}，评分 ${p.rating}/5。${sizes}${colors}需要加入购物车吗？`,
   );
 }
 
@@ -455,6 +492,12 @@ export function availabilitySentence(
 export function compareSentence(content: string, zh: boolean): string {
   const m = content.match(/^Compared (.+)\. Cheapest: (.+); best rated: (.+)\.$/);
   if (!m) return content;
+  if (m[2] === m[3])
+    return pick(
+      zh,
+      `Here's ${m[1]} side by side: the ${m[2]} is both the cheapest and the best rated. Want me to add it?`,
+      `${m[1]!.split(" vs ").join(" 与 ")} 的对比如上：${m[2]} 既最便宜，评分也最高。要加入购物车吗？`,
+    );
   return pick(
     zh,
     `Here's ${m[1]!.replace(/ vs /g, " vs ")} side by side: the ${m[2]} is the cheapest, the ${m[3]} the best rated. Want me to add one?`,

@@ -9,7 +9,7 @@ import type { Product } from "../domain/catalog.js";
 import type { ConversationState } from "./conversation-state.js";
 import { catalogIndex, type Resolution } from "./product-resolver.js";
 import type { Ref } from "./read-mention.js";
-import { listOf, pick, type VariantAsk } from "./replies.js";
+import { listOf, pick, type VariantAsk, variantQuestion } from "./replies.js";
 
 /** The product a mention means, or what to say instead of acting. */
 export type Target = { ok: true; product: Product } | { ok: false; say: string };
@@ -32,7 +32,7 @@ export function priceOf(state: ConversationState, id: string): number {
  * then the catalog; `catalog`: the catalog, preferring what the conversation is about.
  */
 export function resolveItem(
-  item: { query: string; ref?: Ref },
+  item: { query: string; ref?: Ref; id?: string },
   state: ConversationState,
   scope: "catalog" | "cart" | "cart-first",
   among?: readonly string[],
@@ -47,7 +47,7 @@ export function resolveItem(
 }
 
 function resolveMention(
-  item: { query: string; ref?: Ref },
+  item: { query: string; ref?: Ref; id?: string },
   state: ConversationState,
   scope: "catalog" | "cart" | "cart-first",
   among: readonly string[] | undefined,
@@ -58,7 +58,17 @@ function resolveMention(
     const product = id ? productOf(id) : undefined;
     return product ? { ok: true, product } : undefined;
   };
+  const known = found(item.id);
+  if (known) return known;
   const ref = item.ref ?? (item.query === "" ? { kind: "it" as const } : undefined);
+  if (ref?.kind === "one") {
+    // "remove one": only when a single product can be meant.
+    const pool = scope === "cart" ? cartIds : state.shown;
+    if (pool.length === 1) return found(pool[0])!;
+    if (scope === "cart" && state.cart?.length === 0)
+      return { ok: false, say: pick(zh, "Your cart is empty.", "您的购物车是空的。") };
+    return { ok: false, say: whichOf(named([...new Set(pool)]), zh) };
+  }
   if (ref?.kind === "it" || ref?.kind === "them") {
     const focusInCart = state.focus && cartIds.includes(state.focus) ? state.focus : undefined;
     const candidates =
@@ -222,4 +232,57 @@ export function missingFor(
   const missing = missingVariant(product, { size: v.size, color });
   if (missing.length === 0) return [];
   return [{ name: product.name, missing, sizes: product.sizes, colors: product.colors }];
+}
+
+/**
+ * What to ask before adding a product for an item, or undefined when it can be added: a size or
+ * colour it does not come in ("doesn't come in Navy", then which one), or one it needs and the
+ * item does not name. A size given for a one-size product is ignored.
+ */
+export function itemQuestion(
+  product: Product,
+  item: { size?: string; color?: string },
+  zh: boolean,
+): string | undefined {
+  const asked = { ...item };
+  if (product.sizes.length === 0) delete asked.size;
+  const chosen = chooseVariant(product, asked);
+  if (chosen.ok) {
+    const asks = missingFor(product, asked);
+    return asks.length > 0 ? variantQuestion(asks, zh) : undefined;
+  }
+  const badSize = asked.size !== undefined && !chooseVariant(product, { size: asked.size }).ok;
+  const badColor = asked.color !== undefined && !chooseVariant(product, { color: asked.color }).ok;
+  const keep = {
+    ...(badSize ? {} : asked.size !== undefined ? { size: asked.size } : {}),
+    ...(badColor ? {} : asked.color !== undefined ? { color: asked.color } : {}),
+  };
+  const v = variantFor(product, keep);
+  const missing = missingVariant(product, {
+    size: v.size,
+    color: v.color ?? (product.colors.length === 1 ? product.colors[0] : undefined),
+  });
+  const not = badSize
+    ? pick(
+        zh,
+        `The ${product.name} doesn't come in size ${asked.size}.`,
+        `${product.name} 没有 ${asked.size} 码。`,
+      )
+    : pick(
+        zh,
+        `The ${product.name} doesn't come in ${asked.color}.`,
+        `${product.name} 没有${asked.color}。`,
+      );
+  const ask =
+    missing.length > 0
+      ? variantQuestion(
+          [{ name: product.name, missing, sizes: product.sizes, colors: product.colors }],
+          zh,
+        )
+      : pick(
+          zh,
+          `It comes in ${product.colors.join(", ")}.`,
+          `可选颜色：${product.colors.join("、")}。`,
+        );
+  return `${not}${zh ? "" : " "}${ask}`;
 }

@@ -9,14 +9,25 @@ import {
   addShown,
   changeQuantity,
   clearCart,
+  keepOnly,
   removeLine,
+  replaceLine,
   setQuantity,
   setVariant,
 } from "./cart-handlers.js";
 import { checkout, checkoutQuestion, pastOrders } from "./order-handlers.js";
+import { askAttribute, whichShown } from "./question-handlers.js";
 import { call } from "./replies.js";
 import type { ShopperHandlers } from "./shopper-handler.js";
-import { askMerchant, declined, greet, notUnderstood, welcome } from "./talk-handlers.js";
+import {
+  askMerchant,
+  askWhatKind,
+  declined,
+  greet,
+  notUnderstood,
+  otherLanguage,
+  welcome,
+} from "./talk-handlers.js";
 
 /** Every kind of shopper request, what the script does for it and the tools that end it. */
 export const SHOPPER_HANDLERS: ShopperHandlers = {
@@ -38,6 +49,12 @@ export const SHOPPER_HANDLERS: ShopperHandlers = {
   details: { finals: ["get_product"], act: lookUpProduct },
   availability: { finals: ["get_product"], act: lookUpProduct },
   orders: { finals: ["my_orders"], act: pastOrders },
+  "keep-only": { finals: ["remove_from_cart"], act: keepOnly },
+  replace: { finals: ["add_to_cart"], act: replaceLine },
+  attribute: { finals: ["get_product"], act: askAttribute },
+  "which-shown": { act: whichShown },
+  vague: { act: askWhatKind },
+  "other-language": { act: otherLanguage },
   "view-cart": { finals: ["view_cart"], act: () => ({ blocks: [call("view_cart", {})] }) },
   total: { finals: ["cart_total"], act: () => ({ blocks: [call("cart_total", {})] }) },
   checkout: { finals: ["checkout"], act: checkout },

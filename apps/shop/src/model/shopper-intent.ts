@@ -11,7 +11,10 @@ import {
   CHINESE_NUMBERS,
   countIn,
   explicitCount,
+  focusRequest,
   isNegated,
+  isOtherLanguage,
+  isPutOff,
   isQuestion,
   MEASURE,
   prepare,
@@ -19,15 +22,44 @@ import {
 } from "./intent-words.js";
 import { priceFilter } from "./price-filter.js";
 import { catalogIndex } from "./product-resolver.js";
-import { mentionIn, type NamedItem, namedItems, type Ref } from "./read-mention.js";
-import { readVariant } from "./read-variant.js";
+import { readCorrection, readKeepOnly } from "./read-cart-edit.js";
+import { mentionIn, type NamedItem, namedItems, type Ref, readShownRun } from "./read-mention.js";
+import {
+  type ProductAttribute,
+  readAttribute,
+  readWhichShown,
+  type ShownOrder,
+} from "./read-question.js";
+import { readVariant, withoutVariant } from "./read-variant.js";
 import { chineseToEnglish } from "./zh-lexicon.js";
 
 /** A request of the shopper side. */
 export type ShopperIntent =
   | { kind: "add"; items: NamedItem[]; total: boolean }
-  /** "add these two" / "把两件商品加入购物车": the products shown last. */
-  | { kind: "add-shown"; count: number; total: boolean }
+  /**
+   * "add these two" / "把前两件商品加入购物车" / "the last two you showed": the products shown last,
+   * `count` of them from the start (or the end); no count: the shopper did not say how many.
+   */
+  | {
+      kind: "add-shown";
+      count?: number;
+      from?: "start" | "end";
+      size?: string;
+      color?: string;
+      total: boolean;
+    }
+  /** "only keep the jacket", "别的都删掉，只留夹克": every other line out of the cart. */
+  | { kind: "keep-only"; query: string; ref?: Ref }
+  /** "wait, not that one, the headlamp in silver": the product just added swapped for another. */
+  | { kind: "replace"; item: NamedItem }
+  /** "is it waterproof?", "what's it made of", "适合下雨天吗": a question about a product's facts. */
+  | { kind: "attribute"; query: string; ref?: Ref; attribute: ProductAttribute }
+  /** "which one is top rated", "评分最高的是哪个": an answer about the products shown, no action. */
+  | { kind: "which-shown"; by: ShownOrder }
+  /** A request that wants something without saying what ("something for my dad"). */
+  | { kind: "vague" }
+  /** A message in a language the assistant does not write. */
+  | { kind: "other-language" }
   | {
       kind: "search";
       query: string;
@@ -44,7 +76,15 @@ export type ShopperIntent =
   /** "one more", "another pair of socks", "one less", "再来一双". */
   | { kind: "change-quantity"; query: string; ref?: Ref; delta: number }
   /** "make it size 10", "in blue instead", "换成10码". */
-  | { kind: "set-variant"; query: string; ref?: Ref; size?: string; color?: string }
+  | {
+      kind: "set-variant";
+      query: string;
+      ref?: Ref;
+      size?: string;
+      color?: string;
+      /** "change the size": what to ask for when the request does not name it. */
+      ask?: "size" | "color";
+    }
   | { kind: "clear-cart" }
   /** "tell me more about …", "what sizes does it come in", "介绍一下 …". */
   | { kind: "details"; query: string; ref?: Ref }
@@ -53,8 +93,10 @@ export type ShopperIntent =
   /** "what did I order?", "where is my order", "我的订单". */
   | { kind: "orders"; orderId?: string }
   | { kind: "view-cart" }
-  | { kind: "total" }
-  | { kind: "checkout" }
+  /** The cart's total; `delivery`: asked about delivery or shipping too. */
+  | { kind: "total"; delivery?: boolean }
+  /** `loose`: said as "I'll buy them", which could also mean the products shown. */
+  | { kind: "checkout"; loose?: boolean }
   /** A mention of checking out that is negated or a question: never an order. */
   | { kind: "checkout-question" }
   /** A change the shopper asked not to make ("don't empty my cart"). */
@@ -66,26 +108,29 @@ export type ShopperIntent =
 
 /** Reads a shopper's request. */
 export function readShopperIntent(raw: string): ShopperIntent {
-  const text = prepare(raw);
+  if (isOtherLanguage(raw)) return { kind: "other-language" };
+  // A long, polite message: the request inside it, never the whole text.
+  const text = prepare(focusRequest(raw));
   if (text === "") return { kind: "unknown" };
   const wantsTotal =
-    /\btotal\b|how much (is that|in total|altogether|all together|do i owe)|总价|总共|合计|一共/.test(
+    /\b(sub)?total\b|how much (is that|is it all|is everything|in total|altogether|all together|do i owe)|总价|总共|合计|一共/.test(
       text,
     );
 
   const checkoutWords =
-    /check ?out(?! (the|this|that|these|those|a|an) )|place (the|my|an?) order|buy (it|them|everything|all)( of (it|them))? now|pay (for (it|them|everything) )?now|结账|下单|付款|买单/;
+    /check ?out(?! (the|this|that|these|those|a|an) )|check me out|place (the|my|an?) order|buy (it|them|everything|all)( of (it|them))? now|pay (for (it|them|everything) )?now|wrap (this|it|things) up|ready to (pay|check ?out|order)|proceed to (the )?(checkout|payment|pay)|complete (my|the) (purchase|order)|finish (my|the) (order|purchase)|i'?ll (buy|pay for) (them|it|everything|all of (it|them))$|结账|结算|下单|付款|买单/;
   if (checkoutWords.test(text)) {
-    // Placing an order is irreversible: a negated or questioning mention only gets an answer.
-    return isNegated(text) || isQuestion(text)
-      ? { kind: "checkout-question" }
+    // Placing an order is irreversible: a negated, put-off or questioning mention only gets an answer.
+    if (isPutOff(text) || isQuestion(text)) return { kind: "checkout-question" };
+    return /i'?ll (buy|pay for) (them|it)$/.test(text)
+      ? { kind: "checkout", loose: true }
       : { kind: "checkout" };
   }
 
   const orderId = text.match(/\b(o-[0-9a-f]{6,})\b/)?.[1];
   if (
     orderId ||
-    /what (did|have) i (order|bought|buy|purchase)|my (last |previous |past |recent )?(orders?|purchases?)\b|order (history|status)|past orders|previous orders|where('?s| is) my (order|stuff|package)|did my order|have i ordered|我的订单|订单状态|历史订单|我(都)?买(了|过)(什么|啥)|我(都)?(订|下单)了(什么|啥)|订单(到哪|怎么样|发货)/.test(
+    /what (did|have) i (order|ordered|bought|buy|purchase|purchased)|my (last |previous |past |recent )?(orders?|purchases?)\b|order (history|status)|past orders|previous orders|where('?s| is) my (order|stuff|package)|did my order|have i ordered|我的订单|订单状态|历史订单|我(之前|以前|上次|都)*买(了|过)(什么|啥|哪些)|我(都)?(订|下单)了(什么|啥)|订单(到哪|怎么样|发货)/.test(
       text,
     )
   ) {
@@ -99,6 +144,15 @@ export function readShopperIntent(raw: string): ShopperIntent {
   ) {
     return { kind: "ask-merchant", question: raw.trim() };
   }
+
+  const keep = readKeepOnly(text);
+  if (keep) return keep;
+
+  const correction = readCorrection(text);
+  if (correction) return correction;
+
+  const which = readWhichShown(text);
+  if (which) return which;
 
   if (
     /(empty|clear|reset|wipe|clean)( out)? (my |the |our )?(cart|basket)|(remove|delete|take out|drop) (everything|all( the)? (items|things|products)|all of (it|them)|it all)( from| in| out of)?|start (over|again) with (an? )?(new |empty )?cart|清空(购物车)?|全部(删除|删掉|移除)|都不要了|全都不要/.test(
@@ -164,7 +218,7 @@ export function readShopperIntent(raw: string): ShopperIntent {
   if (change) return change;
 
   const adding =
-    /\b(add|put|throw|toss|grab|include|gimme)\b|give me\b(?! (the |a |my )?(total|details|info|information|summary|price|cart|list|options))|i'?ll (take|have|get)|i (will|would like to|want to|wanna) (buy|get|order|take)|\b(buy|purchase)\b|get me\b|加入|加到|放进|放入|加购|加上|我要买|我想买|我要|来(一|两|\d)|买(一|两|俩|\d)|^买/;
+    /\b(add|put|throw|toss|grab|include|gimme)\b|give me\b(?! (the |a |my )?(total|details|info|information|summary|price|cart|list|options))|i'?ll (take|have|get)|i (will|would like to|want to|wanna) (buy|get|order|take)|\b(buy|purchase)\b|get me\b|加入|加到|放进|放入|加购|加上|我要买|我想买|我要|来(一|两|\d)|买(一|两|俩|\d)|^买|^(一|两|俩|三|四|五|六|七|八|九|十)(双|件|个|条|顶|副|只|瓶|套|把|对)/;
   const price = priceFilter(text);
   const priced = price.maxPriceCents !== undefined || price.minPriceCents !== undefined;
   const wanting = text.match(
@@ -180,15 +234,56 @@ export function readShopperIntent(raw: string): ShopperIntent {
   }
   if (adding.test(text) && !priced && !/^(should|how|why|what|where|when|is|does)\b/.test(text)) {
     const body = addBody(text);
+    const variant = readVariant(text);
+    const shownVariant = {
+      ...(variant.size !== undefined ? { size: variant.size } : {}),
+      ...(variant.color !== undefined ? { color: variant.color } : {}),
+    };
+    const bare = withoutVariant(body)
+      .replace(
+        /\b(you showed( me)?|you (just )?showed|shown|above|on (the )?(screen|list)|please)\b|(的)?商品/g,
+        " ",
+      )
+      .replace(/\s+/g, " ")
+      .trim();
+    // "the last two you showed", "前两件商品": a run of the products shown.
+    const run = readShownRun(bare);
+    if (
+      run &&
+      (run.count >= 2 || run.from === "end") &&
+      stripFiller(bare.replace(/\b(first|top|last|bottom)\b|前|后面|后|最后/g, " ")) === ""
+    )
+      return { kind: "add-shown", ...run, ...shownVariant, total: wantsTotal };
     const shown =
-      /^(them|these|those|both|all|all of them|all three|everything shown|the (two|three|four) (of them|shown|above)|these (two|three|four)|those (two|three|four)|the (two|three|four)|两(件|个|款|双)?商品|这(两|几|些|三)(件|个|款|双)?(商品)?|那(两|几|些|三)(件|个|款|双)?(商品)?|(两|几|三)件商品|它们|都)$/;
-    if (shown.test(body.replace(/\s+/g, " ").trim())) {
-      return { kind: "add-shown", count: countIn(body) ?? countIn(text) ?? 2, total: wantsTotal };
+      /^(them|these|those|both|all|all of them|all three|everything shown|the (two|three|four) (of them|shown|above)|these (two|three|four)|those (two|three|four)|the (two|three|four)|两(件|个|款|双)?|这(两|几|些|三)(件|个|款|双)?|那(两|几|些|三)(件|个|款|双)?|(两|几|三)件|它们|都)$/;
+    if (shown.test(bare)) {
+      const all = /^(all|all of them|everything shown|都)$/.test(bare);
+      const count = all ? 99 : /^both$/.test(bare) ? 2 : countIn(bare);
+      return {
+        kind: "add-shown",
+        ...(count !== undefined ? { count } : {}),
+        ...shownVariant,
+        total: wantsTotal,
+      };
     }
+    if (
+      /^(something|anything|some stuff|stuff|a gift|a present|gifts?|东西|点东西|礼物)\b/.test(bare)
+    )
+      return { kind: "vague" };
     const items = namedItems(body);
     const [only] = items;
     if (items.length === 1 && only?.ref?.kind === "them")
-      return { kind: "add-shown", count: only.ref.count ?? countIn(text) ?? 2, total: wantsTotal };
+      return {
+        kind: "add-shown",
+        ...(only.ref.count !== undefined ? { count: only.ref.count } : {}),
+        ...shownVariant,
+        total: wantsTotal,
+      };
+    // One item: a size or colour said anywhere in the message is its own ("…加入购物车，炭灰色").
+    if (only && items.length === 1) {
+      if (only.size === undefined && variant.size !== undefined) only.size = variant.size;
+      if (only.color === undefined && variant.color !== undefined) only.color = variant.color;
+    }
     if (items.length > 0) return { kind: "add", items, total: wantsTotal };
     // "add to cart", "加入购物车": the product the conversation is about.
     return {
@@ -204,17 +299,19 @@ export function readShopperIntent(raw: string): ShopperIntent {
     )
   )
     return { kind: "view-cart" };
+  const delivery = /\b(delivery|shipping|postage)\b|运费|邮费|快递费|配送费|包邮/.test(text);
   if (
     wantsTotal ||
+    delivery ||
     /how much (is|do) (it|i owe|everything)|what do i owe|what'?s the damage/.test(text)
   )
-    return { kind: "total" };
+    return delivery ? { kind: "total", delivery: true } : { kind: "total" };
 
   const variant = readVariant(text);
   const about =
     /tell me (more )?about|more (info|information|details) (on|about|for)|(details|specs?|specifications|info|information) (of|on|about|for)|what('?s| is) (the )?(.+ )?like|describe|what (sizes|size|colou?rs|colou?r)|which (sizes|colou?rs)|how much (is|are|does|do|for)|what('?s| is| are) the price|price of|is (it|that|the .+) (any good|good|waterproof|comfortable|warm)|介绍|详细|详情|怎么样|参数|多少钱|什么(颜色|尺码)|有哪些(颜色|尺码)|几码/;
   const stock =
-    /do you (have|carry|sell|stock)|have you got|got (any|it|this|that|them)\b|(is|are) (it|that|this|they|the .+?) (in stock|available|sold out)|in stock|available in|any left|\bleft\?|还有(货|吗)|有货|有没有(.*)(码|号|色|货)|有(.*)(码|号)(的)?吗|有.+色(的)?吗|库存/;
+    /\b(does|do|will) (it|they|this|that|this one|that one|the .+?) (come|comes) in\b|\b(comes?|came) in\b|do you (have|carry|sell|stock)|have you got|got (any|it|this|that|them)\b|(is|are) (it|that|this|they|the .+?) (in stock|available|sold out)|in stock|available in|any left|\bleft\?|还有(货|吗)|有货|有没有(.*)(码|号|色|货)|有(.*)(码|号)(的)?吗|有.+色(的)?吗|库存/;
   if (stock.test(text) || (variant.size !== undefined && isQuestion(text))) {
     const target = mentionIn(
       text
@@ -222,6 +319,7 @@ export function readShopperIntent(raw: string): ShopperIntent {
           /do you (have|carry|sell|stock)|have you got|\bgot\b|any left|in stock|available( in)?|sold out|\bleft\b/g,
           " ",
         )
+        .replace(/\b(does|do|will)\b|\b(comes?|came) in\b/g, " ")
         .replace(/还有货|有货|有没有|还有|吗|库存|有/g, " "),
     );
     // "有10码吗" / "do you have size 10?" ask about the product the conversation is about.
@@ -229,12 +327,22 @@ export function readShopperIntent(raw: string): ShopperIntent {
       target.ref = { kind: "it" };
     // "do you have trail shoes under 100?" is a search; "do you have it in size 10?" is not.
     const named = target.query !== "" || target.ref !== undefined;
+    const resolved = target.query === "" ? undefined : catalogIndex().resolve(target.query);
+    // "do you have any waterproof trail shoes?" browses even when one product fits the words.
+    const one =
+      resolved?.kind === "found" &&
+      resolved.unmatched.length === 0 &&
+      !/\b(any|some)\b|什么|哪些/.test(text);
     const specific =
-      target.ref !== undefined || variant.size !== undefined || variant.color !== undefined;
-    if (named && (specific || !/under|below|less than|over|以下|以内|便宜/.test(text))) {
+      target.ref !== undefined || variant.size !== undefined || variant.color !== undefined || one;
+    // "do you have waterproof trail shoes?" browses; "do you have the aero in 10?" asks about one.
+    if (named && specific && !/under|below|less than|over|以下|以内|便宜/.test(text)) {
       return { kind: "availability", ...target, ...variant };
     }
   }
+  // After availability: "is the storm waterproof trail runner in stock" asks about stock.
+  const attribute = readAttribute(text);
+  if (attribute) return attribute;
   if (about.test(text)) {
     const target = mentionIn(
       text
@@ -291,13 +399,26 @@ export function readShopperIntent(raw: string): ShopperIntent {
   // A bare product mention ("aero trail runner?", "美利奴羊毛袜") asks about it.
   const bare = stripFiller(chineseToEnglish(text).replace(/\p{Script=Han}+/gu, " "));
   const best = bare === "" ? undefined : catalogIndex().score(bare)[0];
-  if (best && best.score >= 0.62 && bare.split(" ").length <= 6)
+  if (best && best.score >= 0.62 && bare.split(" ").length <= 6) {
+    // "two vertex headlamps in silver please", "size 10, volt, aero trail runner please": a
+    // product with a count, a size or colour, or a please, said as a request, is wanted.
+    const items = namedItems(text);
+    const wanted =
+      !isQuestion(text) &&
+      (variant.size !== undefined ||
+        variant.color !== undefined ||
+        (explicitCount(withoutVariant(text)) ?? 1) > 1 ||
+        /\b(please|i'?ll|want)\b/.test(text));
+    if (wanted && items.length > 0) return { kind: "add", items, total: wantsTotal };
     return { kind: "details", query: bare };
+  }
   return { kind: "unknown" };
 }
 
 /** Quantity and variant changes of what is in the cart. */
-function readCartChange(text: string): ShopperIntent | undefined {
+function readCartChange(said: string): ShopperIntent | undefined {
+  // "no wait, make it a large": the interjections before a change are not part of it.
+  const text = said.replace(/^((no|nope|wait|sorry|oops|actually|hmm|ok|okay|oh)\b[,!. ]*)+/, "");
   // "one more", "another pair of socks", "add 2 more", "再来一双", "少一双".
   const lead =
     "^(?:(?:please|pls|and|ok|oh|actually|can i (?:get|have)|could i (?:get|have)|i'?d like|i want|give me|add|i'?ll take) )*";
@@ -336,7 +457,9 @@ function readCartChange(text: string): ShopperIntent | undefined {
   ];
   for (const pattern of setPatterns) {
     const m = text.match(new RegExp(pattern));
-    if (!m?.groups || /\bsize\b|码|号/.test(m[0])) continue;
+    // "make that an 11" names a size, not a quantity.
+    if (!m?.groups || /\bsize\b|码|号/.test(m[0]) || /\ban?$/.test((m.groups.who ?? "").trim()))
+      continue;
     const quantity = countIn(m.groups.n!) ?? Number(m.groups.n);
     const who = (m.groups.who ?? "").replace(
       /\b(the )?(quantity|qty|number|amount|count)( of)?\b|\bof (them|those|these|it)\b/g,
@@ -374,6 +497,39 @@ function readCartChange(text: string): ShopperIntent | undefined {
         .replace(/换成|改成|换一?个/g, " "),
     );
     return { kind: "set-variant", ...who, ...variant };
+  }
+  // "sorry, I meant white", "in a large please", "actually the 11": only a size or colour said
+  // as a change of mind, about the line the conversation is about.
+  if (variant.size !== undefined || variant.color !== undefined) {
+    const rest = withoutVariant(text)
+      .replace(
+        /\b(sorry|i meant|i mean|actually|no|wait|oops|rather|instead|please|pls|make it|the|a|an|one|in|size|colou?r|i'?d prefer|prefer|better)\b|[,.!]|还是|算了|要|的|吧/g,
+        " ",
+      )
+      .trim();
+    const changeOfMind = /\b(sorry|i meant|i mean|actually|instead|rather|prefer)\b|还是|算了/.test(
+      text,
+    );
+    if (rest === "" && changeOfMind && !isQuestion(text))
+      return { kind: "set-variant", query: "", ref: { kind: "it" }, ...variant };
+  }
+  // "change the size", "换个颜色": which one is asked.
+  const which = text.match(
+    /\b(?:change|switch|swap|different|another)\b.*?\b(size|colou?r)\b|换(?:个|一个|一下)?(尺码|码|颜色)/,
+  );
+  if (which) {
+    const ask = /size|尺码|码/.test(which[1] ?? which[2] ?? "") ? "size" : "color";
+    const who = mentionIn(
+      text.replace(
+        /\b(change|switch|swap|different|another|the|size|colou?r|of)\b|换(个|一个|一下)?(尺码|码|颜色)/g,
+        " ",
+      ),
+    );
+    return {
+      kind: "set-variant",
+      ...(who.query === "" && who.ref === undefined ? { query: "", ref: { kind: "it" } } : who),
+      ask,
+    };
   }
   return undefined;
 }

@@ -57,3 +57,21 @@ export function notUnderstood(state: ConversationState): SimScript {
     ),
   );
 }
+
+/** A want without a thing ("something for my dad"): what kind of product, with examples. */
+export function askWhatKind(state: ConversationState): SimScript {
+  return say(
+    pick(
+      state.zh,
+      "What kind of product are you looking for? For example running shoes, a rain jacket, a water bottle or earbuds; a budget helps too.",
+      "您想找哪类商品？例如跑鞋、雨衣、水壶或耳机；告诉我预算也可以。",
+    ),
+  );
+}
+
+/** A message in another language: a polite answer in both languages the assistant writes. */
+export function otherLanguage(): SimScript {
+  return say(
+    "Sorry, I can only help in English or Chinese: could you write your request in one of them? 抱歉，我目前只能用英文或中文为您服务，请用英文或中文告诉我您的需求。",
+  );
+}

@@ -200,3 +200,20 @@ export function chineseToEnglish(text: string): string {
   }
   return out;
 }
+
+/** The Chinese product words of a text, in order ("推荐一些无线耳机" → ["耳机"]), longest term first. */
+export function chineseTermsIn(text: string): string[] {
+  const found: string[] = [];
+  let i = 0;
+  outer: while (i < text.length) {
+    for (const [zh] of SORTED) {
+      if (text.startsWith(zh, i)) {
+        found.push(zh);
+        i += zh.length;
+        continue outer;
+      }
+    }
+    i++;
+  }
+  return found;
+}
