@@ -578,7 +578,7 @@ describe.skipIf(noBrowser)("the shop in a browser", () => {
       await send(page, "把10码荧光绿的 Aero trail runner 加入购物车，然后算一下总价"),
     );
     const zh = await chipTexts(page);
-    expect(zh[0]).toBe("已把 Aero Trail Runner（尺码 US 10，Volt）加入购物车");
+    expect(zh[0]).toBe("已把 Aero Trail Runner（尺码 US 10，荧光绿）加入购物车");
     expect(zh[1]).toMatch(/^总价 \$\d+\.\d\d，共 \d+ 件$/);
     await shot(page, "desktop-16-chinese-chips");
 
