@@ -5,25 +5,34 @@
  * it shows, it is never replaced.
  */
 
-import type { AgentState, CallEntry, RoundInfo, TurnItem } from "overlap-runtime/client";
+import type {
+  AgentState,
+  CallEntry,
+  CitationLink,
+  RoundInfo,
+  ServerToolItem,
+  TurnItem,
+} from "overlap-runtime/client";
 import { callCard } from "overlap-runtime/client";
-import { useId, useState } from "react";
+import { Fragment, useId, useState } from "react";
 import { langOf } from "../api/format";
 import { ApprovalCard } from "../cards/ApprovalCard";
 import type { CardActions } from "../cards/ProductCards";
 import { CARD_TYPES, type CardStage, PreviewBody, UiBody } from "../cards/UiCard";
 import { pick } from "../i18n/lang";
 import { Icon } from "../ui/Icon";
+import { Citations } from "./Citations";
 import { callProblem, callSentence } from "./call-words";
+import { ProviderToolChip } from "./ProviderToolChip";
 import { CallDetails, ToolChip } from "./ToolChip";
 import { DELEGATE_TOOLS, DISPLAY_TOOLS, isActivePhase } from "./tool-meta";
 import { useChatView } from "./view-context";
 
 type Group =
-  | { kind: "text"; key: string; text: string }
+  | { kind: "text"; key: string; text: string; citations: readonly CitationLink[] }
   | { kind: "thinking"; key: string; text: string }
   | { kind: "calls"; key: string; callIds: string[] }
-  | { kind: "server-tool"; key: string; name: string; done: boolean };
+  | { kind: "server-tool"; key: string; item: ServerToolItem };
 
 function groupItems(items: readonly TurnItem[]): Group[] {
   const groups: Group[] = [];
@@ -34,16 +43,16 @@ function groupItems(items: readonly TurnItem[]): Group[] {
       else groups.push({ kind: "calls", key: `c-${item.callId}`, callIds: [item.callId] });
     } else if (item.kind === "text") {
       if (item.text.trim() === "") continue;
-      groups.push({ kind: "text", key: `t-${item.round}-${item.index}`, text: item.text });
+      groups.push({
+        kind: "text",
+        key: `t-${item.round}-${item.index}`,
+        text: item.text,
+        citations: item.citations ?? [],
+      });
     } else if (item.kind === "thinking") {
       groups.push({ kind: "thinking", key: `k-${item.round}-${item.index}`, text: item.thinking });
     } else {
-      groups.push({
-        kind: "server-tool",
-        key: `s-${item.callId}`,
-        name: item.name,
-        done: item.hasResult,
-      });
+      groups.push({ kind: "server-tool", key: `s-${item.callId}`, item });
     }
   }
   return groups;
@@ -79,15 +88,17 @@ export function TurnItems({ items, state, rounds, open, actions }: TurnItemsProp
         switch (group.kind) {
           case "text":
             return (
-              <p
-                key={group.key}
-                // The model's own words (not the page's), in whatever language it wrote them.
-                data-source="model"
-                lang={langOf(group.text)}
-                className={`turn-text${open && i === lastText && i === groups.length - 1 ? " streaming" : ""}`}
-              >
-                {group.text}
-              </p>
+              <Fragment key={group.key}>
+                <p
+                  // The model's own words (not the page's), in whatever language it wrote them.
+                  data-source="model"
+                  lang={langOf(group.text)}
+                  className={`turn-text${open && i === lastText && i === groups.length - 1 ? " streaming" : ""}`}
+                >
+                  {group.text}
+                </p>
+                <Citations links={group.citations} />
+              </Fragment>
             );
           case "thinking":
             return (
@@ -97,7 +108,7 @@ export function TurnItems({ items, state, rounds, open, actions }: TurnItemsProp
               </details>
             );
           case "server-tool":
-            return <ServerToolChip key={group.key} name={group.name} done={group.done} />;
+            return <ProviderToolChip key={group.key} item={group.item} />;
           default:
             return (
               <CallRun
@@ -225,35 +236,6 @@ function CallCard({
         <PreviewBody entry={entry} stage={stage} actions={actions} />
       )}
     </section>
-  );
-}
-
-/** A provider-side tool (web search): its name for developers, what it does for the shopper. */
-function ServerToolChip({ name, done }: { name: string; done: boolean }) {
-  const { developer, lang } = useChatView();
-  const words = /search/i.test(name)
-    ? done
-      ? pick(lang, "Searched the web", "已搜索网络")
-      : pick(lang, "Searching the web", "正在搜索网络")
-    : done
-      ? pick(lang, "Looked something up", "已查询")
-      : pick(lang, "Looking something up", "正在查询");
-  return (
-    <div className="chip-row">
-      <span
-        className={`tool-chip tool-chip-static${developer ? " tool-chip-dev" : ""}`}
-        data-phase={done ? "done" : "running"}
-      >
-        {developer ? (
-          <>
-            <span className="chip-name">{name}</span>
-            <span className="chip-state">{done ? "provider result" : "at the provider"}</span>
-          </>
-        ) : (
-          <span className="chip-text">{words}</span>
-        )}
-      </span>
-    </div>
   );
 }
 

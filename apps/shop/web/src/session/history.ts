@@ -13,6 +13,7 @@ import {
   type AgentEvent,
   type AgentState,
   addUserMessage,
+  citationLinks,
   initialAgentState,
   isAgentEvent,
   reduceAgentEvent,
@@ -195,6 +196,23 @@ export function conversationState(
     for (const [index, block] of message.blocks.entries()) {
       if (block.type === "text" && typeof block.text === "string" && block.text !== "") {
         apply({ type: "text-delta", round, index, text: block.text });
+        const citations = citationLinks(Array.isArray(block.citations) ? block.citations : []);
+        if (citations.length > 0) apply({ type: "citations", round, index, citations });
+      } else if (block.type === "server_tool_use" && typeof block.id === "string") {
+        // A tool the provider ran: its chip, then its result (the block answering it).
+        const input = isRecord(block.input) ? block.input : {};
+        const name = typeof block.name === "string" ? block.name : "server_tool";
+        apply({ type: "server-tool", round, index, callId: block.id, name, phase: "call", input });
+      } else if (typeof block.tool_use_id === "string" && block.type !== "tool_result") {
+        apply({
+          type: "server-tool",
+          round,
+          index,
+          callId: block.tool_use_id,
+          name: block.type,
+          phase: "result",
+          result: block.content,
+        });
       } else if (
         block.type === "tool_use" &&
         typeof block.id === "string" &&
