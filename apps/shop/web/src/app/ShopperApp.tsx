@@ -45,7 +45,7 @@ const SUGGESTIONS: Readonly<Record<Lang, readonly string[]>> = {
     "把10码荧光绿的Aero越野跑鞋加入购物车，然后算一下总价",
     "给我看看100美元以下的跑鞋",
     "问问商家Aero越野跑鞋什么时候补货",
-    "show me running shoes under 100",
+    "我的订单呢",
   ],
 };
 
