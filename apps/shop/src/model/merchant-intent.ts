@@ -1,10 +1,12 @@
 /**
  * What a merchant asked for, read from plain English or Chinese text by rules: stock reports and
- * restocks, price changes (set, raise or lower by an amount or a percentage, Chinese 打九折), sales,
- * orders, restock dates and bulk discounts.
+ * restocks (one product, several, or up to a level), price changes (set, raise or lower by an
+ * amount or a percentage, Chinese 打九折), discounts by category and their end, a product's new
+ * name or description (`read-merchant-change.ts`), sales, orders, restock dates and bulk discounts.
  */
 
 import { CHINESE_NUMBERS, countIn, isNegated, prepare, stripFiller } from "./intent-words.js";
+import { type MerchantChange, percentOff, readMerchantChange } from "./read-merchant-change.js";
 import { chineseToEnglish } from "./zh-lexicon.js";
 
 /** A request of the merchant side. */
@@ -28,6 +30,7 @@ export type MerchantIntent =
   | { kind: "inventory"; query?: string }
   | { kind: "restock-eta"; query: string }
   | { kind: "bulk-discount"; query: string; units: number }
+  | MerchantChange
   | { kind: "greeting" }
   | { kind: "thanks" }
   | { kind: "unknown" };
@@ -35,12 +38,17 @@ export type MerchantIntent =
 /** Reads a merchant's request. */
 export function readMerchantIntent(raw: string): MerchantIntent {
   const text = prepare(raw);
+  // A new name or description is read from the words as written; a discount names a category.
+  const change = readMerchantChange(raw, text);
+  if (change) return change;
   // "when will X be restocked?" / "什么时候补货" asks for a date: it restocks nothing.
   const asksWhen = /back in stock|restock date|when (will|is|does|do)|什么时候|哪天|到货|何时/.test(
     text,
   );
   const restock =
-    /restock|replenish|refill|top up|补货|补充库存|补库存/.test(text) &&
+    /restock|replenish|refill|top up|\bfill\b.*\bup to\b|补货|补充库存|补库存|补到|补足|补齐/.test(
+      text,
+    ) &&
     !isNegated(text) &&
     !asksWhen;
   const amount = text.match(
@@ -48,11 +56,11 @@ export function readMerchantIntent(raw: string): MerchantIntent {
   );
   const quantity = amount ? Number(amount[1] ?? amount[2] ?? amount[3] ?? amount[4]) : undefined;
   const targetMatch = text.match(
-    /\b(?:up )?to (\d{1,5})(?: units?)?(?: each)?$|补(?:到|足)(\d{1,5})/,
+    /\b(?:up )?to (\d{1,5})(?: units?)?(?: each)?$|补(?:到|足|齐到)(\d{1,5})/,
   );
   const target = targetMatch ? Number(targetMatch[1] ?? targetMatch[2]) : undefined;
   const limit = text.match(
-    /(?:under|below|less than|fewer than|<) ?(\d{1,4})|(?:at most|or fewer|or less|<=) ?(\d{1,4})|(\d{1,4}) (?:units? )?or (?:fewer|less)|(?:低于|少于|不到)(\d{1,4})|(\d{1,4})(?:件|个)?(?:以下|以内)/,
+    /(?:under|below|less than|fewer than|<) ?(\d{1,4})|(?:at most|or fewer|or less|<=) ?(\d{1,4})|(\d{1,4}) (?:units? )?or (?:fewer|less)|(?:低于|少于|不到|不足)(\d{1,4})|(\d{1,4})(?:件|个)?(?:以下|以内)/,
   );
   const threshold = limit
     ? limit[1] !== undefined
@@ -132,6 +140,17 @@ export function readMerchantIntent(raw: string): MerchantIntent {
       query: productWords(fold[1]!.replace(/的价格|价格/g, " ")),
       percent: -(100 - digit(fold[2]!) * 10 - (fold[3] ? digit(fold[3]) : 0)),
     };
+  }
+  // "10% off the merino wool socks": one product's price, lowered for good.
+  const off = /\boff\b|discount/.test(text) ? percentOff(text) : undefined;
+  if (off !== undefined) {
+    const query = productWords(
+      text.replace(
+        /\d+\s?(%|percent|pct)|\b(off|discount|take|give|put|the|on|of|price|prices)\b/g,
+        " ",
+      ),
+    );
+    if (query !== "") return { kind: "adjust-price", query, percent: -off };
   }
   const price =
     text.match(

@@ -1,12 +1,13 @@
 /**
  * The merchant side of the scripted model (and the read-only merchant a shopper's `ask_merchant`
  * reaches). Products are found with the same resolver as the shopper's; a request by category
- * ("inventory of trail shoes", "restock all socks") covers every product the words describe. Steps
- * that need a current number (a price to raise by 10%, a stock to fill up to 30) read it from a
- * tool first, then act on what the tool said.
+ * ("inventory of trail shoes", "restock all socks") covers every product the words describe. A
+ * change to more than one product is one call the merchant confirms (`restock_products`,
+ * `set_discount`, `end_discount`), never a call per product. Steps that need a current number (a
+ * price to raise by 10%) read it from a tool first, then act on what the tool said.
  */
 
-import type { SimBlock, SimScript } from "overlap-sim";
+import type { SimScript } from "overlap-sim";
 import type { Product } from "../domain/catalog.js";
 import { formatCents } from "../domain/money.js";
 import { countOf } from "../views/count-words.js";
@@ -15,8 +16,8 @@ import { type MerchantIntent, readMerchantIntent } from "./merchant-intent.js";
 import { catalogIndex } from "./product-resolver.js";
 import {
   call,
+  categoryWords,
   errorSentence,
-  type ListedProduct,
   listedProducts,
   listOf,
   pick,
@@ -26,7 +27,17 @@ import {
 } from "./replies.js";
 
 /** The merchant's next response. */
-export function merchantScript(state: ConversationState, tools: ReadonlySet<string>): SimScript {
+export function merchantScript(
+  conversation: ConversationState,
+  tools: ReadonlySet<string>,
+): SimScript {
+  // A merchant who writes Chinese words around English product names ("把 Aero Trail Runner
+  // 改名为 …") is answered in Chinese, as the page turns Chinese for them; a quoted new name in
+  // Chinese does not count.
+  const unquoted = conversation.userText.replace(/["“「『][^"”」』]*["”」』]/g, " ");
+  const state = conversation.zh
+    ? conversation
+    : { ...conversation, zh: /[\u3400-\u9fff]/.test(unquoted) };
   const intent = readMerchantIntent(state.userText);
   const done = turnExchanges(state);
   const next = act(state, intent, tools, done);
@@ -104,53 +115,23 @@ function act(
             call("low_stock_report", { threshold }),
           ],
         };
-      if (intent.restock && has("restock") && ran("restock").length === 0) {
-        const restocks = restockCalls(listedProducts(report.content), intent);
-        if (restocks.length > 0)
-          return {
-            blocks: [
-              text(
-                pick(
-                  zh,
-                  `Restocking ${countOf(restocks.length, "product")}${intent.target !== undefined ? ` up to ${countOf(intent.target, "unit")} each` : ` with ${countOf(intent.quantity ?? 20, "unit")} each`}.`,
-                  `为 ${restocks.length} 款商品${intent.target !== undefined ? `各补到 ${intent.target} 件` : `各补货 ${intent.quantity ?? 20} 件`}。`,
-                ),
-              ),
-              ...restocks,
-            ],
-          };
+      if (intent.restock && has("restock_products") && ran("restock_products").length === 0) {
+        const listed = listedProducts(report.content).filter(
+          (p) => intent.target === undefined || p.stock < intent.target,
+        );
+        if (listed.length > 0) return restockMany(listed, intent, zh);
       }
       return say(finalAnswer(state, intent, done));
     }
     case "restock": {
       if (!has("restock")) return cannot;
-      if (ran("restock").length > 0) return say(finalAnswer(state, intent, done));
+      if (ran("restock").length > 0 || ran("restock_products").length > 0)
+        return say(finalAnswer(state, intent, done));
       const found = productsFor(intent.query, zh, { many: intent.all === true });
       if (!found.ok) return say(found.say);
-      if (intent.target !== undefined) {
-        const inventory = ran("show_inventory").at(-1);
-        if (!inventory)
-          return {
-            blocks: [
-              text(pick(zh, "Checking the current stock first.", "先查一下当前库存。")),
-              call("show_inventory", { productIds: found.products.map((p) => p.id) }),
-            ],
-          };
-        const restocks = restockCalls(listedProducts(inventory.content), intent);
-        if (restocks.length === 0) return say(finalAnswer(state, intent, done));
-        return {
-          blocks: [
-            text(
-              pick(
-                zh,
-                `Restocking up to ${countOf(intent.target, "unit")}.`,
-                `补货到 ${intent.target} 件。`,
-              ),
-            ),
-            ...restocks,
-          ],
-        };
-      }
+      // Several products, or a level to fill up to: one call, from the stock as it is then.
+      if (found.products.length > 1 || intent.target !== undefined)
+        return restockMany(found.products, intent, zh);
       return {
         blocks: [
           text(
@@ -285,6 +266,75 @@ function act(
         ],
       };
     }
+    case "discount":
+    case "end-discount": {
+      const tool = intent.kind === "discount" ? "set_discount" : "end_discount";
+      if (!has(tool)) return cannot;
+      if (done.some((x) => x.name === tool)) return say(finalAnswer(state, intent, done));
+      const where = categoryIn(intent.category, zh);
+      return intent.kind === "discount"
+        ? {
+            blocks: [
+              text(
+                pick(
+                  zh,
+                  `Putting ${intent.percent}% off all ${where}. Please confirm the new prices first.`,
+                  `把${where}全部打${zhFold(intent.percent)}。请先确认新价格。`,
+                ),
+              ),
+              call("set_discount", { category: intent.category, percent: intent.percent }),
+            ],
+          }
+        : {
+            blocks: [
+              text(
+                pick(
+                  zh,
+                  `Ending the discount on ${where}. Please confirm the prices first.`,
+                  `结束${where}的折扣。请先确认价格。`,
+                ),
+              ),
+              call("end_discount", { category: intent.category }),
+            ],
+          };
+    }
+    case "discounts":
+      if (!has("list_discounts")) return cannot;
+      if (done.length > 0) return say(finalAnswer(state, intent, done));
+      return { blocks: [call("list_discounts", {})] };
+    case "rename":
+    case "describe": {
+      if (!has("edit_product")) return cannot;
+      if (done.some((x) => x.name === "edit_product")) return say(finalAnswer(state, intent, done));
+      const found = productsFor(intent.query, zh, { many: false });
+      if (!found.ok) return say(found.say);
+      const product = found.products[0]!;
+      return intent.kind === "rename"
+        ? {
+            blocks: [
+              text(
+                pick(
+                  zh,
+                  `Renaming the ${product.name} to "${intent.name}".`,
+                  `把 ${product.name} 改名为「${intent.name}」。`,
+                ),
+              ),
+              call("edit_product", { productId: product.id, name: intent.name }),
+            ],
+          }
+        : {
+            blocks: [
+              text(
+                pick(
+                  zh,
+                  `Updating the description of the ${product.name}.`,
+                  `更新 ${product.name} 的描述。`,
+                ),
+              ),
+              call("edit_product", { productId: product.id, description: intent.description }),
+            ],
+          };
+    }
     case "greeting":
       return say(
         pick(
@@ -306,17 +356,53 @@ function act(
   }
 }
 
-/** Restock calls for listed products: `quantity` each, or up to `target`. */
-function restockCalls(
-  listed: readonly ListedProduct[],
+/**
+ * One restock of several products (the merchant confirms its table): `quantity` each, or each up
+ * to `target` from the stock the tool reads when it runs.
+ */
+function restockMany(
+  products: readonly { id: string; name: string }[],
   intent: { quantity?: number; target?: number },
-): SimBlock[] {
-  return listed.flatMap((p) => {
-    const units = intent.target !== undefined ? intent.target - p.stock : (intent.quantity ?? 20);
-    return units >= 1
-      ? [call("restock", { productId: p.id, quantity: Math.min(units, 10_000) })]
-      : [];
-  });
+  zh: boolean,
+): SimScript {
+  const ids = products.slice(0, MAX_BULK).map((p) => p.id);
+  const names = listOf(
+    products.slice(0, 3).map((p) => p.name),
+    zh,
+  );
+  const more = products.length > 3 ? products.length - 3 : 0;
+  const which = pick(
+    zh,
+    products.length === 1 ? `the ${names}` : `${names}${more > 0 ? ` and ${more} more` : ""}`,
+    products.length === 1 ? names : `${names}${more > 0 ? ` 等 ${products.length} 款商品` : ""}`,
+  );
+  const input =
+    intent.target !== undefined
+      ? { productIds: ids, upTo: intent.target }
+      : { productIds: ids, quantity: intent.quantity ?? 20 };
+  const sentence =
+    intent.target !== undefined
+      ? pick(
+          zh,
+          `Filling ${which} up to ${countOf(intent.target, "unit")} each.`,
+          `把${which}各补到 ${intent.target} 件。`,
+        )
+      : pick(
+          zh,
+          `Restocking ${which} with ${countOf(intent.quantity ?? 20, "unit")} each.`,
+          `为${which}各补货 ${intent.quantity ?? 20} 件。`,
+        );
+  const confirm =
+    ids.length > 1 ? pick(zh, " Please confirm the table first.", "请先确认表格。") : "";
+  return { blocks: [text(`${sentence}${confirm}`), call("restock_products", input)] };
+}
+
+/** The most products one scripted restock covers (the tool takes up to 50). */
+const MAX_BULK = 50;
+
+/** The category's name in the answer's language. */
+function categoryIn(category: string, zh: boolean): string {
+  return zh ? categoryWords(category, true) : category;
 }
 
 /** The final answer of a merchant turn, from its results. */
@@ -328,6 +414,8 @@ function finalAnswer(
   const { zh } = state;
   const parts: string[] = [];
   const restocked = xs.filter((x) => x.name === "restock" && !x.isError);
+  const bulk = xs.find((x) => x.name === "restock_products" && !x.isError);
+  if (bulk) parts.push(bulkRestockSentence(bulk.content, zh));
   if (restocked.length > 0) {
     const items = restocked.flatMap((x) => {
       const m = x.content.match(/^Restocked (.+): now (\d+) units?/);
@@ -345,19 +433,32 @@ function finalAnswer(
   }
   for (const x of xs) {
     if (x.isError) {
-      parts.push(errorSentence(x, zh));
+      parts.push(notApprovedChange(x, zh) ?? errorSentence(x, zh));
       continue;
     }
     switch (x.name) {
       case "low_stock_report":
-        if (restocked.length === 0) parts.push(lowStockSentence(x, zh));
+        if (restocked.length === 0 && !bulk && !xs.some((y) => y.name === "restock_products"))
+          parts.push(lowStockSentence(x, zh));
+        break;
+      case "set_discount":
+      case "end_discount":
+        parts.push(discountSentence(x.content, zh));
+        break;
+      case "list_discounts":
+        parts.push(discountsSentence(x.content, zh));
+        break;
+      case "edit_product":
+        parts.push(editSentence(x.content, zh));
         break;
       case "show_inventory":
         // A look at the stock or price before a change is not the answer.
         if (intent.kind === "inventory") parts.push(inventorySentence(x, zh));
         break;
       case "set_price": {
-        const m = x.content.match(/^(.+) now costs (\$[\d,]+\.\d{2})/);
+        const m = x.content.match(
+          /^(.+) now costs (\$[\d,]+\.\d{2}(?: \(\d+% off \$[\d,]+\.\d{2}\))?)/,
+        );
         parts.push(
           m
             ? pick(
@@ -482,4 +583,91 @@ function bulkSentence(content: string, zh: boolean): string {
   const m = content.match(/^(\d+) × (.+): (\d+)% off, (\S+) instead of (\S+)\./);
   if (!m || !zh) return content;
   return `${m[2]} 买 ${m[1]} 件可享 ${m[3]}% 折扣：${m[4]}（原价 ${m[5]}）。超过 10 件的批量订单需要联系商家。`;
+}
+
+/** "9折" for 10% off: the price paid in tenths, as Chinese shops write it. */
+function zhFold(percent: number): string {
+  return `${Math.round((100 - percent) * 10) / 100}折`;
+}
+
+/** A change the merchant declined, or left unanswered: nothing was changed. */
+function notApprovedChange(x: ToolExchange, zh: boolean): string | undefined {
+  if (/^The user declined this action\./.test(x.content))
+    return pick(zh, "OK, nothing was changed.", "好的，没有做任何修改。");
+  if (/^No answer from the user in time/.test(x.content))
+    return pick(
+      zh,
+      "Nothing was changed: the change was not confirmed in time.",
+      "没有做任何修改：没有及时确认。",
+    );
+  return undefined;
+}
+
+function bulkRestockSentence(content: string, zh: boolean): string {
+  const rows = [...content.matchAll(/(?:: |; )([^;:]+?) (\d+) → (\d+)(?=;|\)|\.$)/g)].map((m) => ({
+    name: m[1]!.trim(),
+    before: Number(m[2]),
+    after: Number(m[3]),
+  }));
+  const changed = rows.filter((r) => r.after > r.before);
+  if (/^Nothing to restock/.test(content) || changed.length === 0)
+    return pick(
+      zh,
+      "Nothing to restock: every one already has enough.",
+      "不需要补货：这些商品的库存都已足够。",
+    );
+  const shown = changed.slice(0, 8);
+  const more = changed.length - shown.length;
+  return pick(
+    zh,
+    `Restocked ${countOf(changed.length, "product")}: ${shown.map((r) => `${r.name} (${r.before} → ${r.after})`).join(", ")}${more > 0 ? ` and ${more} more (see the table)` : ""}.`,
+    `已为 ${changed.length} 款商品补货：${shown.map((r) => `${r.name}（${r.before} → ${r.after}）`).join("、")}${more > 0 ? `等（其余 ${more} 款见表格）` : ""}。`,
+  );
+}
+
+function discountSentence(content: string, zh: boolean): string {
+  const on = content.match(
+    /^(\d+)% off (.+?) is in force: (\d+) products? at the sale price \((.+?)(?:;|\))/,
+  );
+  if (on) {
+    const example = on[4]!;
+    return pick(
+      zh,
+      `Done: ${on[1]}% off all ${on[2]}, ${countOf(Number(on[3]), "product")} now at the sale price (for example ${example}).`,
+      `已完成：${categoryWords(on[2]!, true)}全部打${zhFold(Number(on[1]))}，${on[3]} 款商品按折后价出售（例如 ${example}）。`,
+    );
+  }
+  const off = content.match(/^The discount on (.+?) ended: (\d+) products?/);
+  if (off)
+    return pick(
+      zh,
+      `Done: the discount on ${off[1]} ended; ${countOf(Number(off[2]), "product")} are back at their list price.`,
+      `已完成：${categoryWords(off[1]!, true)}的折扣已结束，${off[2]} 款商品恢复原价。`,
+    );
+  return content;
+}
+
+function discountsSentence(content: string, zh: boolean): string {
+  if (/^No discount/.test(content)) return pick(zh, "No discount is in force.", "目前没有折扣。");
+  const items = [...content.matchAll(/^(\d+)% off (.+?) \((\d+) products?\)$/gm)];
+  if (items.length === 0) return content;
+  return pick(
+    zh,
+    `In force: ${items.map((m) => `${m[1]}% off ${m[2]} (${countOf(Number(m[3]), "product")})`).join("; ")}.`,
+    `当前折扣：${items.map((m) => `${categoryWords(m[2]!, true)}${zhFold(Number(m[1]))}（${m[3]} 款）`).join("；")}。`,
+  );
+}
+
+function editSentence(content: string, zh: boolean): string {
+  const renamed = content.match(/renamed from "(.+?)" to "(.+?)"/);
+  if (renamed)
+    return pick(
+      zh,
+      `Done: the ${renamed[1]} is now called "${renamed[2]}".`,
+      `已完成：${renamed[1]} 已改名为「${renamed[2]}」。`,
+    );
+  const m = content.match(/^(.+) \((p-\d{4})\): (.+)\.$/);
+  if (m && /new description/.test(m[3]!))
+    return pick(zh, `Done: the ${m[1]} has its new description.`, `已完成：${m[1]} 的描述已更新。`);
+  return content;
 }

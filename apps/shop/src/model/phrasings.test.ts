@@ -1438,10 +1438,14 @@ const MERCHANT: Phrasing[] = [
     lang: "zh",
   },
   {
+    // Several products: one call the merchant confirms (merchant-phrasings.test.ts has more).
     say: "restock everything under 5 units",
     calls: async (store) => [
       ["low_stock_report", { threshold: 4 }],
-      ...(await store.lowStock(4)).map((p): Call => ["restock", { productId: p.id, quantity: 20 }]),
+      [
+        "restock_products",
+        { productIds: (await store.lowStock(4)).map((p) => p.id), quantity: 20 },
+      ],
     ],
     reply: /^Restocked \d+ products?: /,
     check: async (_t, store) => expect(await store.lowStock(4)).toEqual([]),
@@ -1507,18 +1511,12 @@ const MERCHANT: Phrasing[] = [
   },
   {
     say: "restock the aero trail runner to 120",
-    calls: async (store) => [
-      ["show_inventory", { productIds: [AERO] }],
-      ["restock", { productId: AERO, quantity: 120 - (await stockOf(store, AERO)) }],
-    ],
+    calls: [["restock_products", { productIds: [AERO], upTo: 120 }]],
     check: async (_t, store) => expect(await stockOf(store, AERO)).toBe(120),
   },
   {
     say: "restock all socks with 10",
-    calls: async (store) =>
-      (await store.listProducts())
-        .filter((p) => p.category === "Socks")
-        .map((): Call => ["restock", { quantity: 10 }]),
+    calls: [["restock_products", { quantity: 10 }]],
   },
   {
     say: "restock the socks",
