@@ -51,6 +51,13 @@ export interface AnthropicModelOptions {
    * errors; the round then awaits once per chunk. Set it to rule the reader out when diagnosing.
    */
   sdkStream?: boolean;
+  /**
+   * Tools Anthropic runs itself (`{ type: "web_search_20250305", name: "web_search" }`, code
+   * execution, web fetch...), sent after the executor's tools in every request. Their calls and
+   * results come back as `server_tool_use` and result blocks (shown as `server-tool` events,
+   * never run here) and go back to the API in the next request; their citations stay on the text.
+   */
+  providerTools?: readonly Anthropic.ToolUnion[];
 }
 
 /** A ModelClient for Claude (or any server speaking the Messages API, like overlap-sim). */
@@ -110,7 +117,10 @@ function messagesFrame(frame: SseFrame, out: StreamEvent[]): boolean | undefined
 /** The Messages API request body for a neutral request (our conversation shape is its own). */
 export function anthropicParams(
   request: ModelRequest,
-  options: Pick<AnthropicModelOptions, "model" | "maxTokens" | "eagerInputStreaming">,
+  options: Pick<
+    AnthropicModelOptions,
+    "model" | "maxTokens" | "eagerInputStreaming" | "providerTools"
+  >,
 ): Anthropic.MessageCreateParamsNonStreaming {
   const params: Anthropic.MessageCreateParamsNonStreaming = {
     model: options.model,
@@ -120,9 +130,13 @@ export function anthropicParams(
     messages: withoutResponsesData(messagesForClaude(request.messages)) as Anthropic.MessageParam[],
   };
   if (request.system) params.system = request.system;
-  if (request.tools.length > 0) {
+  const providerTools = options.providerTools ?? [];
+  if (request.tools.length > 0 || providerTools.length > 0) {
     const tools = request.tools as readonly Anthropic.ToolUnion[];
-    params.tools = options.eagerInputStreaming === false ? [...tools] : tools.map(eagerInput);
+    params.tools = [
+      ...(options.eagerInputStreaming === false ? tools : tools.map(eagerInput)),
+      ...structuredClone(providerTools),
+    ];
   }
   return params;
 }

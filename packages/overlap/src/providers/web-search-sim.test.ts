@@ -130,7 +130,7 @@ function serverToolEvents(events: readonly AgentEvent[]) {
 }
 
 describe("a provider's web search and its citations in every format overlap-sim speaks", () => {
-  it("Messages API: server_tool_use + web_search_tool_result kept, web_search_result_location citations on the text, all sent back", async () => {
+  it("Messages API: the web_search tool beside the client tools; server_tool_use + web_search_tool_result kept, web_search_result_location citations on the text, all sent back", async () => {
     await withSim({}, async (sim) => {
       const bodies: Json[] = [];
       const client = new Anthropic({
@@ -140,8 +140,17 @@ describe("a provider's web search and its citations in every format overlap-sim 
         fetch: capture(bodies),
       });
       const { content, events, text } = await turnOf(
-        anthropicModel({ client, model: "scripted-claude" }),
+        anthropicModel({
+          client,
+          model: "scripted-claude",
+          providerTools: [{ type: "web_search_20250305", name: "web_search", max_uses: 3 }],
+        }),
       );
+      expect(offered).toEqual([["web_search"], ["web_search"]]);
+      expect(bodies[0]?.tools).toEqual([
+        expect.objectContaining({ name: "add_to_cart", eager_input_streaming: true }),
+        { type: "web_search_20250305", name: "web_search", max_uses: 3 },
+      ]);
       expect(content.map((b) => b.type)).toEqual([
         "server_tool_use",
         "web_search_tool_result",
