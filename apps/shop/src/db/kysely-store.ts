@@ -43,6 +43,7 @@ import { type RuleViolation, violation } from "../domain/rule-violation.js";
 import { type ProductQuery, searchProducts } from "../domain/search-products.js";
 import { KeyedQueue } from "./keyed-queue.js";
 import { migrateToLatest } from "./migrations.js";
+import { preparedQuery } from "./prepared-query.js";
 import type { ProductsTable, ShopDatabase } from "./shop-database.js";
 import type {
   CallRecord,
@@ -216,22 +217,12 @@ export class KyselyShopStore implements ShopStore {
   async findSessionByToken(token: string): Promise<Session | undefined> {
     // Tokens are 43 characters; anything far longer is not worth hashing.
     if (typeof token !== "string" || token.length === 0 || token.length > 256) return undefined;
-    const row = await this.#db
-      .selectFrom("sessions")
-      .selectAll()
-      .where("token_hash", "=", hashToken(token))
-      .where("revoked_at", "is", null)
-      .where("created_at", ">", this.#tokenCutoff())
-      .executeTakeFirst();
+    const row = (await liveSessionByHash(this.#db, hashToken(token), this.#tokenCutoff())).rows[0];
     return row && toSession(row);
   }
 
   async getSession(sessionId: string): Promise<Session | undefined> {
-    const row = await this.#db
-      .selectFrom("sessions")
-      .selectAll()
-      .where("id", "=", sessionId)
-      .executeTakeFirst();
+    const row = (await sessionById(this.#db, sessionId)).rows[0];
     return row && toSession(row);
   }
 
@@ -665,12 +656,7 @@ export class KyselyShopStore implements ShopStore {
   #cartOwner(id: string): Promise<string> {
     const known = this.#owners.get(id);
     if (known) return known;
-    const owner = this.#db
-      .selectFrom("sessions")
-      .select("shopper_id")
-      .where("id", "=", id)
-      .executeTakeFirst()
-      .then((row) => row?.shopper_id ?? id);
+    const owner = shopperOf(this.#db, id).then((result) => result.rows[0]?.shopper_id ?? id);
     this.#owners.set(id, owner);
     // A failed lookup is not remembered; the map stays bounded (oldest first out).
     owner.catch(() => {
@@ -761,21 +747,41 @@ function toProduct(row: Selectable<ProductsTable>): Product {
     : withDiscount(product, Number(percent));
 }
 
-async function readProduct(db: Db, productId: string): Promise<Product | undefined> {
-  const row = await db
-    .selectFrom("products")
+// The queries every request or cart change runs, compiled once per database.
+const liveSessionByHash = preparedQuery((db, tokenHash: string, createdAfter: string) =>
+  db
+    .selectFrom("sessions")
     .selectAll()
-    .where("id", "=", productId)
-    .executeTakeFirst();
+    .where("token_hash", "=", tokenHash)
+    .where("revoked_at", "is", null)
+    .where("created_at", ">", createdAfter),
+);
+const sessionById = preparedQuery((db, sessionId: string) =>
+  db.selectFrom("sessions").selectAll().where("id", "=", sessionId),
+);
+const shopperOf = preparedQuery((db, sessionId: string) =>
+  db.selectFrom("sessions").select("shopper_id").where("id", "=", sessionId),
+);
+const productById = preparedQuery((db, productId: string) =>
+  db.selectFrom("products").selectAll().where("id", "=", productId),
+);
+const cartLinesOf = preparedQuery((db, owner: string) =>
+  db.selectFrom("carts").select("lines").where("shopper_id", "=", owner),
+);
+const upsertCart = preparedQuery((db, owner: string, lines: string, now: string) =>
+  db
+    .insertInto("carts")
+    .values({ shopper_id: owner, lines, updated_at: now })
+    .onConflict((oc) => oc.column("shopper_id").doUpdateSet({ lines, updated_at: now })),
+);
+
+async function readProduct(db: Db, productId: string): Promise<Product | undefined> {
+  const row = (await productById(db, productId)).rows[0];
   return row && toProduct(row);
 }
 
 async function readCart(db: Db, owner: string): Promise<Cart> {
-  const row = await db
-    .selectFrom("carts")
-    .select("lines")
-    .where("shopper_id", "=", owner)
-    .executeTakeFirst();
+  const row = (await cartLinesOf(db, owner)).rows[0];
   if (!row) return EMPTY_CART;
   // Rebuilt field by field: jsonb does not keep key order, and the cart should look the same
   // whichever database stored it.
@@ -795,12 +801,7 @@ function cartLineFields({ productId, quantity, unitPriceCents, size, color }: Ca
 }
 
 async function writeCart(db: Db, owner: string, cart: Cart, now: string): Promise<void> {
-  const lines = JSON.stringify(cart.lines.map(cartLineFields));
-  await db
-    .insertInto("carts")
-    .values({ shopper_id: owner, lines, updated_at: now })
-    .onConflict((oc) => oc.column("shopper_id").doUpdateSet({ lines, updated_at: now }))
-    .execute();
+  await upsertCart(db, owner, JSON.stringify(cart.lines.map(cartLineFields)), now);
 }
 
 async function insertOrder(db: Db, order: Order): Promise<void> {
