@@ -215,6 +215,14 @@ export function setVariant(state: ConversationState, intent: IntentOf<"set-varia
   const target = resolveItem(intent, state, "cart");
   if (!target.ok) return say(target.say);
   const { product } = target;
+  if (intent.size === undefined && intent.color === undefined && intent.ask === undefined)
+    return say(
+      pick(
+        zh,
+        `What should I change on the ${product.name}: the size, the colour or the quantity?`,
+        `${product.name} 要改什么：尺码、颜色还是数量？`,
+      ),
+    );
   if (intent.size === undefined && intent.color === undefined) {
     const missing = intent.ask === "color" || product.sizes.length === 0 ? "color" : "size";
     if (missing === "color" && product.colors.length <= 1)

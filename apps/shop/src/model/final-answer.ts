@@ -52,7 +52,11 @@ export function finalAnswer(state: ConversationState, intent: ShopperIntent): st
       case "cart_total":
         if (intent.kind === "total" && intent.delivery)
           parts.push(
-            pick(zh, "This shop lists no separate delivery charge:", "本店没有单独列出运费："),
+            pick(
+              zh,
+              "This shop lists no separate delivery charge, so the cart total is what you pay.",
+              "本店没有单独列出运费，购物车总价就是您要付的金额。",
+            ),
           );
         parts.push(totalSentence(x.content, zh));
         break;

@@ -86,6 +86,8 @@ const COMMAND_WORDS = [
   "another",
   "please",
   "everything",
+  "size",
+  "colour",
 ];
 
 /** Common words a typo fix must never turn into a command word. */
@@ -110,6 +112,7 @@ export function isChinese(text: string): boolean {
 /** Shop words people write short or by sound ("sox"), in the catalog's spelling. */
 const SPOKEN: Readonly<Record<string, string>> = {
   sox: "socks",
+  sz: "size",
   tshirt: "tee",
   tshirts: "tees",
   hoody: "hoodie",

@@ -4,8 +4,9 @@
  */
 
 import type { SimScript } from "overlap-sim";
-import { lookAtCartFirst } from "./cart-handlers.js";
-import type { ConversationState } from "./conversation-state.js";
+import { addItems, lookAtCartFirst } from "./cart-handlers.js";
+import { type ConversationState, turnExchanges } from "./conversation-state.js";
+import { finalAnswer } from "./final-answer.js";
 import { call, pick, say, text, variantQuestion } from "./replies.js";
 import { productOf } from "./resolve-item.js";
 import type { IntentOf } from "./shopper-handler.js";
@@ -16,7 +17,16 @@ export function checkout(state: ConversationState, intent: IntentOf<"checkout">)
   if (!state.cart) return lookAtCartFirst(zh);
   // "I'll buy them" right after products were shown may mean those products: asked.
   const cartIds = new Set(state.cart.map((l) => l.productId));
-  if (intent.loose && state.shown.length > 0 && !state.shown.some((id) => cartIds.has(id)))
+  // "buy it" added the product in view: checking out is then the shopper's next word, not ours.
+  if (intent.loose && turnExchanges(state).some((x) => x.name === "add_to_cart"))
+    return say(
+      `${finalAnswer(state, intent)}${pick(zh, ' Say "check out" when you are ready to order.', "准备好下单时请说「结账」。")}`,
+    );
+  // "buy it" about a product not in the (empty) cart: that product, added.
+  if (intent.loose && state.cart.length === 0 && state.focus)
+    return addItems(state, [{ query: "", quantity: 1, ref: { kind: "it" } }], false);
+  const inView = state.focus ? [state.focus] : state.shown;
+  if (intent.loose && inView.length > 0 && !inView.some((id) => cartIds.has(id)))
     return say(
       pick(
         zh,

@@ -67,7 +67,9 @@ export function attributeSentence(
       if (/waterproof/i.test(text))
         return pick(
           zh,
-          `Yes: the ${p.name} is waterproof ("${p.description}").`,
+          /waterproof/i.test(p.description)
+            ? `Yes: the ${p.name} is waterproof ("${p.description}").`
+            : `Yes: the catalog lists the ${p.name} as waterproof.`,
           `适合：${p.name} 是防水的，下雨天也能穿。`,
         );
       if (/water-resistant/i.test(text))

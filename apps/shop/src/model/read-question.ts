@@ -46,6 +46,12 @@ export function readAttribute(
   const found = ATTRIBUTES.find(([, pattern]) => pattern.test(text));
   if (!found) return undefined;
   const [attribute, pattern] = found;
+  // "is it good for hiking in the rain?": "it" is the product asked about, whatever else is said.
+  if (
+    /\b(it|they|this|that|this one|that one)\b|它|这个|这款|这双|这件/.test(text) &&
+    !/\bthe \w+ \w+/.test(text)
+  )
+    return { kind: "attribute", attribute: found[0], query: "", ref: { kind: "it" } };
   const target = mentionIn(
     text
       .replace(pattern, " ")
@@ -66,7 +72,7 @@ export function readAttribute(
 /** "which one is top rated", "which of these is lighter", "最便宜的是哪个": an order asked of the shown. */
 export function readWhichShown(text: string): { kind: "which-shown"; by: ShownOrder } | undefined {
   const en = text.match(
-    /^(?:so |and |ok,? )?(?:which|what)(?: one| ones)?(?: of (?:these|those|them|the ones you showed))?(?: one)? (?:is|are|has|'s)(?: the)? (cheapest|cheaper|lowest price|least expensive|most affordable|best rated|top rated|highest rated|better rated|best reviewed|most expensive|priciest|lighter|lightest|lightweight|waterproof)\b/,
+    /^(?:so |and |ok,? )?(?:which|what)(?: one| ones)?(?: of (?:these|those|them|the ones you showed))?(?: one)? (?:is|are|has|have|got|'s)(?: the)? (cheapest|cheaper|lowest price|least expensive|most affordable|best rated|top rated|highest rated|better rated|best reviewed|best reviews|highest rating|best rating|most expensive|priciest|lighter|lightest|lightweight|waterproof)\b/,
   );
   const zh = text.match(
     /(?:哪个|哪款|哪双|哪件|哪一(?:个|款|双|件))(?:最|更)?(便宜|贵|轻|防水|评分最高|评分高|好评)|(最便宜|评分最高|最贵|最轻|防水)的?(?:是)?(?:哪个|哪款|哪双|哪件|哪一)/,

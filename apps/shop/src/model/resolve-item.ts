@@ -63,8 +63,10 @@ function resolveMention(
   const ref = item.ref ?? (item.query === "" ? { kind: "it" as const } : undefined);
   if (ref?.kind === "one") {
     // "remove one": only when a single product can be meant.
-    const pool = scope === "cart" ? cartIds : state.shown;
+    const pool = [...new Set(scope === "catalog" ? state.shown : cartIds)];
     if (pool.length === 1) return found(pool[0])!;
+    if (pool.length === 0 && scope !== "cart")
+      return resolveMention({ query: "", ref: { kind: "it" } }, state, scope, among);
     if (scope === "cart" && state.cart?.length === 0)
       return { ok: false, say: pick(zh, "Your cart is empty.", "您的购物车是空的。") };
     return { ok: false, say: whichOf(named([...new Set(pool)]), zh) };

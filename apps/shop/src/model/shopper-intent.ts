@@ -127,6 +127,14 @@ export function readShopperIntent(raw: string): ShopperIntent {
       : { kind: "checkout" };
   }
 
+  // "buy it", "purchase them": checking out what is in the cart, or the product in view.
+  if (
+    /^(?:ok,? |then |so )?(buy|purchase|get) (it|them|this|that|this one|that one)( now| please)?$/.test(
+      text,
+    )
+  )
+    return { kind: "checkout", loose: true };
+
   const orderId = text.match(/\b(o-[0-9a-f]{6,})\b/)?.[1];
   if (
     orderId ||
@@ -258,7 +266,8 @@ export function readShopperIntent(raw: string): ShopperIntent {
       /^(them|these|those|both|all|all of them|all three|everything shown|the (two|three|four) (of them|shown|above)|these (two|three|four)|those (two|three|four)|the (two|three|four)|两(件|个|款|双)?|这(两|几|些|三)(件|个|款|双)?|那(两|几|些|三)(件|个|款|双)?|(两|几|三)件|它们|都)$/;
     if (shown.test(bare)) {
       const all = /^(all|all of them|everything shown|都)$/.test(bare);
-      const count = all ? 99 : /^both$/.test(bare) ? 2 : countIn(bare);
+      // "both" of more than two shown is not said which: asked, like "those".
+      const count = all ? 99 : /^both$/.test(bare) ? undefined : countIn(bare);
       return {
         kind: "add-shown",
         ...(count !== undefined ? { count } : {}),
@@ -377,6 +386,8 @@ export function readShopperIntent(raw: string): ShopperIntent {
     )
   ) {
     const query = searchWords(text);
+    if (/^(gifts?|presents?|something|anything|stuff)( (for|nice|good))?( \w+)?$/.test(query))
+      return { kind: "vague" };
     if (cheaper && query === "") return { kind: "search", query: "", cheaper: true, ...price };
     if (query !== "" || price.maxPriceCents !== undefined || price.minPriceCents !== undefined)
       return { kind: "search", ...price, query, ...(cheaper ? { cheaper: true } : {}) };
@@ -395,6 +406,24 @@ export function readShopperIntent(raw: string): ShopperIntent {
     text.split(" ").length <= 6
   )
     return { kind: "thanks" };
+
+  // Only a reference to what was shown: "the cheapest one please" takes it; "the first one?" asks.
+  const only = mentionIn(
+    text.replace(/\b(please|pls|i'?ll take|i want|i'?d like|give me)\b/g, " "),
+  );
+  if (only.query === "" && only.ref?.kind === "pick") {
+    if (/\b(please|pls|i'?ll take|i want|i'?d like|give me)\b|要/.test(text))
+      return { kind: "add", items: [{ quantity: 1, ...only }], total: wantsTotal };
+    if (only.ref.by !== "index") return { kind: "which-shown", by: only.ref.by };
+    return { kind: "details", ...only };
+  }
+  // "change it": what to change is asked.
+  if (
+    /^(change|edit|modify|switch|swap) (it|that|this|that one|this one)$|^(改一下|换一下)$/.test(
+      text,
+    )
+  )
+    return { kind: "set-variant", query: "", ref: { kind: "it" } };
 
   // A bare product mention ("aero trail runner?", "美利奴羊毛袜") asks about it.
   const bare = stripFiller(chineseToEnglish(text).replace(/\p{Script=Han}+/gu, " "));
@@ -425,7 +454,11 @@ function readCartChange(said: string): ShopperIntent | undefined {
   const more = text.match(new RegExp(`${lead}(?:(one|1|\\d+|two|three) more|(another))\\b(.*)$`));
   if (more) {
     const n = more[1] ? (countIn(more[1]) ?? 1) : 1;
-    const target = mentionIn((more[3] ?? "").replace(/\b(of|pairs?|units?|please|pls)\b/g, " "));
+    const rest = (more[3] ?? "").replace(/\b(of|pairs?|units?|please|pls)\b/g, " ");
+    // "another one", "one more of those": more of the product the conversation is about.
+    const target = /^\s*(one|of (it|that|those|them))?\s*$/.test(rest)
+      ? { query: "", ref: { kind: "it" as const } }
+      : mentionIn(rest);
     return { kind: "change-quantity", delta: n, ...target };
   }
   const zhMore = text.match(new RegExp(`再(?:来|加|要|买)(一|两|俩|三|\\d+)(?:${MEASURE})?(.*)$`));

@@ -150,6 +150,9 @@ const TERMS: ReadonlyArray<readonly [string, string]> = [
 /** Chinese colour words and the catalog's colour names. */
 export const CHINESE_COLORS: ReadonlyArray<readonly [string, string]> = [
   ["荧光绿", "Volt"],
+  ["石板灰", "Slate"],
+  ["灰蓝", "Slate"],
+  ["蓝灰", "Slate"],
   ["荧光", "Volt"],
   ["森林绿", "Forest"],
   ["橄榄绿", "Olive"],
