@@ -36,6 +36,12 @@ import type { ShopAgent } from "./shop-agent.js";
 import { cartSummary, productLine, productView, variantText } from "./shop-views.js";
 import type { ShopToolContext } from "./tool-context.js";
 
+/**
+ * The cart's calls run one at a time in the order the model wrote them, even while it still
+ * writes: a quick total never overtakes a slow add, and a change never overtakes the checkout.
+ */
+export const CART_SEQUENCE = "cart";
+
 const productId = z
   .string()
   .min(1)
@@ -96,6 +102,7 @@ export function shopperTools(deps: {
     }),
     defineTool({
       name: "add_to_cart",
+      sequence: CART_SEQUENCE,
       description:
         "Add a product to the cart (quantity 1-10 per line; the cart total has a limit). A product with sizes needs one of its sizes, one with several colours one of its colours: without them nothing is added and the result lists the choices, so ask the shopper which.",
       input: z.object({
@@ -114,6 +121,7 @@ export function shopperTools(deps: {
     }),
     defineTool({
       name: "update_cart_item",
+      sequence: CART_SEQUENCE,
       description:
         "Change a line already in the cart: its quantity (0 removes it), size or colour; also how to give a line the size or colour it still needs. When the cart holds the product in several sizes or colours, lineSize and lineColor name the line to change (its current size and colour).",
       input: z.object({
@@ -148,6 +156,7 @@ export function shopperTools(deps: {
     }),
     defineTool({
       name: "remove_from_cart",
+      sequence: CART_SEQUENCE,
       description:
         "Remove a product from the cart: every line of it, or with size and/or colour only the line in that variant.",
       input: z.object({ productId, size: size.optional(), color: color.optional() }),
@@ -161,6 +170,7 @@ export function shopperTools(deps: {
     }),
     defineTool({
       name: "clear_cart",
+      sequence: CART_SEQUENCE,
       description: "Remove every line from the cart (only when the shopper asks to empty it).",
       input: z.object({}),
       run: async (_input, ctx) => {
@@ -227,6 +237,7 @@ export function shopperTools(deps: {
     }),
     defineTool({
       name: "view_cart",
+      sequence: CART_SEQUENCE,
       description: "The cart's lines, item count and total.",
       input: z.object({}),
       run: async (_input, { context }) => {
@@ -236,6 +247,7 @@ export function shopperTools(deps: {
     }),
     defineTool({
       name: "cart_total",
+      sequence: CART_SEQUENCE,
       description:
         "The cart total. Runs after the cart changes requested before it in the same response.",
       input: z.object({}),
@@ -246,6 +258,7 @@ export function shopperTools(deps: {
     }),
     defineTool({
       name: "checkout",
+      sequence: CART_SEQUENCE,
       description:
         "Place the order for everything in the cart. Only when the shopper clearly asks to buy.",
       input: z.object({}),

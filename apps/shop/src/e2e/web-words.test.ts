@@ -57,9 +57,12 @@ const { count, detectLang } = (await load("../../web/src/i18n/lang.ts")) as {
   count(lang: Lang, n: number, noun: "item" | "product" | "order"): string;
   detectLang(text: string): Lang;
 };
-const { explainRound, explainTurn } = (await load("../../web/src/timeline/timeline-model.ts")) as {
+const { explainRound, explainTurn, roundChart } = (await load(
+  "../../web/src/timeline/timeline-model.ts",
+)) as {
   explainRound(chart: RoundChart, lang: Lang): string | undefined;
   explainTurn(chart: TurnChart, lang: Lang): string;
+  roundChart(info: { round: number; stopReason: string | undefined; timings: unknown }): RoundChart;
 };
 
 function call(fields: Partial<CallEntry> & Pick<CallEntry, "name">): CallEntry {
@@ -332,6 +335,40 @@ describe("the product book", () => {
     expect(names.get("p-0202")?.name).toBe("Rapid Trail Shoe");
     expect(names.get("p-0002")?.name).toBe("Merino Wool Socks");
     expect(names.get("p-0001")).toEqual({ name: "Aero Trail Runner", category: "Running Shoes" });
+  });
+});
+
+describe("the timeline's two bars agree with the time saved", () => {
+  const tool = (callId: string, startMs: number, endMs: number, extra: object = {}) => ({
+    callId,
+    name: "t",
+    readyMs: startMs,
+    startMs,
+    endMs,
+    status: "done",
+    ...extra,
+  });
+  const chart = (timings: object) =>
+    roundChart({
+      round: 1,
+      stopReason: "tool_use",
+      timings: { startedAt: 0, blocks: [], ...timings },
+    });
+
+  it("a checkout that waited for the shopper: both bars end together, nothing saved", () => {
+    // The call ran 5 s after the reply ended (the shopper's yes), and took 40 ms.
+    const c = chart({ streamEndMs: 900, savedMs: 0, tools: [tool("co", 5_900, 5_940)] });
+    expect(c.endWithoutOverlapMs).toBe(5_940);
+    expect(explainRound(c, "en")).toMatch(/no time was saved/);
+  });
+
+  it("calls that ran one after another: the waiting bar is the chain the runtime reckoned", () => {
+    const c = chart({
+      streamEndMs: 1_677,
+      savedMs: 317,
+      tools: [tool("a", 1_240, 1_540), tool("b", 1_660, 1_960), tool("t", 1_960, 1_962)],
+    });
+    expect(c.endWithoutOverlapMs).toBe(1_962 + 317);
   });
 });
 

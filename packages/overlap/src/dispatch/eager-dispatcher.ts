@@ -77,6 +77,16 @@ export class EagerDispatcher {
   /** Calls waiting for a concurrency slot, in dispatch order. */
   readonly #waiting: Array<() => void> = [];
   #running = 0;
+  /** Per sequence (see `ToolConfig.sequence`): settles when the last call entered so far has ended. */
+  readonly #sequenceTails = new Map<string, Promise<void>>();
+  /**
+   * Deferred calls of a sequence, noted at dispatch: their place in the sequence is held (later
+   * calls wait for them) until collect starts or refuses them.
+   */
+  readonly #heldPlaces = new Map<
+    string,
+    { previous: Promise<void> | undefined; end: () => void }
+  >();
   #cancelReason: string | undefined;
 
   constructor(options: EagerDispatcherOptions) {
@@ -102,7 +112,35 @@ export class EagerDispatcher {
    */
   dispatch(call: ToolCall): DispatchResult {
     const decision = this.decide(call);
+    if (decision === "deferred") this.#holdPlace(call);
     return decision === "started" ? this.#start(call) : decision;
+  }
+
+  /** A deferred call of a sequence keeps its place: later calls of the sequence wait for it. */
+  #holdPlace(call: ToolCall): void {
+    const sequence = this.#options.executor.tool(call.name)?.sequence;
+    if (sequence === undefined || this.#heldPlaces.has(call.id)) return;
+    const previous = this.#sequenceTails.get(sequence);
+    let end = () => {};
+    const ended = new Promise<void>((resolve) => {
+      end = resolve;
+    });
+    this.#setTail(sequence, ended);
+    this.#heldPlaces.set(call.id, { previous, end });
+  }
+
+  /** `ended` is the sequence's last call; once it settles with nothing after it, none is ahead. */
+  #setTail(sequence: string, ended: Promise<void>): void {
+    this.#sequenceTails.set(sequence, ended);
+    void ended.then(() => {
+      if (this.#sequenceTails.get(sequence) === ended) this.#sequenceTails.delete(sequence);
+    });
+  }
+
+  /** Gives up a held place (the call was refused, or the round ended without it). */
+  #freePlace(callId: string): void {
+    this.#heldPlaces.get(callId)?.end();
+    this.#heldPlaces.delete(callId);
   }
 
   /**
@@ -133,7 +171,10 @@ export class EagerDispatcher {
       const task = this.#tasks.get(use.id);
       if (task) return task.outcome;
       const refusal = this.#whyNotStart(use, stopReason, use === toolUses.at(-1));
-      if (refusal) return Promise.resolve(refusal);
+      if (refusal) {
+        this.#freePlace(use.id);
+        return Promise.resolve(refusal);
+      }
       const input = use.input as Extract<ParseToolInputResult, { ok: true }>;
       this.#start({
         id: use.id,
@@ -143,6 +184,8 @@ export class EagerDispatcher {
       });
       return this.#tasks.get(use.id)!.outcome;
     });
+    // A deferred call the final message does not hold never runs: its place is given up.
+    for (const id of [...this.#heldPlaces.keys()]) this.#freePlace(id);
     return Promise.all(outcomes);
   }
 
@@ -154,6 +197,8 @@ export class EagerDispatcher {
     if (this.#cancelReason !== undefined) return;
     this.#cancelReason = reason;
     for (const task of this.#tasks.values()) task.controller.abort(new CancelledError(reason));
+    // Nothing new starts now: the places deferred calls held are given up.
+    for (const id of [...this.#heldPlaces.keys()]) this.#freePlace(id);
     // Queued tasks see the abort when their slot is granted and report not_executed.
     for (const grant of this.#waiting.splice(0)) {
       this.#running++; // each released waiter holds a slot until its finally releases it
@@ -208,15 +253,57 @@ export class EagerDispatcher {
 
   #start(call: ToolCall): DispatchResult {
     const controller = new AbortController();
-    if (this.#options.executor.tool(call.name)?.requiresApproval) {
+    const tool = this.#options.executor.tool(call.name);
+    const after = this.#enterSequence(call.id, tool?.sequence);
+    let outcome: Promise<ToolOutcome>;
+    let queued = false;
+    if (tool?.requiresApproval) {
       // Asks first, holding no slot: a call waiting for the user blocks no other call.
-      this.#tasks.set(call.id, { call, controller, outcome: this.#approved(call, controller) });
-      return "started";
+      outcome = this.#approved(call, controller, after);
+    } else if (after) {
+      // Its turn in the sequence comes first, then a concurrency slot.
+      queued = true;
+      outcome = this.#run(call, controller, this.#slotAfter(after), true);
+    } else {
+      const slot = this.#slot();
+      queued = slot.queued;
+      outcome = this.#run(call, controller, slot.limit, queued);
     }
-    const { limit, queued } = this.#slot();
-    const outcome = this.#run(call, controller, limit, queued);
     this.#tasks.set(call.id, { call, controller, outcome });
+    if (tool?.sequence !== undefined) this.#leaveSequence(call.id, tool.sequence, outcome);
     return queued ? "queued" : "started";
+  }
+
+  /**
+   * Enters a call into its sequence: what it must wait for (the previous call of the sequence,
+   * still running or held by a deferred call), or `undefined` when nothing is ahead of it.
+   */
+  #enterSequence(callId: string, sequence: string | undefined): Promise<void> | undefined {
+    if (sequence === undefined) return undefined;
+    const held = this.#heldPlaces.get(callId);
+    // A deferred call started by collect waits for what was ahead of it when it was noted.
+    return held ? held.previous : this.#sequenceTails.get(sequence);
+  }
+
+  /** The call's end frees the next call of its sequence (and its held place, if it had one). */
+  #leaveSequence(callId: string, sequence: string, outcome: Promise<ToolOutcome>): void {
+    const ended = outcome.then(
+      () => {},
+      () => {},
+    );
+    const held = this.#heldPlaces.get(callId);
+    if (held) {
+      this.#heldPlaces.delete(callId);
+      void ended.then(held.end);
+    } else {
+      this.#setTail(sequence, ended);
+    }
+  }
+
+  /** A concurrency slot, asked for once `after` has settled. */
+  async #slotAfter(after: Promise<void>): Promise<void> {
+    await after;
+    await this.#slot().limit;
   }
 
   #slot(): { limit: Promise<void>; queued: boolean } {
@@ -240,7 +327,11 @@ export class EagerDispatcher {
    * replayed without asking again; otherwise it asks (when its policy says so), then runs as any
    * call (taking a slot, looking the ledger up again: an answer may take minutes).
    */
-  async #approved(call: ToolCall, controller: AbortController): Promise<ToolOutcome> {
+  async #approved(
+    call: ToolCall,
+    controller: AbortController,
+    after: Promise<void> | undefined,
+  ): Promise<ToolOutcome> {
     const { ledger } = this.#options;
     const status = (s: ToolCallState) => this.#options.onStatus?.(call.id, call.name, s);
     try {
@@ -285,6 +376,7 @@ export class EagerDispatcher {
         `${call.name} was not run: ${this.#cancelReason ?? "the response was cancelled"}.`,
       );
     }
+    if (after) return this.#run(call, controller, this.#slotAfter(after), true);
     const { limit, queued } = this.#slot();
     return this.#run(call, controller, limit, queued);
   }

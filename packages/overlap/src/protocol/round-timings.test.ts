@@ -48,6 +48,25 @@ describe("savedMsOf", () => {
     ).toBe(0);
   });
 
+  it("calls of one sequence would have run one after another: the saving counts the chain", () => {
+    const cart = (startMs: number, endMs: number, readyMs = startMs): ToolTiming => ({
+      ...tool(startMs, endMs, readyMs),
+      sequence: "cart",
+    });
+    // Two 300 ms changes and a quick total; the first ran while the model still wrote, the second
+    // started at its own block stop, the total waited its turn (queued) until 1_960.
+    const ran = [cart(1_240, 1_540), cart(1_660, 1_960), cart(1_960, 1_962, 1_677)];
+    // Had they waited for the stream (1_677): 1_677-1_977, 1_977-2_277, 2_277-2_279.
+    expect(savedMsOf({ streamEndMs: 1_677, tools: ran })).toBe(2_279 - 1_962);
+    // Without the sequence the same figures would claim they could all run at once.
+    const free = ran.map(({ sequence: _, ...t }) => t);
+    expect(savedMsOf({ streamEndMs: 1_677, tools: free })).toBe(1_977 - 1_962);
+    // A call outside the sequence runs beside it as before.
+    expect(savedMsOf({ streamEndMs: 100, tools: [cart(40, 70), cart(70, 90), tool(50, 60)] })).toBe(
+      150 - 100,
+    );
+  });
+
   it("is never negative, and undefined without a stream end or a tool that ran", () => {
     expect(savedMsOf({ streamEndMs: 100, tools: [tool(100.004, 100.01)] })).toBe(0);
     expect(savedMsOf({ streamEndMs: 100, tools: [] })).toBeUndefined();

@@ -23,6 +23,11 @@ export interface ToolTiming {
   startMs?: number;
   endMs?: number;
   status?: string;
+  /**
+   * The sequence its tool runs in (calls of one sequence run one at a time, in call order): the
+   * time saved reckons them one after another.
+   */
+  sequence?: string;
 }
 
 /** Everything measured about one round. */
@@ -60,7 +65,8 @@ export interface RoundTimings {
  * the response: for each tool that ran, its start moved to the stream's end when it started
  * earlier (a tool that started later, e.g. after an approval, keeps its start), then the latest
  * end of that schedule minus the latest real end, both at least the stream's end. Calls that failed
- * or were cancelled keep their real times, so only a call that succeeded early can save time.
+ * or were cancelled keep their real times, so only a call that succeeded early can save time. Calls
+ * of one sequence (see {@link ToolTiming.sequence}) run one after another in that schedule too.
  * Never negative.
  * `undefined` when the stream did not end or no tool ran (started and ended).
  */
@@ -72,15 +78,25 @@ export function savedMsOf(
   let ran = false;
   let readyAt = streamEnd;
   let waitingReadyAt = streamEnd;
-  for (const tool of timings.tools) {
-    if (tool.startMs === undefined || tool.endMs === undefined) continue;
+  // Where each sequence's last call ends in the waiting schedule: its next call starts after it.
+  const sequenceEnds = new Map<string, number>();
+  const byStart = timings.tools
+    .filter((t) => t.startMs !== undefined && t.endMs !== undefined)
+    .sort((a, b) => (a.startMs as number) - (b.startMs as number));
+  for (const tool of byStart) {
+    const startMs = tool.startMs as number;
+    const endMs = tool.endMs as number;
     ran = true;
-    readyAt = Math.max(readyAt, tool.endMs);
+    readyAt = Math.max(readyAt, endMs);
     // Only a call that succeeded moves to the stream's end in the waiting schedule: a call that
     // failed or was cancelled (the stream broke, its turn was stopped) produced nothing to be
     // early with, so it keeps its real times and can never show as time saved.
-    const start = succeeded(tool) ? Math.max(streamEnd, tool.startMs) : tool.startMs;
-    waitingReadyAt = Math.max(waitingReadyAt, start + tool.endMs - tool.startMs);
+    let start = succeeded(tool) ? Math.max(streamEnd, startMs) : startMs;
+    if (tool.sequence !== undefined) {
+      start = Math.max(start, sequenceEnds.get(tool.sequence) ?? start);
+      sequenceEnds.set(tool.sequence, start + endMs - startMs);
+    }
+    waitingReadyAt = Math.max(waitingReadyAt, start + endMs - startMs);
   }
   if (!ran) return undefined;
   return Math.max(0, Math.round((waitingReadyAt - readyAt) * 100) / 100);

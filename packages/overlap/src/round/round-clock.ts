@@ -16,9 +16,15 @@ export class RoundClock {
   readonly #start: number;
   readonly #blocks = new Map<number, BlockTiming>();
   readonly #tools = new Map<string, ToolTiming>();
+  readonly #sequenceOf: (name: string) => string | undefined;
 
-  constructor(now: () => number) {
+  /** `sequenceOf` names the sequence a tool's calls run in, if any (see `ToolConfig.sequence`). */
+  constructor(
+    now: () => number,
+    sequenceOf: (name: string) => string | undefined = () => undefined,
+  ) {
     this.#now = now;
+    this.#sequenceOf = sequenceOf;
     this.#start = now();
     this.timings = { startedAt: Date.now(), blocks: [], tools: [] };
   }
@@ -50,6 +56,8 @@ export class RoundClock {
   toolReady(callId: string, name: string): void {
     if (this.#tools.has(callId)) return;
     const timing: ToolTiming = { callId, name, readyMs: this.elapsed() };
+    const sequence = this.#sequenceOf(name);
+    if (sequence !== undefined) timing.sequence = sequence;
     this.#tools.set(callId, timing);
     this.timings.tools.push(timing);
   }

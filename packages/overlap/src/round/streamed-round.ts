@@ -132,7 +132,7 @@ export class StreamedRound {
     this.#round = options.round ?? 1;
     this.#assembler = new BlockAssembler(options.usedIds ? { usedIds: options.usedIds } : {});
     const now = options.now ?? (() => performance.now());
-    this.#clock = new RoundClock(now);
+    this.#clock = new RoundClock(now, (name) => options.executor.tool(name)?.sequence);
     this.#previews = new PreviewCoalescer(options.previewIntervalMs ?? 50, now);
     this.#dispatcher = new EagerDispatcher({
       executor: options.executor,

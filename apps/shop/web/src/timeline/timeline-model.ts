@@ -192,13 +192,26 @@ export function roundChart(info: RoundInfo & { timings: RoundTimings }): RoundCh
       t.firstToolStartMs !== undefined && streamEnd !== undefined
         ? Math.max(0, streamEnd - t.firstToolStartMs)
         : 0,
-    endWithoutOverlapMs:
-      runs.length > 0 && streamEnd !== undefined ? streamEnd + Math.max(...runs) : undefined,
+    endWithoutOverlapMs: withoutOverlap(t, runs),
     toolsEndMs: t.tools.some((tool) => tool.endMs !== undefined)
       ? Math.max(...t.tools.flatMap((tool) => (tool.endMs !== undefined ? [tool.endMs] : [])))
       : undefined,
     longestToolMs: runs.length > 0 ? Math.max(...runs) : 0,
   };
+}
+
+/**
+ * When the round would have been ready had the tools waited for the end of the response: when it
+ * was ready (the stream's end or the last tool's) plus the time the runtime reckoned saved, so the
+ * two bars and the "saved" figure always agree (a checkout that waited for the shopper: equal bars,
+ * no time saved). Without that figure: the stream's end plus the longest tool.
+ */
+function withoutOverlap(t: RoundTimings, runs: readonly number[]): number | undefined {
+  const streamEnd = t.streamEndMs;
+  if (runs.length === 0 || streamEnd === undefined) return undefined;
+  if (t.savedMs === undefined) return streamEnd + Math.max(...runs);
+  const ends = t.tools.flatMap((tool) => (tool.endMs !== undefined ? [tool.endMs] : []));
+  return Math.max(streamEnd, ...ends) + t.savedMs;
 }
 
 /** The chart of a turn's rounds. */
