@@ -88,6 +88,32 @@ async function ask(page: Page, text: string) {
 }
 
 describe.skipIf(noBrowser)("the How it works drawer", { timeout: 120_000 }, () => {
+  it("'See the early start' sets the stock check and names the request that shows the saving", async () => {
+    const { context, page } = await open(1280, 800);
+    await openDrawer(page);
+    const request = (await drawer(page).getByTestId("demo-preset-request").textContent()) ?? "";
+    expect(request).toBe(THREE_CALLS);
+    await drawer(page).getByTestId("demo-preset").click();
+    await expect
+      .poll(() => drawer(page).getByTestId("demo-preset").textContent(), { timeout: 10_000 })
+      .toContain("(set)");
+    expect(await drawer(page).textContent()).toContain("300 ms simulated");
+    await page.screenshot({ path: await screenshotPath("demo-00-preset-1280x800") });
+    await closeDrawer(page);
+
+    await ask(page, request);
+    const round = page.getByTestId("timeline").getByTestId("timeline-round").first();
+    // The first add's stock check ran while the model still wrote the rest: time was saved, and
+    // the waiting bar (the cart's calls one after another) says as much as the figure.
+    await expect.poll(() => round.getByTestId("saved").count(), { timeout: 15_000 }).toBe(1);
+    const saved = Number(await round.getByTestId("saved").getAttribute("data-saved-ms"));
+    expect(saved).toBeGreaterThan(0);
+    expect(await round.getByTestId("round-explained").textContent()).toMatch(
+      /waiting for the reply would have taken [\d.]+ (ms|s) longer\.$/,
+    );
+    await context.close();
+  });
+
   it("simulated latency shows on the timeline, labelled, with the time saved in words", async () => {
     const { context, page } = await open(1280, 800);
     await openDrawer(page);
