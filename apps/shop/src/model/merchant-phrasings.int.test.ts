@@ -464,6 +464,51 @@ const EDITS: Phrasing[] = [
   { say: "rename the socks to Cozy Socks", calls: [], reply: /Which one\?/ },
 ];
 
+/** The merchant page's welcome suggestions (web/src/i18n/merchant-words.ts): each works as written. */
+const SUGGESTIONS: Phrasing[] = [
+  {
+    say: "what is low on stock? restock it",
+    calls: [["low_stock_report"], ["restock_products", { quantity: 20 }]],
+    approve: ["restock_products"],
+  },
+  {
+    say: "restock everything under 5 to 20",
+    calls: [["low_stock_report"], ["restock_products", { upTo: 20 }]],
+    approve: ["restock_products"],
+  },
+  { say: "10% off all jackets", calls: [["set_discount"]], approve: ["set_discount"] },
+  {
+    say: "set the price of the Aero Trail Runner to $95",
+    calls: [["set_price", { productId: AERO, price: 95 }]],
+  },
+  { say: "sales summary", calls: [["sales_summary"]], reply: /^0 orders, 0 items/ },
+  {
+    say: "库存不足的商品有哪些？补货",
+    calls: [["low_stock_report"], ["restock_products"]],
+    approve: ["restock_products"],
+    lang: "zh",
+  },
+  {
+    say: "把库存低于5的商品都补到20",
+    calls: [["low_stock_report"], ["restock_products", { upTo: 20 }]],
+    approve: ["restock_products"],
+    lang: "zh",
+  },
+  { say: "把夹克打九折", calls: [["set_discount"]], approve: ["set_discount"], lang: "zh" },
+  {
+    say: "把 Aero Trail Runner 的价格改成 95 美元",
+    calls: [["set_price", { productId: AERO, price: 95 }]],
+    lang: "zh",
+  },
+  { say: "销售汇总", calls: [["sales_summary"]], reply: /^共 0 个订单/, lang: "zh" },
+];
+
+describe("every suggestion of the merchant's welcome screen works as written", () => {
+  it.each(SUGGESTIONS.map((p) => [p.say, p] as const))("%s", async (_title, p) => {
+    await run(p);
+  });
+});
+
 describe("the scripted model understands merchants' discounts", () => {
   it.each(DISCOUNTS.map((p) => [p.say + (p.decline ? " (declined)" : ""), p] as const))(
     "%s",

@@ -24,6 +24,7 @@ import { Icon, Spinner } from "../ui/Icon";
 import { ErrorView, LoadingView, Shell } from "./Shell";
 import { type HealthState, useRetryWhenBack } from "./use-health";
 import { Workspace } from "./Workspace";
+import "./merchant-app.css";
 
 function createMerchantSession(token: string, signal?: AbortSignal) {
   return requestJson(MERCHANT.base, readCredentials, { method: "POST", token, signal });
@@ -56,13 +57,16 @@ export function MerchantApp({ health }: { health: HealthState }) {
           <>
             <button
               type="button"
-              className="btn btn-ghost"
+              className="btn btn-ghost lang-toggle"
               data-testid="merchant-lang"
               lang={lang === "zh" ? "en" : "zh"}
               onClick={() => setMerchantLang(lang === "zh" ? "en" : "zh")}
               aria-label={w.switchLanguageLabel}
             >
-              {w.switchLanguage}
+              <span className="hide-narrow">{w.switchLanguage}</span>
+              <span className="lang-short" aria-hidden="true">
+                {w.switchLanguageShort}
+              </span>
             </button>
             {token ? (
               <button

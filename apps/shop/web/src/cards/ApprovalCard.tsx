@@ -118,7 +118,7 @@ export function ApprovalCard({ entry }: { entry: CallEntry }) {
       : undefined;
   const title = checkout
     ? pick(lang, "Confirm your order", "确认订单")
-    : change
+    : approval.details?.type === "product-changes"
       ? merchantWords(lang).approveChange
       : pick(lang, "Approve this action", "同意这项操作");
 

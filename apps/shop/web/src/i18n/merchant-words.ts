@@ -14,6 +14,8 @@ export interface MerchantWords {
   readonly signOut: string;
   readonly signOutLabel: string;
   readonly switchLanguage: string;
+  /** The language button on a phone. */
+  readonly switchLanguageShort: string;
   readonly switchLanguageLabel: string;
   readonly consoleTitle: string;
   readonly tokenHelp: (envName: string) => readonly [string, string];
@@ -80,6 +82,7 @@ const EN: MerchantWords = {
   signOut: "Sign out",
   signOutLabel: "Sign out of the merchant console",
   switchLanguage: "中文",
+  switchLanguageShort: "中",
   switchLanguageLabel: "切换到中文",
   consoleTitle: "Merchant console",
   tokenHelp: (env) => [
@@ -169,6 +172,7 @@ const ZH: MerchantWords = {
   signOut: "退出",
   signOutLabel: "退出商家后台",
   switchLanguage: "English",
+  switchLanguageShort: "EN",
   switchLanguageLabel: "Switch to English",
   consoleTitle: "商家后台",
   tokenHelp: (env) => [
