@@ -9,9 +9,19 @@
  * turn's two responses read raw from the SDK, with and without fine-grained tool streaming
  * (`sdk-floor`, `sdk-floor-buffered`: what any system on this SDK and wire pays at the least;
  * no tool runs, no previews, no checks).
- * `process.cpuUsage()` around each turn, after a `gc()` (run with `--expose-gc`), median of
- * `CPU_REPS` turns (default 5) after a warm-up turn; then the figures of the last committed
- * `bench:peers` run side by side.
+ * Two ways of counting, after a warm-up turn (`CPU_MODE=warm`, `cold` or `both`, the default):
+ * - **warm**: `CPU_REPS` turns (default 5) back to back after one `gc()`, `process.cpuUsage()`
+ *   around the series, divided by the turns: what a turn costs a process that keeps serving them
+ *   (garbage is collected as it comes, inside the series).
+ * - **cold**: a `gc()` before each turn (run with `--expose-gc`), `process.cpuUsage()` around the
+ *   turn, median of `CPU_REPS` (the way `bench:peers` counts). A forced full collection also
+ *   drops the hidden classes of objects no longer alive (every round's assembler, parser,
+ *   coalescer, the events' JSON shapes): V8 then deoptimizes the code specialised on them
+ *   ("weak objects") and the next turn runs part of its work in the interpreter while it is
+ *   compiled again, on every system. Measured on overlap's replay of `display-64k` (9,000
+ *   events): about 5x more CPU cold than warm (see bench/README.md).
+ * Then wire frames per turn (what the tap counted), the CPU per frame, and the figures of the
+ * last committed `bench:peers` run side by side.
  *
  * Run: `node --expose-gc --conditions=overlap-source --import tsx bench/src/cpu-turn.ts`
  * (`CPU_SCENARIOS=display-64k,long-args-2` narrows the scenarios, `CPU_SYSTEMS=overlap` the
@@ -36,7 +46,7 @@ import {
 } from "overlap-runtime";
 import { anthropicModel } from "overlap-runtime/anthropic";
 import type { StreamEvent } from "overlap-runtime/core";
-import { benchTool, tappedFetch } from "./peers/child-kit.js";
+import { benchTool, recorder, tappedFetch } from "./peers/child-kit.js";
 import {
   BENCH_TOOL_SCHEMA,
   BENCH_TOOLS,
@@ -53,6 +63,8 @@ const REPS = Math.max(1, Number(process.env.CPU_REPS ?? 5) || 5);
 const WARMUP = 1;
 const ONLY_SCENARIOS = process.env.CPU_SCENARIOS?.split(",").filter(Boolean);
 const ONLY_SYSTEMS = process.env.CPU_SYSTEMS?.split(",").filter(Boolean);
+const MODE = process.env.CPU_MODE ?? "both";
+const MODES = (MODE === "both" ? ["warm", "cold"] : [MODE]) as Array<"warm" | "cold">;
 
 type Turn = (
   url: string,
@@ -79,8 +91,8 @@ async function startSim(): Promise<{ urls: Record<SimKind, string>; stop: () => 
 }
 
 /** overlap as the `overlap` / `overlap-buffered` peers run it. */
-function overlapTurn(eagerInputStreaming: boolean, sdkStream = false): Turn {
-  const fetch = tappedFetch();
+function overlapTurn(eagerInputStreaming: boolean, sdkStream = false, tap = true): Turn {
+  const fetch = tap ? tappedFetch() : globalThis.fetch;
   const executor = new ToolExecutor(
     BENCH_TOOLS.map((t) =>
       defineJsonSchemaTool({
@@ -118,11 +130,14 @@ function overlapTurn(eagerInputStreaming: boolean, sdkStream = false): Turn {
 
 /**
  * overlap's own work without the network: the turn's responses recorded once through
- * `anthropicModel` (fine-grained streaming), then replayed from memory, event by event.
+ * `anthropicModel` (fine-grained streaming) as it hands them to the round (one array of events
+ * per network chunk, `streamBatches`), then replayed from memory in the same arrays. The events
+ * of one replayed turn are counted in `replayEvents` (for the CPU per event).
  */
+const replayEvents = new Map<string, number>();
 function overlapReplayTurn(): Turn {
   const live = overlapTurn(true);
-  const recorded = new Map<string, StreamEvent[][]>();
+  const recorded = new Map<string, StreamEvent[][][]>();
   const executor = new ToolExecutor(
     BENCH_TOOLS.map((t) =>
       defineJsonSchemaTool({
@@ -138,15 +153,18 @@ function overlapReplayTurn(): Turn {
     const key = `${url} ${prompt}`;
     let responses = recorded.get(key);
     if (!responses) {
-      const record: StreamEvent[][] = [];
+      const record: StreamEvent[][][] = [];
       const recording = (model: ModelClient): ModelClient => ({
-        stream(request, options) {
-          const events: StreamEvent[] = [];
-          record.push(events);
+        stream: () => {
+          throw new Error("the replay records batches");
+        },
+        streamBatches(request, options) {
+          const batches: StreamEvent[][] = [];
+          record.push(batches);
           return (async function* () {
-            for await (const event of model.stream(request, options)) {
-              events.push(structuredClone(event));
-              yield event;
+            for await (const batch of model.streamBatches!(request, options)) {
+              batches.push(structuredClone([...batch]));
+              yield batch;
             }
           })();
         },
@@ -154,12 +172,15 @@ function overlapReplayTurn(): Turn {
       await live(url, prompt, recording);
       responses = record;
       recorded.set(key, responses);
+      replayEvents.set(prompt, record.flat(2).length);
     }
     let k = 0;
     const model: ModelClient = {
-      async *stream() {
-        const events = responses[k++] ?? [];
-        for (const event of events) yield event;
+      stream: () => {
+        throw new Error("the replay hands over batches");
+      },
+      async *streamBatches() {
+        for (const batch of responses[k++] ?? []) yield batch;
       },
     };
     const turn = await runAgentTurn({
@@ -273,6 +294,9 @@ const SYSTEMS: Record<string, () => Turn> = {
   // The same, reading the response through the SDK's stream (the fallback) instead of overlap's.
   "overlap-sdk-stream": () => overlapTurn(true, true),
   "overlap-buffered": () => overlapTurn(false),
+  // The same as `overlap` without the wire tap (which every other system has): the tap tees the
+  // body and reads every frame again, a cost per frame that weighs on the fine-grained wire.
+  "overlap-untapped": () => overlapTurn(true, false, false),
   "overlap-replay (no network)": overlapReplayTurn,
   "anthropic-tool-runner": toolRunnerTurn,
   "sdk-floor": () => sdkFloorTurn(true),
@@ -285,12 +309,29 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-async function cpuMs(turn: Turn, url: string, prompt: string): Promise<number> {
-  (globalThis as { gc?: () => void }).gc?.();
-  const before = process.cpuUsage();
-  await turn(url, prompt);
-  const used = process.cpuUsage(before);
+function cpuNow(): number {
+  const used = process.cpuUsage();
   return (used.user + used.system) / 1000;
+}
+
+/** Cold: a full collection before each turn, the median turn. */
+async function coldCpuMs(turn: Turn, url: string, prompt: string): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < REPS; i++) {
+    (globalThis as { gc?: () => void }).gc?.();
+    const before = cpuNow();
+    await turn(url, prompt);
+    samples.push(cpuNow() - before);
+  }
+  return median(samples);
+}
+
+/** Warm: the turns back to back after one collection, the mean turn. */
+async function warmCpuMs(turn: Turn, url: string, prompt: string): Promise<number> {
+  (globalThis as { gc?: () => void }).gc?.();
+  const before = cpuNow();
+  for (let i = 0; i < REPS; i++) await turn(url, prompt);
+  return (cpuNow() - before) / REPS;
 }
 
 /** The CPU figures of the last committed `bench:peers` run, by scenario then system. */
@@ -323,21 +364,33 @@ export async function main(): Promise<void> {
   const systems = Object.entries(SYSTEMS).filter(
     ([name]) => !ONLY_SYSTEMS || ONLY_SYSTEMS.some((n) => name.startsWith(n)),
   );
-  const figures: Record<string, Record<string, number>> = {};
+  // figures[mode][scenario][system]: CPU ms per turn; frames[scenario][system]: wire frames.
+  const figures: Record<string, Record<string, Record<string, number>>> = {};
+  const frames: Record<string, Record<string, number>> = {};
   try {
     for (const [name, make] of systems) {
       const turn = make();
       for (const scenario of scenarios) {
         const url = sim.urls[scenario.sim];
+        const prompt = scenarioPrompt(scenario.id);
         // Warm-up turns (they also record the replayed system's responses).
-        for (let i = 0; i < WARMUP; i++) await turn(url, scenarioPrompt(scenario.id));
-        const samples: number[] = [];
-        for (let i = 0; i < REPS; i++) {
-          samples.push(await cpuMs(turn, url, scenarioPrompt(scenario.id)));
+        for (let i = 0; i < WARMUP; i++) {
+          recorder.reset();
+          await turn(url, prompt);
+          const row = frames[scenario.id] ?? {};
+          row[name] = name.startsWith("overlap-replay")
+            ? (replayEvents.get(prompt) ?? 0)
+            : recorder.requests.reduce((sum, r) => sum + r.frames, 0);
+          frames[scenario.id] = row;
         }
-        const row = figures[scenario.id] ?? {};
-        row[name] = median(samples);
-        figures[scenario.id] = row;
+        for (const mode of MODES) {
+          const cpu = mode === "warm" ? warmCpuMs : coldCpuMs;
+          const byScenario = figures[mode] ?? {};
+          const row = byScenario[scenario.id] ?? {};
+          row[name] = await cpu(turn, url, prompt);
+          byScenario[scenario.id] = row;
+          figures[mode] = byScenario;
+        }
       }
     }
   } finally {
@@ -346,26 +399,69 @@ export async function main(): Promise<void> {
   const committed = committedPeers();
   const names = systems.map(([n]) => n);
   const peerNames = ["overlap", "anthropic-tool-runner"];
-  const header = [
-    "scenario".padEnd(18),
-    ...names.map((n) => n.padStart(Math.max(9, n.length))),
-    ...peerNames.map((n) => `peers.json ${n}`),
-  ];
-  console.log(`CPU ms per turn (median of ${REPS}), this process; then bench/results/peers.json`);
-  console.log(header.join("  "));
-  for (const scenario of scenarios) {
-    const row = figures[scenario.id] ?? {};
+  const width = (n: string) => Math.max(9, n.length);
+  for (const mode of MODES) {
+    const header = [
+      "scenario".padEnd(18),
+      ...names.map((n) => n.padStart(width(n))),
+      ...(mode === "cold" ? peerNames.map((n) => `peers.json ${n}`) : []),
+    ];
+    console.log(
+      mode === "warm"
+        ? `\nCPU ms per turn, warm (mean of ${REPS} turns back to back), this process`
+        : `\nCPU ms per turn, cold (a gc() before each turn, median of ${REPS}), this process; then bench/results/peers.json`,
+    );
+    console.log(header.join("  "));
+    const totals: Record<string, number> = {};
+    for (const scenario of scenarios) {
+      const row = figures[mode]?.[scenario.id] ?? {};
+      for (const n of names) totals[n] = (totals[n] ?? 0) + (row[n] ?? 0);
+      console.log(
+        [
+          scenario.id.padEnd(18),
+          ...names.map((n) => (row[n]?.toFixed(1) ?? "-").padStart(width(n))),
+          ...(mode === "cold"
+            ? peerNames.map((n) =>
+                (committed[scenario.id]?.[n]?.toFixed(1) ?? "-").padStart(`peers.json ${n}`.length),
+              )
+            : []),
+        ].join("  "),
+      );
+    }
     console.log(
       [
-        scenario.id.padEnd(18),
-        ...names.map((n) => (row[n]?.toFixed(1) ?? "-").padStart(Math.max(9, n.length))),
-        ...peerNames.map((n) =>
-          (committed[scenario.id]?.[n]?.toFixed(1) ?? "-").padStart(`peers.json ${n}`.length),
-        ),
+        `total (${scenarios.length})`.padEnd(18),
+        ...names.map((n) => (totals[n] ?? 0).toFixed(1).padStart(width(n))),
       ].join("  "),
     );
   }
-  console.log(JSON.stringify({ bench: "cpu-turn", reps: REPS, cpuMs: figures }));
+  console.log(
+    "\nWire frames per turn (overlap-replay: events handed to the round), and µs of CPU per frame",
+  );
+  for (const mode of MODES) {
+    console.log(`${mode}:`);
+    for (const scenario of scenarios) {
+      const row = figures[mode]?.[scenario.id] ?? {};
+      console.log(
+        [
+          scenario.id.padEnd(18),
+          ...names.map((n) => {
+            // The untapped system's frames are the tapped one's (the same wire).
+            const f =
+              frames[scenario.id]?.[n] ||
+              (n === "overlap-untapped" ? (frames[scenario.id]?.overlap ?? 0) : 0);
+            const cpu = row[n];
+            const text =
+              cpu === undefined || f === 0 ? "-" : `${f}: ${((cpu * 1000) / f).toFixed(2)}`;
+            return text.padStart(width(n));
+          }),
+        ].join("  "),
+      );
+    }
+  }
+  console.log(
+    JSON.stringify({ bench: "cpu-turn", reps: REPS, modes: MODES, cpuMs: figures, frames }),
+  );
 }
 
 await main();

@@ -101,26 +101,29 @@ function describe(err: unknown): string {
  * raw `Response` (failures before the stream are `provider_error`, as above); its SSE body is
  * read by {@link sseBatches} with `translate`, one array of events per network chunk.
  */
-export async function* responseBatches(
+export function responseBatches(
   open: () => Promise<Response>,
   translate: FrameTranslator,
   signal: AbortSignal,
   options: SseBatchesOptions = {},
 ): AsyncGenerator<StreamEvent[]> {
-  let response: Response;
-  try {
-    response = await open();
-  } catch (err) {
-    if (signal.aborted) return;
-    throw providerError(err);
-  }
-  if (!response.body) {
-    throw new OverlapError(
-      "stream_interrupted",
-      "The model stream was cut: the response has no body.",
-    );
-  }
-  yield* sseBatches(response.body, translate, signal, options);
+  const body = async () => {
+    let response: Response;
+    try {
+      response = await open();
+    } catch (err) {
+      if (signal.aborted) return undefined;
+      throw providerError(err);
+    }
+    if (!response.body) {
+      throw new OverlapError(
+        "stream_interrupted",
+        "The model stream was cut: the response has no body.",
+      );
+    }
+    return response.body;
+  };
+  return sseBatches(body, translate, signal, options);
 }
 
 /**

@@ -10,7 +10,6 @@
 import { OverlapError } from "../errors.js";
 import { SseDecoder, type SseFrame } from "../sse/sse-decoder.js";
 import type { StreamEvent } from "../stream/stream-event.js";
-import { readUnlessAborted } from "./read-model-stream.js";
 
 /**
  * Translates one frame into events pushed onto `out`; returns true when the stream is over (an
@@ -27,59 +26,111 @@ export interface SseBatchesOptions {
 }
 
 /**
+ * The synchronous core of {@link sseBatches}: one network chunk in, its events out.
+ */
+export class SseBatchReader {
+  #out: StreamEvent[] = [];
+  #over = false;
+  readonly #decoder: SseDecoder;
+  readonly #text = new TextDecoder();
+  readonly #finish: (() => Iterable<StreamEvent>) | undefined;
+
+  constructor(translate: FrameTranslator, options: SseBatchesOptions = {}) {
+    this.#decoder = new SseDecoder(
+      (frame) => {
+        if (!this.#over) this.#over = translate(frame, this.#out) === true;
+      },
+      undefined,
+      options.maxEventChars === undefined ? {} : { maxEventChars: options.maxEventChars },
+    );
+    this.#finish = options.finish;
+  }
+
+  /** True once the stream is over: its end marker or an error the provider sent. */
+  get over(): boolean {
+    return this.#over;
+  }
+
+  /**
+   * Reads one chunk (`undefined`: the body ended). Returns the chunk's events (possibly none)
+   * and the failure that ends the stream after them: the chunk's events before a frame that
+   * cannot be read still count, as they would have reached the round one by one before it.
+   */
+  read(bytes: Uint8Array | undefined): { events: StreamEvent[]; failure?: OverlapError } {
+    let failure: OverlapError | undefined;
+    try {
+      this.#decoder.push(
+        bytes === undefined ? this.#text.decode() : this.#text.decode(bytes, { stream: true }),
+      );
+    } catch (err) {
+      failure =
+        err instanceof OverlapError
+          ? err
+          : new OverlapError(
+              "stream_interrupted",
+              `The model stream was cut: ${err instanceof Error ? err.message : String(err)}`,
+              { cause: err },
+            );
+    }
+    if (bytes === undefined && !this.#over && !failure && this.#finish) {
+      for (const event of this.#finish()) this.#out.push(event);
+    }
+    const events = this.#out;
+    if (events.length > 0) this.#out = [];
+    return failure ? { events, failure } : { events };
+  }
+}
+
+/** What `reader.read()` resolves to. */
+type ReadResult = Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>;
+
+/**
  * The events of an SSE body, one array per network chunk (chunks that complete no frame yield
- * nothing). A read that fails is `stream_interrupted`, as is a frame the translator cannot read
- * (malformed JSON: what the SDKs' own streams throw there); an abort ends quietly; an event past
- * `maxEventChars` is `limit_exceeded`. Leaving early cancels the body (closes the connection).
+ * nothing). `open` gives the body (it may send the request first; undefined ends quietly: the
+ * request was aborted), inside this one generator, so each network chunk costs one await and
+ * no delegation between generators. A read that fails is `stream_interrupted`, as is a frame the
+ * translator cannot read (malformed JSON: what the SDKs' own streams throw there); an abort ends
+ * quietly; an event past `maxEventChars` is `limit_exceeded`. Leaving early cancels the body
+ * (closes the connection).
  */
 export async function* sseBatches(
-  body: ReadableStream<Uint8Array>,
+  open: () => Promise<ReadableStream<Uint8Array> | undefined>,
   translate: FrameTranslator,
   signal: AbortSignal,
   options: SseBatchesOptions = {},
 ): AsyncGenerator<StreamEvent[]> {
-  let out: StreamEvent[] = [];
-  let over = false;
-  const decoder = new SseDecoder(
-    (frame) => {
-      if (!over) over = translate(frame, out) === true;
-    },
-    undefined,
-    options.maxEventChars === undefined ? {} : { maxEventChars: options.maxEventChars },
-  );
-  const text = new TextDecoder();
+  const body = await open();
+  if (!body) return;
+  const batches = new SseBatchReader(translate, options);
   const reader = body.getReader();
   try {
     for (;;) {
-      const chunk = await readUnlessAborted(reader, signal);
-      if (!chunk) return;
-      // The chunk's events before a frame that cannot be read still count, as they would have
-      // reached the round one by one before the failure.
-      let failure: OverlapError | undefined;
+      // Inline rather than `readUnlessAborted`: one promise less per network chunk.
+      let chunk: ReadResult;
       try {
-        decoder.push(chunk.done ? text.decode() : text.decode(chunk.value, { stream: true }));
+        chunk = await reader.read();
       } catch (err) {
-        failure =
-          err instanceof OverlapError
-            ? err
-            : new OverlapError(
-                "stream_interrupted",
-                `The model stream was cut: ${err instanceof Error ? err.message : String(err)}`,
-                { cause: err },
-              );
+        if (signal.aborted) return;
+        throw readFailure(err);
       }
-      if (chunk.done && !over && !failure && options.finish) out.push(...options.finish());
-      if (out.length > 0) {
-        const batch = out;
-        out = [];
-        yield batch;
-      }
+      if (signal.aborted) return;
+      const { events, failure } = batches.read(chunk.done ? undefined : chunk.value);
+      if (events.length > 0) yield events;
       if (failure) throw failure;
-      if (over || chunk.done) return;
+      if (batches.over || chunk.done) return;
     }
   } finally {
     reader.cancel().catch(() => {});
   }
+}
+
+/** A failed read of the body (a dropped connection). */
+function readFailure(err: unknown): OverlapError {
+  return new OverlapError(
+    "stream_interrupted",
+    `The model stream was cut: ${err instanceof Error ? err.message : String(err)}`,
+    { cause: err },
+  );
 }
 
 /**
