@@ -336,6 +336,31 @@ describe("the product book", () => {
     expect(names.get("p-0002")?.name).toBe("Merino Wool Socks");
     expect(names.get("p-0001")).toEqual({ name: "Aero Trail Runner", category: "Running Shoes" });
   });
+
+  it("learns a product's name from a refused call's facts, so its chip names the product and not only its size", () => {
+    const refused = (params: Record<string, unknown>) =>
+      call({
+        name: "add_to_cart",
+        phase: "done",
+        input: { productId: "p-0001", quantity: 9, size: "US 10", color: "Volt" },
+        result: {
+          isError: true,
+          status: "error",
+          text: "Only 5 in stock.",
+          problem: { code: "insufficient_stock", params },
+        },
+      } as Partial<CallEntry> & Pick<CallEntry, "name">);
+    const stock = refused({ productId: "p-0001", name: "Aero Trail Runner", available: 5 });
+    const choice = refused({
+      choices: [{ productId: "p-0002", name: "Merino Wool Socks", missing: ["size"] }],
+    });
+    const book = productBook({ ...initialAgentState(), calls: { a: stock, b: choice } });
+    expect(book.get("p-0001")?.name).toBe("Aero Trail Runner");
+    expect(book.get("p-0002")?.name).toBe("Merino Wool Socks");
+    expect(callSentence(stock, { lang: "en", book })).toBe(
+      "Couldn't add 9 × Aero Trail Runner (size US 10, Volt) to your cart",
+    );
+  });
 });
 
 describe("the timeline's two bars agree with the time saved", () => {

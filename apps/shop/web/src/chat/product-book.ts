@@ -1,7 +1,7 @@
 /**
  * The products this page already knows by name: from the cards it drew (product tiles,
  * comparisons, stock tables, orders), the carts it was sent, the results of searches and cart
- * changes, and the cart panel. Chips and cards use it to say "Aero Trail Runner" where a call
+ * changes, the facts of refused calls, and the cart panel. Chips and cards use it to say "Aero Trail Runner" where a call
  * only names `p-0001`. Pure: built from the client state and the cart.
  */
 
@@ -69,6 +69,15 @@ function noteCall(book: Book, entry: CallEntry): void {
     }
   }
   if (entry.result && !entry.result.isError) noteText(book, entry.result.text);
+  // A refused call names its product in the facts of its problem (a rule's `productId` and
+  // `name`, a missing size's `choices`), so its chip can name it even when nothing showed it.
+  const params = entry.result?.problem?.params;
+  if (params) {
+    note(book, params.productId, params.name);
+    if (Array.isArray(params.choices)) {
+      for (const c of params.choices) if (isRecord(c)) note(book, c.productId, c.name);
+    }
+  }
 }
 
 /** Every product `state` (and its delegates) and `cart` name. */
