@@ -69,7 +69,10 @@ describe("the merchant's changing tools", () => {
     expect(await executor.execute(both)).toMatchObject({ isError: true });
     const unknown = call("restock_products", { productIds: [one!.id, "p-9999"], quantity: 4 });
     expect(await executor.approvalOf(unknown)).toBeUndefined();
-    expect((await executor.execute(unknown)).resultText).toMatch(/p-9999/);
+    const refused = await executor.execute(unknown);
+    expect(refused.resultText).toMatch(/p-9999/);
+    // The page words it from the code and facts, in its own language.
+    expect(refused.problem).toEqual({ code: "unknown_product", params: { productId: "p-9999" } });
     expect(await executor.approvalOf(call("set_discount", { category: "hats", percent: 10 }))).toBe(
       undefined,
     );
@@ -133,7 +136,7 @@ describe("the merchant's changing tools", () => {
     expect(cents.isError).toBe(false);
     expect((await store.getProduct(product.id))?.priceCents).toBe(101);
     const same = await executor.execute(call("edit_product", { productId: product.id }));
-    expect(same).toMatchObject({ isError: true });
+    expect(same).toMatchObject({ isError: true, problem: { code: "invalid_edit" } });
   });
 
   it("leaves every changing tool out of the read-only set a shopper's delegate gets", () => {

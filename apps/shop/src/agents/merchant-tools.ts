@@ -36,6 +36,7 @@ import {
   restockSentence,
   restockTable,
 } from "./merchant-views.js";
+import { ruleResult, unknownProductResult } from "./rule-problem.js";
 import { productLine, productView } from "./shop-views.js";
 import type { ShopToolContext } from "./tool-context.js";
 
@@ -74,7 +75,7 @@ function readOnlyTools(): AnyTool<ShopToolContext>[] {
       input: z.object({ productId }),
       run: async ({ productId: id }, { context }) => {
         const product = await context.store.getProduct(id);
-        if (!product) return { text: `There is no product ${id}.`, isError: true };
+        if (!product) return unknownProductResult(`There is no product ${id}.`, [id]);
         const days = restockDays(product);
         if (days === 0)
           return `${product.name} is in stock (${countOf(product.stock, "unit")}); no restock is pending.`;
@@ -88,7 +89,7 @@ function readOnlyTools(): AnyTool<ShopToolContext>[] {
       input: z.object({ productId, units: z.number().int().min(1).max(1000) }),
       run: async ({ productId: id, units }, { context }) => {
         const product = await context.store.getProduct(id);
-        if (!product) return { text: `There is no product ${id}.`, isError: true };
+        if (!product) return unknownProductResult(`There is no product ${id}.`, [id]);
         const percent = bulkDiscountPercent(units);
         const total = Math.round((product.priceCents * units * (100 - percent)) / 100);
         return `${units} × ${product.name}: ${percent}% off, ${formatCents(total)} instead of ${formatCents(product.priceCents * units)}. Bulk orders over 10 units go through the merchant.`;
@@ -147,7 +148,7 @@ export function merchantTools(options: { readOnly?: boolean } = {}): AnyTool<Sho
       run: async ({ productId: id, quantity }, ctx) => {
         // The reply is built and recorded in the change's transaction (see recordCall).
         const recorded = recordCall(ctx, (result: ProductChangeResult): ToolResultSpec => {
-          if (!result.ok) return { text: result.message, isError: true };
+          if (!result.ok) return ruleResult(result);
           return {
             text: `Restocked ${result.product.name}: now ${countOf(result.product.stock, "unit")}.`,
             events: [{ type: "inventory-updated", product: productView(result.product) }],
@@ -164,7 +165,7 @@ export function merchantTools(options: { readOnly?: boolean } = {}): AnyTool<Sho
       run: async ({ productId: id, price }, ctx) => {
         // The reply is built and recorded in the change's transaction (see recordCall).
         const recorded = recordCall(ctx, (result: ProductChangeResult): ToolResultSpec => {
-          if (!result.ok) return { text: result.message, isError: true };
+          if (!result.ok) return ruleResult(result);
           return {
             text: `${result.product.name} now costs ${priceWords(result.product)}.`,
             events: [{ type: "inventory-updated", product: productView(result.product) }],
@@ -252,7 +253,7 @@ async function discountPlanNow(
 
 /** The reply of a discount's transaction. */
 function discountReply(result: DiscountPlan | RuleViolation): ToolResultSpec {
-  if (!result.ok) return { text: result.message, isError: true };
+  if (!result.ok) return ruleResult(result);
   const prices = result.rows
     .slice(0, 8)
     .map((r) => `${r.name} ${formatCents(r.beforeCents)} → ${formatCents(r.afterCents)}`)
@@ -296,10 +297,11 @@ function changeTools(): AnyTool<ShopToolContext>[] {
       },
       run: async (input, ctx) => {
         const request = restockRequest(input);
+        // Both or neither: the model's input, not a rule of the shop.
         if (typeof request === "string") return { text: request, isError: true };
         // The reply is built and recorded in the change's transaction (see recordCall).
         const recorded = recordCall(ctx, (result: RestockPlan | RuleViolation): ToolResultSpec => {
-          if (!result.ok) return { text: result.message, isError: true };
+          if (!result.ok) return ruleResult(result);
           const rows = result.rows.map((r) => `${r.name} ${r.before} → ${r.after}`).join("; ");
           return {
             text:
@@ -326,7 +328,7 @@ function changeTools(): AnyTool<ShopToolContext>[] {
       run: async ({ productId: id, name, description, price }, ctx) => {
         const priceCents = price === undefined ? undefined : dollarsToCents(price);
         const recorded = recordCall(ctx, (result: ProductEditResult): ToolResultSpec => {
-          if (!result.ok) return { text: result.message, isError: true };
+          if (!result.ok) return ruleResult(result);
           const { before, product, changed } = result;
           const said = changed.map((field) =>
             field === "name"
