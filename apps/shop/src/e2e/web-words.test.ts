@@ -635,4 +635,41 @@ describe("the shopper's cart, chats and orders in words", () => {
     // A turn the server kept nothing for has no timings (and says so), as before.
     expect(Object.values(second?.rounds ?? {}).map((r) => r.timings)).toEqual([undefined]);
   });
+
+  it("a stored turn that still waited for an approval shows it as ended, never as a card still to answer", () => {
+    const state = conversationState(
+      [
+        { role: "user", content: "check out" },
+        {
+          role: "assistant",
+          content: [{ type: "tool_use", id: "call_c", name: "checkout", input: {} }],
+        },
+        {
+          role: "user",
+          content: [
+            { type: "tool_result", tool_use_id: "call_c", content: "not run", is_error: true },
+          ],
+        },
+      ],
+      {
+        stopBeforeLastTurn: false,
+        display: new Map([
+          [
+            0,
+            [
+              {
+                type: "approval-request",
+                round: 1,
+                callId: "call_c",
+                name: "checkout",
+                input: {},
+                summary: "Place the order",
+              },
+            ],
+          ],
+        ]),
+      },
+    );
+    expect(state.calls.call_c?.approval?.status).toBe("cancelled");
+  });
 });

@@ -224,7 +224,12 @@ export function conversationState(
         apply({ type: "tool-call-start", round, index, callId, name });
         const input = isRecord(block.input) ? block.input : {};
         apply({ type: "tool-call", round, index, callId, name, input, dispatch: "started" });
-        for (const event of shown.byCall.get(callId) ?? []) apply(event);
+        const kept = shown.byCall.get(callId) ?? [];
+        for (const event of kept) apply(event);
+        // A stored turn is over: an approval it still waited for can no longer be answered.
+        if (kept.at(-1)?.type === "approval-request") {
+          apply({ type: "approval-resolved", round, callId, name, decision: "cancelled" });
+        }
       }
     }
     endedRound = round;
