@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Pacing, SimPolicy } from "overlap-sim";
+import type { Pacing } from "overlap-sim";
 import pino from "pino";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
@@ -43,20 +43,12 @@ export interface WebShop {
 
 /**
  * Starts the shop on a free port (`createApp`, which serves the built web app), with the
- * embedded model paced as given (answering with `policy`, the shop's own by default) and SQLite
- * in a fresh temporary directory.
+ * embedded model paced as given and SQLite in a fresh temporary directory.
  */
-export async function startWebShop(options: {
-  pacing: Partial<Pacing>;
-  policy?: SimPolicy;
-}): Promise<WebShop> {
+export async function startWebShop(options: { pacing: Partial<Pacing> }): Promise<WebShop> {
   const dir = await mkdtemp(join(tmpdir(), "shop-e2e-"));
   const store = await openStore({ dataDir: dir });
-  const model = await modelFromEnv({
-    env: {},
-    policy: options.policy ?? shopPolicy,
-    pacing: options.pacing,
-  });
+  const model = await modelFromEnv({ env: {}, policy: shopPolicy, pacing: options.pacing });
   const agents = createShopAgents({ store, model: model.model });
   const shop = createApp({
     store,
@@ -119,22 +111,17 @@ export interface WebTestBed {
 }
 
 /**
- * Starts the web build check, the shop (with `pacing`, and `policy` for its embedded model when
- * given) and Chromium in the file's `beforeAll`, and closes them in its `afterAll`; nothing starts
- * when the browser tests are skipped.
+ * Starts the web build check, the shop (with `pacing`) and Chromium in the file's `beforeAll`, and
+ * closes them in its `afterAll`; nothing starts when the browser tests are skipped.
  */
-export function webTestBed(
-  pacing: Partial<Pacing>,
-  timeoutMs = 120_000,
-  policy?: SimPolicy,
-): WebTestBed {
+export function webTestBed(pacing: Partial<Pacing>, timeoutMs = 120_000): WebTestBed {
   let shop: WebShop | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
     if (browserTestsSkipped()) return;
     const [, started, launched] = await Promise.all([
       ensureWebBuild(),
-      startWebShop(policy ? { pacing, policy } : { pacing }),
+      startWebShop({ pacing }),
       launchBrowser(),
     ]);
     shop = started;

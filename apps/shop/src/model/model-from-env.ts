@@ -136,7 +136,10 @@ export async function modelFromEnv(options: ModelFromEnvOptions): Promise<ShopMo
 
 /**
  * The embedded scripted model speaking `api`. maxRetries 0: the server is local; a failure is a
- * fault to show, not to hide.
+ * fault to show, not to hide. Where the API has a web search the provider runs beside function
+ * tools (Messages `web_search`, Responses `web_search`, Gemini `googleSearch`, Bedrock
+ * `nova_grounding`), the shop offers it as a provider tool, and the script uses it for what the
+ * web says about a product (`web-lookup.ts`); Chat Completions and the AI SDK path offer none.
  */
 async function scriptedModel(options: ModelFromEnvOptions, api: ShopModelApi): Promise<ShopModel> {
   const sim = await startSim({
@@ -158,7 +161,12 @@ async function scriptedModel(options: ModelFromEnvOptions, api: ShopModelApi): P
       model = openaiChatModel({ client: openai(), model: label });
       break;
     case "responses":
-      model = openaiResponsesModel({ client: openai(), model: label });
+      model = openaiResponsesModel({
+        client: openai(),
+        model: label,
+        providerTools: [{ type: "web_search" }],
+        params: { include: ["web_search_call.action.sources"] },
+      });
       break;
     case "gemini":
       model = geminiModel({
@@ -167,6 +175,7 @@ async function scriptedModel(options: ModelFromEnvOptions, api: ShopModelApi): P
         baseUrl: sim.url,
         maxRetries: 0,
         fetch: demoSimFetch,
+        providerTools: [{ googleSearch: {} }],
       });
       break;
     case "bedrock":
@@ -194,6 +203,7 @@ async function scriptedModel(options: ModelFromEnvOptions, api: ShopModelApi): P
           fetch: demoSimFetch,
         }),
         model: label,
+        providerTools: [{ type: "web_search_20250305", name: "web_search", max_uses: 3 }],
       });
   }
   return {
@@ -226,7 +236,11 @@ async function scriptedBedrock(url: string, label: string): Promise<ModelClient>
     requestHandler: new NodeHttpHandler(),
     maxAttempts: 1,
   });
-  return bedrockModel({ client, modelId: label });
+  return bedrockModel({
+    client,
+    modelId: label,
+    providerTools: [{ systemTool: { name: "nova_grounding" } }],
+  });
 }
 
 /** The AI SDK model a user's module provides (see the module comment). */

@@ -16,7 +16,8 @@ import { shopperScript } from "./shopper-script.js";
 
 /** The shop's policy: the merchant's script when merchant tools are offered, else the shopper's. */
 export const shopPolicy: SimPolicy = (request) => {
-  const tools = new Set(request.tools.map((t) => t.name));
+  // The provider's own tools (web search) beside the shop's: the script uses them when offered.
+  const tools = new Set([...request.tools.map((t) => t.name), ...(request.providerTools ?? [])]);
   const state = readConversation(request.messages);
   return tools.has("low_stock_report") ? merchantScript(state, tools) : shopperScript(state, tools);
 };

@@ -28,6 +28,7 @@ import {
   otherLanguage,
   welcome,
 } from "./talk-handlers.js";
+import { lookUpOnline } from "./web-lookup.js";
 
 /** Every kind of shopper request, what the script does for it and the tools that end it. */
 export const SHOPPER_HANDLERS: ShopperHandlers = {
@@ -61,6 +62,7 @@ export const SHOPPER_HANDLERS: ShopperHandlers = {
   "checkout-question": { act: checkoutQuestion },
   declined: { act: declined },
   "ask-merchant": { finals: ["ask_merchant"], act: askMerchant },
+  "web-lookup": { act: lookUpOnline },
   greeting: { act: greet },
   thanks: { act: welcome },
   unknown: { act: notUnderstood },

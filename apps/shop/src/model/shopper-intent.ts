@@ -31,6 +31,7 @@ import {
   type ShownOrder,
 } from "./read-question.js";
 import { readVariant, withoutVariant } from "./read-variant.js";
+import { readWebLookup } from "./web-lookup.js";
 import { chineseToEnglish } from "./zh-lexicon.js";
 
 /** A request of the shopper side. */
@@ -102,6 +103,8 @@ export type ShopperIntent =
   /** A change the shopper asked not to make ("don't empty my cart"). */
   | { kind: "declined" }
   | { kind: "ask-merchant"; question: string }
+  /** "what do reviews say about …", "网上对这双鞋评价怎么样": what the web says (`web-lookup.ts`). */
+  | { kind: "web-lookup"; query: string; ref?: Ref }
   | { kind: "greeting" }
   | { kind: "thanks" }
   | { kind: "unknown" };
@@ -112,6 +115,8 @@ export function readShopperIntent(raw: string): ShopperIntent {
   // A long, polite message: the request inside it, never the whole text.
   const text = prepare(focusRequest(raw));
   if (text === "") return { kind: "unknown" };
+  const lookup = readWebLookup(text);
+  if (lookup) return { kind: "web-lookup", ...lookup };
   const wantsTotal =
     /\b(sub)?total\b|how much (is that|is it all|is everything|in total|altogether|all together|do i owe)|总价|总共|合计|一共/.test(
       text,
