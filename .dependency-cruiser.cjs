@@ -68,6 +68,22 @@ module.exports = {
       from: { path: "^apps/shop/src/db/", pathNot: "\\.test\\.ts$|\\.testkit\\.ts$" },
       to: { path: "^apps/shop/src/(?!domain/|db/)" },
     },
+    {
+      name: "web-reads-only-the-view-contract",
+      comment:
+        "the browser app shares the server's JSON shapes (views/view-types.ts, types only) and nothing else of the server",
+      severity: "error",
+      from: { path: "^apps/shop/web/src/" },
+      to: { path: "^apps/shop/src/(?!views/view-types\\.ts$)" },
+    },
+    {
+      name: "view-contract-imports-nothing",
+      comment:
+        "the JSON shapes the browser shares are plain types: the browser's type-check follows no further",
+      severity: "error",
+      from: { path: "^apps/shop/src/views/view-types\\.ts$" },
+      to: {},
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },

@@ -6,29 +6,11 @@
 import type { Product } from "../domain/catalog.js";
 import { listPriceOf } from "../domain/discounts.js";
 import { formatCents } from "../domain/money.js";
-import type { CartLineView, CartView } from "../views/cart-view.js";
 import { countOf } from "../views/count-words.js";
+import type { CartLineView, CartView, ProductView } from "../views/view-types.js";
 
-/** A product as shown on a card (live price and stock). */
-export interface ProductView {
-  id: string;
-  name: string;
-  brand: string;
-  category: string;
-  /** The price a shopper pays now (after a discount, when one applies). */
-  priceCents: number;
-  price: string;
-  /** While a discount applies: the price before it, and the percentage off. */
-  listPriceCents?: number;
-  listPrice?: string;
-  discountPercent?: number;
-  stock: number;
-  inStock: boolean;
-  rating: number;
-  description: string;
-  sizes: readonly string[];
-  colors: readonly string[];
-}
+/** A product as shown on a card: its shape is the one the browser app reads too. */
+export type { ProductView };
 
 /** A product for a card or a tool result. */
 export function productView(product: Product): ProductView {

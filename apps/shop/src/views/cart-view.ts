@@ -7,39 +7,10 @@
 import type { ShopStore } from "../db/shop-store.js";
 import { type Cart, cartItemCount, cartTotal, variantChoice } from "../domain/cart.js";
 import { formatCents } from "../domain/money.js";
+import type { CartLineView, CartView } from "./view-types.js";
 
-/** One line of a {@link CartView}. */
-export interface CartLineView {
-  productId: string;
-  name: string;
-  quantity: number;
-  unitPriceCents: number;
-  unitPrice: string;
-  lineTotalCents: number;
-  lineTotal: string;
-  /** The size chosen, when one was. */
-  size?: string;
-  /** The colour chosen, when one was. */
-  color?: string;
-  /**
-   * What the line still has to choose before checkout (a line made before sizes were required),
-   * with the product's choices; absent when nothing is missing.
-   */
-  needs?: { missing: ("size" | "color")[]; sizes: string[]; colors: string[] };
-}
-
-/** What `GET /api/sessions/:id/cart` and the cart changes answer. */
-export interface CartView {
-  lines: CartLineView[];
-  itemCount: number;
-  totalCents: number;
-  total: string;
-  /** The highest total a cart may reach. */
-  limitCents: number;
-  limit: string;
-  /** The most units one line may hold. */
-  maxQuantityPerLine: number;
-}
+/** The cart's JSON: its shape is the one the browser app reads too. */
+export type { CartLineView, CartView };
 
 /**
  * Builds the view of `cart`, reading product names from the store (or from a transaction: any

@@ -1,56 +1,32 @@
 /**
- * The JSON the shop's API and its UI events carry (see `apps/shop/src/agents/shop-views.ts`,
- * `src/views/cart-view.ts` and the tools' `ui` events), with readers that check the shape of what
- * arrives: a field of an unexpected type is dropped, never rendered blindly.
+ * The JSON the shop's API and its UI events carry, with readers that check the shape of what
+ * arrives: a field of an unexpected type is dropped, never rendered blindly. The product and cart
+ * shapes are the server's own (`apps/shop/src/views/view-types.ts`, imported as types, never
+ * copied): a field renamed there fails to compile here.
  */
 
-/** A product as a card shows it: live price and stock. */
-export interface Product {
-  id: string;
-  name: string;
-  brand: string;
-  category: string;
-  priceCents: number;
-  price: string;
-  /** While a discount applies: the price before it and the percentage off. */
-  listPrice?: string;
-  discountPercent?: number;
-  stock: number;
-  inStock: boolean;
-  rating: number;
-  description: string;
+import type { CartLineView, CartView, ProductView } from "../../../src/views/view-types";
+
+/** A product as a card shows it: live price and stock (the server's own view, see above). */
+export type Product = Omit<ProductView, "sizes" | "colors" | "listPriceCents"> & {
   /** The sizes it comes in (empty for one size). */
   sizes: string[];
   /** The colours it comes in. */
   colors: string[];
-}
+};
 
-/** One cart line. */
-export interface CartLine {
-  productId: string;
-  name: string;
-  quantity: number;
-  unitPrice: string;
-  lineTotal: string;
-  /** The size chosen, when one was. */
-  size: string | undefined;
-  /** The colour chosen, when one was. */
-  color: string | undefined;
-  /** What the line still has to choose before checkout, with the product's choices. */
-  needs: { missing: ("size" | "color")[]; sizes: string[]; colors: string[] } | undefined;
-}
+/** One cart line, as the panel uses it. */
+export type CartLine = Pick<
+  CartLineView,
+  "productId" | "name" | "quantity" | "unitPrice" | "lineTotal" | "size" | "color" | "needs"
+>;
 
 /** The cart, from the REST API or a `cart-updated` event. */
-export interface Cart {
+export type Cart = Omit<CartView, "lines" | "maxQuantityPerLine"> & {
   lines: CartLine[];
-  itemCount: number;
-  totalCents: number;
-  total: string;
-  limitCents: number;
-  limit: string;
-  /** Only the REST answers carry it. */
+  /** Absent from what an older server kept: then the panel assumes its own default. */
   maxQuantityPerLine: number | undefined;
-}
+};
 
 /** One line of a placed order. */
 export interface OrderLine {
