@@ -143,6 +143,8 @@ export function keepOnly(state: ConversationState, intent: IntentOf<"keep-only">
 export function replaceLine(state: ConversationState, intent: IntentOf<"replace">): SimScript {
   const { zh } = state;
   if (!state.cart) return lookAtCartFirst(zh);
+  // Nothing in the cart to swap: the product meant is simply added.
+  if (state.cart.length === 0) return addItems(state, [intent.item], false);
   const wanted = resolveItem(intent.item, state, "catalog");
   if (!wanted.ok) return say(wanted.say);
   // The new product first needs its size or colour: asked before anything is removed.

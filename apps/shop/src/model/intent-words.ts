@@ -103,10 +103,24 @@ const PLAIN_WORDS = new Set(
   ).split(" "),
 );
 
-/** True when the text is mostly Chinese: the answer is then written in Chinese too. */
+/**
+ * True when the text is mostly Chinese: the answer is then written in Chinese too. Product
+ * names, brands, colours and sizes in Latin letters ("来两件Glacier Rain Jacket，L号") do not make
+ * it English; other English words do ("I want 两双 merino wool socks").
+ */
 export function isChinese(text: string): boolean {
   const han = text.match(/[\u4e00-\u9fff]/g)?.length ?? 0;
-  return han > 0 && han >= text.replace(/\s/g, "").length / 4;
+  // Japanese writes Han too: kana (or Hangul) make it another language.
+  if (han === 0 || /[\u3040-\u30ff\uac00-\ud7af]/.test(text)) return false;
+  if (han >= text.replace(/\s/g, "").length / 4) return true;
+  const english = (foldText(text).match(/[a-z]{2,}/g) ?? []).filter(
+    (word) =>
+      !catalogIndex().knows(word) &&
+      !/^(us|xs|xl|xxl|black|white|blue|red|grey|gray|green|orange|yellow|purple|brown|navy|olive|silver|teal|charcoal|coral|oatmeal|volt|slate|forest|sand|rust|sage|clear)$/.test(
+        word,
+      ),
+  );
+  return han >= 1.5 * english.length;
 }
 
 /** Shop words people write short or by sound ("sox"), in the catalog's spelling. */
@@ -159,14 +173,22 @@ export function isQuestion(text: string): boolean {
 }
 
 /** A count written in the phrase ("2", "two", "两双"); not sizes or prices. */
-export function explicitCount(text: string): number | undefined {
+export function explicitCount(said: string): number | undefined {
+  // "第二个" is the second one, not two of it.
+  const text = withoutOrdinals(said);
   const digits = text.match(/(?:^|\s|x)(\d{1,6})(?=\s|$|x|\p{Script=Han})/u);
   if (digits?.[1]) return Number(digits[1]);
   return countIn(text.replace(/\b(a|an)\b/g, " "));
 }
 
+/** The phrase without Chinese ordinals ("第二个", "第3款"), which are positions, not counts. */
+function withoutOrdinals(text: string): string {
+  return text.replace(/第[一二三四五六七八九十两\d]+(个|款|双|件|样|条)?/g, " ");
+}
+
 /** The first count in the phrase: digits, a Chinese number with its measure word, a number word. */
-export function countIn(text: string): number | undefined {
+export function countIn(said: string): number | undefined {
+  const text = withoutOrdinals(said);
   const digits = text.match(/\b(\d{1,6})\b/);
   if (digits?.[1]) return Number(digits[1]);
   const zh = text.match(new RegExp(`(一|两|俩|二|三|四|五|六|七|八|九|十)(${MEASURE}|件商品)`));
@@ -214,7 +236,10 @@ export function focusRequest(raw: string): string {
     .map((s) => s.trim())
     .filter((s) => s !== "");
   const long = sentences.length > 1 || raw.split(/\s+/).length > 18 || raw.length > 40;
-  if (!long) return raw;
+  // "您好，我想看看我以前的订单": the greeting before a short request goes too.
+  const greeting = /^(hi|hello|hey|hiya|您好|你好|嗨|哈喽)(\s*there)?[,，!！.。\s]+(?=\S)/i;
+  if (!long)
+    return greeting.test(raw) && REQUEST_CUE.test(foldText(raw)) ? raw.replace(greeting, "") : raw;
   const folded = (s: string) => foldText(s);
   const asking = sentences.filter(
     (s) => !PLEASANTRY.test(folded(s)) && REQUEST_CUE.test(folded(s)),

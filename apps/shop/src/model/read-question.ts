@@ -23,7 +23,7 @@ const ATTRIBUTES: ReadonlyArray<readonly [ProductAttribute, RegExp]> = [
   ],
   [
     "light",
-    /\b(is|are) (it|they|this|that|the .+?) (light|lightweight|heavy)\b|重不重|轻不轻|轻便吗|重吗/,
+    /\b(is|are) (it|they|this|that|the .+?) (light|lightweight|heavy)\b|重不重|轻不轻|轻便吗|重吗|轻吗/,
   ],
   [
     "warm",

@@ -26,7 +26,7 @@ const SIZE_PATTERNS: readonly RegExp[] = [
 
 /** Catalog colours; the ones that are also common words only after "in". */
 const COLOR_PATTERN =
-  /\b(?:in )?(black|white|blue|red|grey|gray|green|orange|yellow|purple|brown|navy|olive|silver|teal|charcoal|coral|oatmeal|volt)\b|\bin (slate|forest|sand|rust|sage|clear)\b/;
+  /\b(?:in )?(black|white|blue|red|grey|gray|green|orange|yellow|purple|brown|navy|olive|silver|teal|charcoal|coral|oatmeal|volt)\b|\bin (slate|forest|sand|rust|sage|clear)\b|\b(slate|forest|sand|rust|sage|clear) ?(?:色|colou?r)/;
 
 const CHINESE_SIZES: Readonly<Record<string, string>> = { 加大: "XL", 大: "L", 中: "M", 小: "S" };
 
@@ -45,7 +45,7 @@ export function readVariant(text: string): { size?: string; color?: string } {
     break;
   }
   const color = text.match(COLOR_PATTERN);
-  if (color) out.color = capitalise(color[1] ?? color[2]!);
+  if (color) out.color = capitalise(color[1] ?? color[2] ?? color[3]!);
   else {
     const zh = CHINESE_COLORS.find(([word]) => text.includes(word));
     if (zh) out.color = zh[1];

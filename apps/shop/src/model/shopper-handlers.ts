@@ -22,6 +22,7 @@ import type { ShopperHandlers } from "./shopper-handler.js";
 import {
   askMerchant,
   askWhatKind,
+  catalogOverview,
   declined,
   greet,
   notUnderstood,
@@ -55,6 +56,7 @@ export const SHOPPER_HANDLERS: ShopperHandlers = {
   attribute: { finals: ["get_product"], act: askAttribute },
   "which-shown": { act: whichShown },
   vague: { act: askWhatKind },
+  "catalog-overview": { act: catalogOverview },
   "other-language": { act: otherLanguage },
   "view-cart": { finals: ["view_cart"], act: () => ({ blocks: [call("view_cart", {})] }) },
   total: { finals: ["cart_total"], act: () => ({ blocks: [call("cart_total", {})] }) },

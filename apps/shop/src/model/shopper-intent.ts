@@ -59,6 +59,8 @@ export type ShopperIntent =
   | { kind: "which-shown"; by: ShownOrder }
   /** A request that wants something without saying what ("something for my dad"). */
   | { kind: "vague" }
+  /** "what do you sell?": the kinds of products the shop has. */
+  | { kind: "catalog-overview" }
   /** A message in a language the assistant does not write. */
   | { kind: "other-language" }
   | {
@@ -143,7 +145,7 @@ export function readShopperIntent(raw: string): ShopperIntent {
   const orderId = text.match(/\b(o-[0-9a-f]{6,})\b/)?.[1];
   if (
     orderId ||
-    /what (did|have) i (order|ordered|bought|buy|purchase|purchased)|my (last |previous |past |recent )?(orders?|purchases?)\b|order (history|status)|past orders|previous orders|where('?s| is) my (order|stuff|package)|did my order|have i ordered|我的订单|订单状态|历史订单|我(之前|以前|上次|都)*买(了|过)(什么|啥|哪些)|我(都)?(订|下单)了(什么|啥)|订单(到哪|怎么样|发货)/.test(
+    /what (did|have) i (order|ordered|bought|buy|purchase|purchased)|my (last |previous |past |recent )?(orders?|purchases?)\b|order (history|status)|past orders|previous orders|where('?s| is) my (order|stuff|package)|did my order|have i ordered|我的订单|订单状态|历史订单|我(之前|以前|上次|都)*买(了|过)(什么|啥|哪些)|我(的)?(以前|之前|过去|历史|上次)的?订单|我(都)?(订|下单)了(什么|啥)|订单(到哪|怎么样|发货)/.test(
       text,
     )
   ) {
@@ -231,7 +233,7 @@ export function readShopperIntent(raw: string): ShopperIntent {
   if (change) return change;
 
   const adding =
-    /\b(add|put|throw|toss|grab|include|gimme)\b|give me\b(?! (the |a |my )?(total|details|info|information|summary|price|cart|list|options))|i'?ll (take|have|get)|i (will|would like to|want to|wanna) (buy|get|order|take)|\b(buy|purchase)\b|get me\b|加入|加到|放进|放入|加购|加上|我要买|我想买|我要|来(一|两|\d)|买(一|两|俩|\d)|^买|^(一|两|俩|三|四|五|六|七|八|九|十)(双|件|个|条|顶|副|只|瓶|套|把|对)/;
+    /\b(add|put|throw|toss|grab|include|gimme)\b|give me\b(?! (the |a |my )?(total|details|info|information|summary|price|cart|list|options))|i'?ll (take|have|get)|i (will|would like to|want to|wanna) (buy|get|order|take)|\b(buy|purchase)\b|get me\b|加入|加到|放进|放入|加购|加上|我要买|我想买|我要|来(一|两|\d)|买(一|两|俩|\d)|^买|帮我加|^加(一|两|俩|三|\d)|都要|全要|全部要|^(一|两|俩|三|四|五|六|七|八|九|十)(双|件|个|条|顶|副|只|瓶|套|把|对)/;
   const price = priceFilter(text);
   const priced = price.maxPriceCents !== undefined || price.minPriceCents !== undefined;
   const wanting = text.match(
@@ -268,9 +270,9 @@ export function readShopperIntent(raw: string): ShopperIntent {
     )
       return { kind: "add-shown", ...run, ...shownVariant, total: wantsTotal };
     const shown =
-      /^(them|these|those|both|all|all of them|all three|everything shown|the (two|three|four) (of them|shown|above)|these (two|three|four)|those (two|three|four)|the (two|three|four)|两(件|个|款|双)?|这(两|几|些|三)(件|个|款|双)?|那(两|几|些|三)(件|个|款|双)?|(两|几|三)件|它们|都)$/;
+      /^(them|these|those|both|all|all of them|all three|everything shown|the (two|three|four) (of them|shown|above)|these (two|three|four)|those (two|three|four)|the (two|three|four)|两(件|个|款|双)?|这(两|几|些|三)(件|个|款|双)?|那(两|几|些|三)(件|个|款|双)?|(两|几|三)件|它们|都|都要|全要|全部要)$/;
     if (shown.test(bare)) {
-      const all = /^(all|all of them|everything shown|都)$/.test(bare);
+      const all = /^(all|all of them|everything shown|都|都要|全要|全部要)$/.test(bare);
       // "both" of more than two shown is not said which: asked, like "those".
       const count = all ? 99 : /^both$/.test(bare) ? undefined : countIn(bare);
       return {
@@ -422,6 +424,13 @@ export function readShopperIntent(raw: string): ShopperIntent {
     if (only.ref.by !== "index") return { kind: "which-shown", by: only.ref.by };
     return { kind: "details", ...only };
   }
+  // "what do you sell?": the kinds of products the shop has.
+  if (
+    /^(what do you (have|sell|carry|stock)|what have you got|what can i buy( here)?|你们(有|卖)(什么|啥|哪些)|都有(什么|啥|哪些)|有(什么|啥)(东西|商品|卖的))\??$/.test(
+      text.replace(/[?？!！。]+$/, ""),
+    )
+  )
+    return { kind: "catalog-overview" };
   // "change it": what to change is asked.
   if (
     /^(change|edit|modify|switch|swap) (it|that|this|that one|this one)$|^(改一下|换一下)$/.test(

@@ -2,7 +2,8 @@
 
 import type { SimScript } from "overlap-sim";
 import type { ConversationState } from "./conversation-state.js";
-import { call, pick, say, text } from "./replies.js";
+import { call, categoryWords, listOf, pick, say, text } from "./replies.js";
+import { index } from "./resolve-item.js";
 import type { IntentOf } from "./shopper-handler.js";
 
 /** A change the shopper asked not to make. */
@@ -65,6 +66,30 @@ export function askWhatKind(state: ConversationState): SimScript {
       state.zh,
       "What kind of product are you looking for? For example running shoes, a rain jacket, a water bottle or earbuds; a budget helps too.",
       "您想找哪类商品？例如跑鞋、雨衣、水壶或耳机；告诉我预算也可以。",
+    ),
+  );
+}
+
+/** The shop's categories, with a way to see each. */
+export function catalogOverview(state: ConversationState): SimScript {
+  const categories = [
+    ...new Set(
+      index()
+        .all()
+        .map((p) => p.category),
+    ),
+  ];
+  return say(
+    pick(
+      state.zh,
+      `We sell ${listOf(
+        categories.map((c) => c.toLowerCase()),
+        false,
+      )}. Tell me what you're looking for, e.g. "show me running shoes under 100".`,
+      `本店有${listOf(
+        categories.map((c) => categoryWords(c, true)),
+        true,
+      )}。告诉我您想找什么，例如「推荐100美元以下的跑鞋」。`,
     ),
   );
 }
