@@ -339,7 +339,14 @@ function changeTools(): AnyTool<ShopToolContext>[] {
           );
           return {
             text: `${product.name} (${product.id}): ${said.join(", ")}.`,
-            events: [{ type: "product-edited", edit: productEditView(result) }],
+            // `product` too: the page learns the product's new name from it.
+            events: [
+              {
+                type: "product-edited",
+                product: productView(product),
+                edit: productEditView(result),
+              },
+            ],
           };
         });
         await ctx.context.store.editProduct(

@@ -189,6 +189,44 @@ describe.skipIf(noBrowser)("the merchant's changes in the browser", { timeout: 1
     expect(await shop.getByTestId("cart-total").textContent()).toBe(formatCents(sale));
     await shot(shop, "shopper-desktop-en-discounted-cart");
     await shopper.close();
+
+    // On a phone, in Chinese: the discount as Chinese shops write it.
+    const phone = await bed.browser.newContext({ viewport: PHONE, locale: "zh-CN" });
+    const zh = await phone.newPage();
+    await zh.goto(bed.shop.url);
+    await expect.poll(() => composer(zh).isEnabled(), { timeout: 15_000 }).toBe(true);
+    await waitForReply(zh, await send(zh, "推荐一些雨衣"));
+    const zhTile = zh
+      .locator(".tile")
+      .filter({ has: zh.locator(".sale-price") })
+      .first();
+    await zhTile.waitFor({ timeout: 15_000 });
+    expect(await zhTile.locator(".pill-sale").textContent()).toBe("9折");
+    await zhTile.scrollIntoViewIfNeeded();
+    await expectFitsWidth(zh, PHONE.width);
+    await shot(zh, "shopper-phone-zh-discounted-card");
+    await phone.close();
+  });
+
+  it("an edit of one product runs without asking and shows each field before and after", async () => {
+    const { context, page } = await openConsole(DESKTOP);
+    const reply = await send(page, "rename the Aero trail runner to Aero Trail Runner Pro");
+    await waitForReply(page, reply);
+    const turn = replies(page).nth(reply - 1);
+    expect(await turn.getByTestId("approval-card").count()).toBe(0);
+    const row = turn.locator('.edit-table tr[data-field="name"]');
+    expect(await row.locator("th, td").allTextContents()).toEqual([
+      "Name",
+      "Aero Trail Runner",
+      "Aero Trail Runner Pro",
+    ]);
+    expect((await bed.shop.store.getProduct("p-0001"))?.name).toBe("Aero Trail Runner Pro");
+    // The chip names the product (by its new name), never "an item".
+    expect(await turn.getByTestId("tool-chip").allInnerTexts()).toEqual([
+      "Edited Aero Trail Runner Pro",
+    ]);
+    await shot(page, "merchant-desktop-en-edit");
+    await context.close();
   });
 
   it("speaks Chinese: the language button, a Chinese request, its table in Chinese; fits a phone", async () => {
