@@ -257,6 +257,11 @@ const DISCOUNTS: Phrasing[] = [
     calls: [["list_discounts"]],
     reply: /^In force: 10% off Jackets \(20 products\)\.$/,
   },
+  { say: "what's on sale", calls: [["list_discounts"]], reply: /^No discount is in force\.$/ },
+  { say: "any sales running?", calls: [["list_discounts"]] },
+  // "Sales" alone are the shop's sales, not discounts.
+  { say: "show me the sales", calls: [["sales_summary"]] },
+  { say: "what were our sales", calls: [["sales_summary"]] },
   {
     say: "现在有哪些折扣",
     calls: [["list_discounts"]],

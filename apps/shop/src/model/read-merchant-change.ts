@@ -108,7 +108,7 @@ const DISCOUNT_WORDS =
 function readDiscount(text: string): MerchantChange | undefined {
   if (/bulk|批发|大量|if i buy|buying \d/.test(text)) return undefined;
   if (
-    /\b(what|which|any|list|show)\b.*\b(discounts?|sales?|promotions?|on sale)\b|\b(discounts?|promotions?) (are )?(on|running|active|in force)\b|有哪些折扣|什么折扣|哪些.*打折|当前折扣|现在.*折扣/.test(
+    /\b(what|which|any|list|show)\b.*\b(discounts?|promotions?|on sale|sales? (?:running|on|going))\b|\b(discounts?|promotions?) (are )?(on|running|active|in force)\b|有哪些折扣|什么折扣|哪些.*打折|当前折扣|现在.*折扣/.test(
       text,
     ) &&
     !/\d/.test(text)
