@@ -98,6 +98,8 @@ describe("startSim", () => {
       maxTokens: 99,
       stream: false,
       tools: [],
+      // No provider tool (web search...) offered.
+      providerTools: [],
       messages: [
         { role: "user", content: [{ type: "text", text: "go" }] },
         {
