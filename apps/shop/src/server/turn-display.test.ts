@@ -66,6 +66,8 @@ describe("turnDisplayKeeper", () => {
     await keeper.settled();
     expect(writes.at(-1)?.map((e) => e.type)).toEqual(["ui", "round-end", "ui", "round-end"]);
     expect(writes[0]?.map((e) => e.type)).toEqual(["ui", "round-end"]);
+    // The turn's end had nothing new: two rounds, two writes.
+    expect(writes).toHaveLength(2);
   });
 
   it("never runs two writes at once; one asked for meanwhile follows with the latest events", async () => {

@@ -23,23 +23,36 @@ export function keptForDisplay(event: AgentEvent): boolean {
 export type WriteTurnDisplay = (events: readonly AgentEvent[]) => Promise<void>;
 
 /**
- * Collects the turn's kept events and writes them at each `round-end` and at `done`. Writes do
- * not overlap: one that is asked for while another runs follows it with everything kept by then.
+ * Collects the turn's kept events and writes them at each `round-end` and at `done` when there is
+ * something not yet written. Writes do not overlap: one that is asked for while another runs
+ * follows it with everything kept by then.
  */
 export function turnDisplayKeeper(
   write: WriteTurnDisplay,
   onError: (err: unknown) => void,
 ): { observe(event: AgentEvent): void; settled(): Promise<void> } {
   const kept: AgentEvent[] = [];
+  // How many kept events the writes asked for so far hold (a failed write gives its share back):
+  // with nothing new since, there is nothing to write.
+  let asked = 0;
+  let written = 0;
   let running: Promise<void> | undefined;
   let again = false;
   const flush = () => {
+    asked = kept.length;
     if (running) {
       again = true;
       return;
     }
-    running = write(kept.slice())
-      .catch(onError)
+    const events = kept.slice();
+    running = write(events)
+      .then(() => {
+        written = Math.max(written, events.length);
+      })
+      .catch((err: unknown) => {
+        asked = written;
+        onError(err);
+      })
       .finally(() => {
         running = undefined;
         if (again) {
@@ -51,7 +64,7 @@ export function turnDisplayKeeper(
   return {
     observe(event) {
       if (keptForDisplay(event)) kept.push(event);
-      if ((event.type === "round-end" || event.type === "done") && kept.length > 0) flush();
+      if ((event.type === "round-end" || event.type === "done") && kept.length > asked) flush();
     },
     async settled() {
       while (running) await running;
