@@ -253,6 +253,13 @@ describe.skipIf(noBrowser)("the merchant's changes in the browser", { timeout: 1
       const headers = await card.locator("thead th").allTextContents();
       expect(headers).toEqual(["商品", "现价", "折后价"]);
       expect(await card.getByRole("button", { name: "同意" }).count()).toBe(1);
+      // No word of the page's own in Latin letters: only product names, ids and prices are.
+      const names = (await bed.shop.store.listProducts())
+        .map((p) => p.name)
+        .sort((a, b) => b.length - a.length);
+      let rest = (await card.textContent()) ?? "";
+      for (const name of names) rest = rest.split(name).join(" ");
+      expect(rest.replace(/p-\d{4}|\$[\d,]+\.\d{2}/g, " ")).not.toMatch(/[A-Za-z]/);
       await expectFitsWidth(page, viewport.width);
       const box = await card.boundingBox();
       expect(box && box.x + box.width).toBeLessThanOrEqual(viewport.width);
