@@ -9,6 +9,7 @@ import type { ConversationState, ToolExchange } from "./conversation-state.js";
 import { call, errorSentence, pick, say, text } from "./replies.js";
 import { index, priceOf, productOf, resolveItem } from "./resolve-item.js";
 import type { IntentOf } from "./shopper-handler.js";
+import { foldText } from "./text-match.js";
 import { chineseTermsIn } from "./zh-lexicon.js";
 
 /** A catalog search, or the one product the words name. */
@@ -104,7 +105,11 @@ export function searchFollowUp(state: ConversationState, search: ToolExchange): 
   const { zh } = state;
   const query = typeof search.input.query === "string" ? search.input.query : "";
   if (search.isError) return say(errorSentence(search, zh));
-  const ids = [...search.content.matchAll(/\((p-\d{4})\)/g)].map((m) => m[1]!).slice(0, 6);
+  const found = [...search.content.matchAll(/\((p-\d{4})\)/g)].map((m) => m[1]!).slice(0, 6);
+  // "your best rated running shoes": the results in that order.
+  const ids = /\b(best|top|highest)[ -]rated|评分(最)?高/.test(foldText(state.userText))
+    ? [...found].sort((a, b) => (productOf(b)?.rating ?? 0) - (productOf(a)?.rating ?? 0))
+    : found;
   if (ids.length === 0)
     return say(
       pick(

@@ -24,6 +24,7 @@ export const NUMBER_WORDS: Readonly<Record<string, number>> = {
   eight: 8,
   nine: 9,
   ten: 10,
+  dozen: 12,
 };
 
 /** Chinese numerals and their values. */
@@ -232,7 +233,7 @@ const REQUEST_START =
  */
 export function focusRequest(raw: string): string {
   const sentences = raw
-    .split(/(?<=[.!?。！？])\s*|\n+/)
+    .split(/(?<=[.!?])\s+|(?<=[。！？])\s*|\n+/)
     .map((s) => s.trim())
     .filter((s) => s !== "");
   const long = sentences.length > 1 || raw.split(/\s+/).length > 18 || raw.length > 40;

@@ -1829,6 +1829,84 @@ const EVERYDAY: Phrasing[] = [
     ],
     lang: "zh",
   },
+  // Wordings that once led to a wrong action: none may act on a guess.
+  {
+    kind: "no-wrong-action",
+    say: "don't add the echo heart rate monitor",
+    calls: [],
+    reply: /leave your cart as it is/,
+  },
+  {
+    kind: "no-wrong-action",
+    say: "check out the storm waterproof trail runner",
+    calls: [["get_product", { productId: STORM }]],
+  },
+  {
+    kind: "no-wrong-action",
+    say: "should I add the echo heart rate monitor?",
+    calls: [["get_product", { productId: ECHO_HRM }]],
+  },
+  {
+    kind: "no-wrong-action",
+    before: [...WITH_MONITOR, "add a pro jump rope"],
+    say: "I don't want the echo",
+    calls: [["remove_from_cart", { productId: ECHO_HRM }]],
+  },
+  {
+    kind: "no-wrong-action",
+    before: [...WITH_MONITOR, "add a pro jump rope", "show me headlamps"],
+    say: "remove the second one",
+    calls: [["remove_from_cart", { productId: JUMP_ROPE }]],
+  },
+  {
+    kind: "no-wrong-action",
+    before: ["compare the aero trail runner and the swift road racer"],
+    say: "I'll go with the cheaper one",
+    calls: [],
+    reply: /^Which size and colour for the Swift Road Racer\?/,
+  },
+  {
+    kind: "no-wrong-action",
+    say: "add the aero trail runner in size 10.5 in volt",
+    calls: [],
+    reply: /doesn't come in size 10\.5/,
+  },
+  {
+    kind: "quantity",
+    say: "add a dozen pro jump ropes",
+    calls: [add(JUMP_ROPE, { quantity: 12 })],
+    reply: /at most 10/,
+  },
+  {
+    kind: "total",
+    before: WITH_MONITOR,
+    say: "how many items are in my cart?",
+    calls: [["view_cart", {}]],
+    reply: /1 item, total \$44\.00/,
+  },
+  { kind: "thanks", before: WITH_MONITOR, say: "that's all", calls: [], reply: /welcome/ },
+  {
+    kind: "buried",
+    say: "Could you please help me find a tent for two people under 600 dollars? Thank you!",
+    calls: [
+      ["search_products", { maxPrice: 600 }],
+      ["show_products", {}],
+    ],
+    check: (t) => expect(String(t.calls[0]?.input.query)).not.toMatch(/help|could|thank/),
+  },
+  {
+    kind: "superlative",
+    say: "I'd love to see your best rated running shoes",
+    calls: [
+      ["search_products", { query: "running shoes" }],
+      ["show_products", {}],
+    ],
+    check: (t) => {
+      const ids = t.calls[1]!.input.productIds as string[];
+      const ratings = ids.map((id) => generateCatalog().find((p) => p.id === id)!.rating);
+      expect(ratings).toEqual([...ratings].sort((a, b) => b - a));
+    },
+  },
 ];
 
 /** The merchant's store changes as the cases run: expectations read it right before each turn. */

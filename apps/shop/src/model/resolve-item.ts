@@ -99,7 +99,15 @@ function resolveMention(
     };
   }
   if (ref?.kind === "pick") {
-    let pool = state.shown.length > 0 ? state.shown : scope === "catalog" ? [] : cartIds;
+    // "remove the second one" counts the cart's lines; "add the second one" the products shown.
+    let pool =
+      scope === "cart" && cartIds.length > 0
+        ? cartIds
+        : state.shown.length > 0
+          ? state.shown
+          : scope === "catalog"
+            ? []
+            : cartIds;
     if (item.query !== "") {
       const among = index().matchAll(item.query, { among: pool });
       pool = (among.length > 0 ? among : index().matchAll(item.query)).map((p) => p.id);

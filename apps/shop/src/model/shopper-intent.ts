@@ -201,11 +201,13 @@ export function readShopperIntent(raw: string): ShopperIntent {
   }
 
   const removal =
-    /\b(remove|delete|take out|take off|drop|get rid of|ditch)\b|take .+ (out|off)|(don'?t|do not|no longer) (want|need) (the |those |these |that |this |my )?(.+?) (anymore|any more)|删除|删掉|删了|移除|去掉|拿掉|不要了|不想要了/;
+    /\b(remove|delete|take out|take off|drop|get rid of|ditch)\b|take .+ (out|off)|(don'?t|do not|no longer) (want|need) (the |those |these |that |this |my )?(.+?) (anymore|any more)|^(?:actually,? |oh,? |and )?i (?:don'?t|do not|no longer) (?:want|need) (?:the|that|this|those|these|my) .+$|删除|删掉|删了|移除|去掉|拿掉|不要了|不想要了/;
   if (removal.test(text)) {
-    const dontWant = text.match(
-      /(?:don'?t|do not|no longer) (?:want|need) (.+?) (?:anymore|any more)/,
-    );
+    const dontWant =
+      text.match(/(?:don'?t|do not|no longer) (?:want|need) (.+?) (?:anymore|any more)/) ??
+      text.match(
+        /i (?:don'?t|do not|no longer) (?:want|need) ((?:the|that|this|those|these|my) .+)$/,
+      );
     const zhVerb = /删除|删掉|删了|移除|去掉|拿掉|不要了|不想要了/;
     const rest = dontWant
       ? dontWant[1]!
@@ -247,6 +249,14 @@ export function readShopperIntent(raw: string): ShopperIntent {
     );
     if (items.length > 0 && specific) return { kind: "add", items, total: wantsTotal };
   }
+  // "don't add the socks": nothing is added.
+  if (
+    adding.test(text) &&
+    /^(please )?(don'?t|do not|no need to|never) (add|put|buy|get)\b|不要(加|买|放)|别(加|买|放)/.test(
+      text,
+    )
+  )
+    return { kind: "declined" };
   if (adding.test(text) && !priced && !/^(should|how|why|what|where|when|is|does)\b/.test(text)) {
     const body = addBody(text);
     const variant = readVariant(text);
@@ -310,7 +320,7 @@ export function readShopperIntent(raw: string): ShopperIntent {
   }
 
   if (
-    /(what'?s|what is|whats|what do i have|what have i got) in (my |the )?(cart|basket)|(show|view|see|open|check) (me )?(my |the )?(cart|basket)|^(my )?(cart|basket)\??$|购物车里|看看购物车|查看购物车|看一下购物车|购物车有什么/.test(
+    /(what'?s|what is|whats|what do i have|what have i got) in (my |the )?(cart|basket)|how many (items|things|products)( are| do i have)? in (my |the )?(cart|basket)|(show|view|see|open|check) (me )?(my |the )?(cart|basket)|^(my )?(cart|basket)\??$|购物车里|看看购物车|查看购物车|看一下购物车|购物车有什么/.test(
       text,
     )
   )
@@ -388,7 +398,7 @@ export function readShopperIntent(raw: string): ShopperIntent {
     cheaper ||
     price.maxPriceCents !== undefined ||
     price.minPriceCents !== undefined ||
-    /\b(show|find|search|look(ing)? for|recommend|suggest|need|want|browse|got any|any good|do you have)\b|有没有|推荐|找|看看|显示|想要|想买|有什么/.test(
+    /\b(show|find|search|look(ing)? for|recommend|suggest|need|want|browse|got any|any good|do you have|see|help me find)\b|有没有|推荐|找|看看|显示|想要|想买|有什么/.test(
       text,
     )
   ) {
@@ -407,7 +417,7 @@ export function readShopperIntent(raw: string): ShopperIntent {
   )
     return { kind: "greeting" };
   if (
-    /\b(thanks?|thank you|thx|ty|cheers|great|perfect|awesome|cool|ok(ay)?|got it|bye|goodbye)\b|谢谢|多谢|感谢|好的|再见|拜拜/.test(
+    /\b(thanks?|thank you|thx|ty|cheers|great|perfect|awesome|cool|ok(ay)?|got it|bye|goodbye|that'?s (all|it)|nothing else)\b|谢谢|多谢|感谢|好的|再见|拜拜|就这样/.test(
       text,
     ) &&
     text.split(" ").length <= 6
@@ -621,7 +631,7 @@ function searchWords(text: string): string {
     )
       .replace(/\p{Script=Han}+/gu, " ")
       .replace(
-        /\b(show|find|search( for)?|look(ing)? for|recommend|suggest|i need|i want|need|want|browse|got any|any good|do you have|have|options?|something|anything|stuff|ones?|good|nice|best)\b/g,
+        /\b(best|top|highest)[ -]rated|\b(help( me)?|i'?d love to see|love to see|see|your|show|find|search( for)?|look(ing)? for|recommend|suggest|i need|i want|need|want|browse|got any|any good|do you have|have|options?|something|anything|stuff|ones?|good|nice|best)\b/g,
         "",
       ),
   );
