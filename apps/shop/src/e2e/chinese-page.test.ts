@@ -141,6 +141,12 @@ describe.skipIf(noBrowser)("a Chinese chat", { timeout: 120_000 }, () => {
 
       await card.getByRole("button", { name: "确认下单" }).click();
       await waitForReply(page, reply);
+      // The placed order's card names each line's size and colour.
+      const placed = page.getByTestId("order-placed");
+      await placed.waitFor();
+      expect(await placed.getByTestId("order-variant").textContent()).toBe(
+        " (尺码 US 10 · 荧光绿)",
+      );
       if (phone) await tab("时间线").click();
       const timeline = page.getByTestId("timeline");
       await timeline.getByTestId("timeline-round").first().waitFor();
