@@ -224,7 +224,7 @@ const REQUEST_CUE =
 
 /** Where the request starts inside a sentence of story ("…, so I was wondering if you could show me…"). */
 const REQUEST_START =
-  /.*?\b(?:i was wondering if you could|i was wondering if|wondering if you could|could you(?: please)?|can you(?: please)?|would you(?: please)?|please|anyway,?|so)\b\s*(?=\S)|.*?(?:想请您帮我|想请您|请您帮我|请帮我|能不能帮我|可以帮我)/;
+  /.*?\b(?:i was wondering if you could|i was wondering if|wondering if you could|could you(?: please)?|can you(?: please)?|would you(?: please)?|please|anyway,?|so)\b\s*(?=\S)|.*?(?:想请您帮我|想请您|请您帮我|请帮我|能不能帮我|可以帮我)/i;
 
 /**
  * The request inside a long, polite message: the sentence that asks for something (not the
@@ -268,5 +268,6 @@ const OTHER_WORDS =
 export function isOtherLanguage(raw: string): boolean {
   if (OTHER_SCRIPT.test(raw)) return true;
   const words = raw.toLowerCase().match(OTHER_WORDS)?.length ?? 0;
-  return words >= 2;
+  // Two or more, and a good part of the message: "the des moines price tag" stays English.
+  return words >= 2 && words >= raw.split(/\s+/).length / 3;
 }
