@@ -4,7 +4,8 @@
  * where the end-of-call signal is synthesised: a call is complete when a later call starts (a
  * higher index, or a new id at the same index, as some servers send every parallel call at index
  * 0) and a chunk brings nothing more for it, or when `finish_reason` arrives. Never because its
- * arguments happen to parse.
+ * arguments happen to parse. A delta's `annotations` (the search models' `url_citation`s) are
+ * citations on the open text block.
  */
 
 import type { StreamEvent } from "../stream/stream-event.js";
@@ -24,6 +25,8 @@ export interface ChatChunk {
       reasoning_content?: string | null;
       /** Reasoning text of Ollama-style servers. */
       reasoning?: string | null;
+      /** Sources of the text (the search models' `url_citation` annotations, after the text). */
+      annotations?: Array<{ type?: string; url_citation?: Record<string, unknown> }> | null;
       tool_calls?: Array<{
         index?: number;
         id?: string | null;
@@ -44,6 +47,13 @@ interface OpenCall {
   /** Arguments received before the name: sent right after the block starts. */
   pending: string;
 }
+
+/**
+ * The citation type of a Chat Completions `url_citation` annotation: its `url_citation` fields
+ * (`url`, `title`, `start_index`, `end_index`: offsets in the message's whole content) beside it.
+ * Never sent back (an assistant message of Chat Completions takes no annotations).
+ */
+export const CHAT_URL_CITATION = "chat_url_citation";
 
 /** Translates one Chat Completions stream. Create one per response. */
 export class ChatChunkTranslator {
@@ -105,6 +115,12 @@ export class ChatChunkTranslator {
         this.#closeThinking(out);
         this.#text ??= this.#open(out, { type: "text", text: "" });
         out.push(delta_(this.#text, { type: "text_delta", text: delta.refusal }));
+      }
+      for (const annotation of delta.annotations ?? []) {
+        // They cite the text before them; with none open there is nothing to put them on.
+        if (this.#text === undefined || annotation.type !== "url_citation") continue;
+        const citation = { type: CHAT_URL_CITATION, ...structuredClone(annotation.url_citation) };
+        out.push(delta_(this.#text, { type: "citations_delta", citation }));
       }
       const fragments = delta.tool_calls ?? [];
       // Before this chunk's fragments, so a finished call stops before the next one starts.

@@ -9,7 +9,7 @@
  *   `ai_sdk_tool_result` block), or by Gemini's or Bedrock's adapter (answered by a
  *   `gemini_tool_result` / `bedrock_tool_result` block), is left out with its result, and so is
  *   Gemini's grounding metadata block; their citations (`gemini_grounding`, `bedrock_citation`,
- *   and `ai_sdk_citation`, an AI SDK provider's own)
+ *   `ai_sdk_citation`, an AI SDK provider's own, and `chat_url_citation`)
  *   are removed from text blocks;
  * - thinking blocks with an empty `signature` (Gemini thoughts, Chat Completions reasoning) are
  *   left out: Claude signs its own thinking, and only that can be sent back. An assistant message
@@ -42,6 +42,7 @@ const FOREIGN_CITATIONS: ReadonlySet<unknown> = new Set([
   "gemini_grounding",
   "bedrock_citation",
   "ai_sdk_citation",
+  "chat_url_citation",
 ]);
 
 /** The conversation without what only other providers understand (see the module comment). */

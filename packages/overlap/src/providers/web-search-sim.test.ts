@@ -25,7 +25,7 @@ import { ToolExecutor } from "../tools/tool-executor.js";
 import { anthropicModel } from "./anthropic.js";
 import { bedrockModel } from "./bedrock.js";
 import { geminiModel } from "./google.js";
-import { openaiResponsesModel } from "./openai.js";
+import { openaiChatModel, openaiResponsesModel } from "./openai.js";
 import { simRunner } from "./provider-test-kit.js";
 
 type Json = Record<string, unknown>;
@@ -251,6 +251,34 @@ describe("a provider's web search and its citations in every format overlap-sim 
       expect(serverToolEvents(events)).toEqual([]);
       const model = ((bodies[1]?.contents ?? []) as Json[]).find((c) => c.role === "model")!;
       expect((model.parts as Json[]).some((p) => p.text === text.text)).toBe(true);
+    });
+  });
+
+  it("Chat Completions: url_citation annotations after the text are citations on it (never sent back: the API takes none)", async () => {
+    await withSim({}, async (sim) => {
+      const bodies: Json[] = [];
+      const client = new OpenAI({
+        baseURL: `${sim.url}/v1`,
+        apiKey: "test",
+        maxRetries: 0,
+        fetch: capture(bodies),
+      });
+      const { content, text } = await turnOf(openaiChatModel({ client, model: "scripted-gpt" }));
+      expect(content.map((b) => b.type)).toEqual(["tool_use", "text"]);
+      expect(text.citations).toEqual(
+        CITED.map((c) => ({
+          type: "chat_url_citation",
+          url: c.url,
+          title: c.title,
+          start_index: 0,
+          end_index: text.text.length,
+        })),
+      );
+      const assistant = ((bodies[1]?.messages ?? []) as Json[]).find(
+        (m) => m.role === "assistant",
+      )!;
+      expect(assistant.annotations).toBeUndefined();
+      expect(assistant.content).toBe(text.text);
     });
   });
 
