@@ -486,19 +486,6 @@ function finalAnswer(
         break;
     }
   }
-  if (
-    intent.kind === "restock" &&
-    intent.target !== undefined &&
-    restocked.length === 0 &&
-    parts.length === 0
-  )
-    parts.push(
-      pick(
-        zh,
-        `Every one already has ${intent.target} or more units.`,
-        `这些商品的库存都已不少于 ${intent.target} 件。`,
-      ),
-    );
   return parts.join("\n") || pick(zh, "Done.", "完成了。");
 }
 
