@@ -70,8 +70,11 @@ async function expectSearchShown(reply: Locator, zh: boolean): Promise<void> {
     expect(await link.textContent()).toContain(result.title);
   }
   // Under the text they cite: the links follow that paragraph, nothing between them.
+  // (The page's DOM, typed by hand: this package's TypeScript has no DOM library.)
+  type Sibling = { getAttribute(name: string): string | null; textContent: string | null };
   const follows = await sources.evaluate((nav) => {
-    const before = nav.previousElementSibling;
+    const before = (nav as unknown as { previousElementSibling: Sibling | null })
+      .previousElementSibling;
     return before?.getAttribute("data-source") === "model" ? before.textContent : null;
   });
   expect(follows).toMatch(
