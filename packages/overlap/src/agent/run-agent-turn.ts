@@ -4,23 +4,25 @@
  * before the next request, so a crash loses at most the round in flight (and repair covers it).
  */
 
-import type { ToolLedger } from "../dispatch/tool-ledger.js";
 import { OverlapError } from "../errors.js";
 import type { AgentEventSink } from "../protocol/agent-event.js";
-import type { ApprovalSource } from "../protocol/approval.js";
 import type { StopReason } from "../protocol/stop-reason.js";
 import type { RoundJournal } from "../round/round-journal.js";
+import { type RoundSettings, roundSettingsOf } from "../round/round-settings.js";
 import { type RoundResult, StreamedRound } from "../round/streamed-round.js";
 import { isCallBlock, type Message } from "../stream/message.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import type { CallEntry } from "../tools/call-entry.js";
-import type { ToolCall, ToolExecutor } from "../tools/tool-executor.js";
+import type { ToolExecutor } from "../tools/tool-executor.js";
 import type { ModelClient } from "./model-client.js";
 import { startTurnTracing } from "./turn-tracing.js";
 import { validateConversation } from "./validate-conversation.js";
 
-/** Options of {@link runAgentTurn}. */
-export interface AgentTurnOptions {
+/**
+ * Options of {@link runAgentTurn}: the conversation, the model and the tools, and the
+ * {@link RoundSettings} every round of the turn runs with.
+ */
+export interface AgentTurnOptions extends RoundSettings {
   model: ModelClient;
   // biome-ignore lint/suspicious/noExplicitAny: the loop is agnostic of the host context.
   executor: ToolExecutor<any>;
@@ -34,16 +36,6 @@ export interface AgentTurnOptions {
   maxTokens?: number;
   /** Cancels the turn; the conversation is repaired and stays valid. */
   signal?: AbortSignal;
-  /** Name of the agent, carried by events. */
-  agent?: string;
-  concurrency?: number;
-  ledger?: ToolLedger;
-  previewIntervalMs?: number;
-  /** Told when the ledger fails to record an outcome. */
-  onLedgerError?: (error: unknown, call: ToolCall) => void;
-  /** A model stream silent for this long is treated as dropped. Default 120 s. */
-  idleTimeoutMs?: number;
-  now?: () => number;
   /**
    * Persists each round's changes before the next request is sent: `messages` replace the
    * conversation from position `from` on (as `ConversationStore.write` takes them). Usually an
@@ -56,15 +48,8 @@ export interface AgentTurnOptions {
    * `onMessages` stored the round.
    */
   journal?: RoundJournal;
-  /** Told when a journal write fails; the turn goes on. */
+  /** Told when a journal write fails (`entry` absent: the end of a round); the turn goes on. */
   onJournalError?: (error: unknown, entry: CallEntry | undefined) => void;
-  /**
-   * Where the user's decisions come from, for calls whose tool needs approval (`approval` in
-   * `defineTool`). Without it such calls are never run (answered `not_executed`).
-   */
-  approvals?: ApprovalSource;
-  /** How long a call waits for the user's decision. Default 5 minutes; `Infinity` for no limit. */
-  approvalTimeoutMs?: number;
 }
 
 /** What a turn produced. */
@@ -233,19 +218,7 @@ function runRound(
     round,
     signal: controller.signal,
     usedIds: usedCallIds(messages),
-    ...pick(options, [
-      "agent",
-      "concurrency",
-      "ledger",
-      "onLedgerError",
-      "previewIntervalMs",
-      "idleTimeoutMs",
-      "now",
-      "journal",
-      "onJournalError",
-      "approvals",
-      "approvalTimeoutMs",
-    ]),
+    ...roundSettingsOf(options),
   });
   let events: AsyncIterable<StreamEvent | readonly StreamEvent[]>;
   try {

@@ -7,13 +7,13 @@
 
 import type { ParseToolInputResult } from "../json/parse-tool-input.js";
 import type { AgentEventSink, ToolCallState } from "../protocol/agent-event.js";
-import type { ApprovalRequest, ApprovalResolved, ApprovalSource } from "../protocol/approval.js";
+import type { ApprovalRequest, ApprovalResolved } from "../protocol/approval.js";
 import type { StopReason } from "../protocol/stop-reason.js";
 import type { CallEntry } from "../tools/call-entry.js";
 import type { ToolCall, ToolExecutor } from "../tools/tool-executor.js";
 import { failedOutcome, type ToolOutcome } from "../tools/tool-outcome.js";
 import { awaitApproval } from "./approval-gate.js";
-import type { ToolLedger } from "./tool-ledger.js";
+import type { DispatchSettings } from "./dispatch-settings.js";
 
 /** A call as listed in the final message: the truth for {@link EagerDispatcher.collect}. */
 export interface FinalToolUse {
@@ -25,27 +25,16 @@ export interface FinalToolUse {
   entry?: CallEntry;
 }
 
-/** Options of an {@link EagerDispatcher}. */
-export interface EagerDispatcherOptions {
+/** Options of an {@link EagerDispatcher}: its {@link DispatchSettings} and where it reports. */
+export interface EagerDispatcherOptions extends DispatchSettings {
   // biome-ignore lint/suspicious/noExplicitAny: the dispatcher is agnostic of the host context.
   executor: ToolExecutor<any>;
-  /** Most tools running at once in this round. Default: unlimited. */
-  concurrency?: number;
-  /** Replays outcomes of calls that finished in an earlier attempt (exactly once across retries). */
-  ledger?: ToolLedger;
   /** Display channel for events tools send while running (delegate tools). */
   emit?: AgentEventSink;
   /** Told of every state change of a call, in the order they happen. */
   onStatus?: (callId: string, name: string, status: ToolCallState) => void;
   /** Told of ledger failures (the call's outcome says what the model needs to know). */
   onError?: (error: unknown, call: ToolCall) => void;
-  /**
-   * Where the user's decisions come from, for calls whose tool needs approval (`approval` in
-   * `defineTool`). Without it such calls are never run (answered `not_executed`).
-   */
-  approvals?: ApprovalSource;
-  /** How long a call waits for the user's decision. Default 5 minutes. */
-  approvalTimeoutMs?: number;
   /** Told when a call starts waiting for approval (before the source's `wait`). */
   onApprovalRequest?: (request: ApprovalRequest) => void;
   /** Told when a call's wait for approval ended (approved, declined, timeout, cancelled). */

@@ -8,10 +8,8 @@
  */
 
 import { EagerDispatcher, type FinalToolUse } from "../dispatch/eager-dispatcher.js";
-import type { ToolLedger } from "../dispatch/tool-ledger.js";
 import { OverlapError } from "../errors.js";
 import type { AgentEvent, AgentEventSink } from "../protocol/agent-event.js";
-import type { ApprovalSource } from "../protocol/approval.js";
 import { citationLinks } from "../protocol/citation-links.js";
 import type { RoundTimings } from "../protocol/round-timings.js";
 import type { StopReason } from "../protocol/stop-reason.js";
@@ -30,49 +28,20 @@ import type { ToolCall, ToolExecutor } from "../tools/tool-executor.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
 import { PreviewCoalescer } from "./preview-coalescer.js";
 import { RoundClock } from "./round-clock.js";
-import type { RoundJournal } from "./round-journal.js";
+import type { RoundSettings } from "./round-settings.js";
 
-/** Options of a {@link StreamedRound}. */
-export interface StreamedRoundOptions {
+/** Options of a {@link StreamedRound}: its {@link RoundSettings} and what this round is. */
+export interface StreamedRoundOptions extends RoundSettings {
   // biome-ignore lint/suspicious/noExplicitAny: the round is agnostic of the host context.
   executor: ToolExecutor<any>;
   /** Receives every AgentEvent as it happens. */
   sink: AgentEventSink;
   /** Round number within the turn, carried by events. Default 1. */
   round?: number;
-  /** Name of the agent, carried by events (e.g. "shopper"). */
-  agent?: string;
-  /** Most tools running at once in this round. Default: unlimited. */
-  concurrency?: number;
-  /** Replays outcomes recorded by an earlier attempt (exactly once across retries). */
-  ledger?: ToolLedger;
   /** Cancels the round: the stream is left, running tools are aborted, the result is repaired. */
   signal?: AbortSignal;
-  /** Minimum milliseconds between two previews of one call. Default 50; 0 sends every delta. */
-  previewIntervalMs?: number;
   /** Call ids used earlier in the conversation; a call reusing one gets a fresh id. */
   usedIds?: ReadonlySet<string>;
-  /** Told when the ledger fails to record an outcome (a retry could then repeat the effect). */
-  onLedgerError?: (error: unknown, call: ToolCall) => void;
-  /** A stream silent for this long is treated as dropped. Default 120 s (providers ping). */
-  idleTimeoutMs?: number;
-  /** Monotonic clock in ms. Default `performance.now`. */
-  now?: () => number;
-  /**
-   * Persists each valid local call at its block stop, before it is dispatched (not awaited by
-   * it); the round ends only after every journal write settled. See {@link RoundJournal}.
-   */
-  journal?: RoundJournal;
-  /** Told when a journal write fails (the call still runs; its ledger record names it). */
-  onJournalError?: (error: unknown, entry: CallEntry) => void;
-  /**
-   * Where the user's decisions come from, for calls whose tool needs approval (`approval` in
-   * `defineTool`): such a call emits `approval-request` and runs only once approved. Without it
-   * such calls are never run (answered `not_executed`).
-   */
-  approvals?: ApprovalSource;
-  /** How long a call waits for the user's decision. Default 5 minutes; `Infinity` for no limit. */
-  approvalTimeoutMs?: number;
 }
 
 /** What a round produced. The two messages are always a valid continuation of the conversation. */
