@@ -621,9 +621,12 @@ describe.skipIf(noBrowser)("the shop in a browser", () => {
     await lastTurn(page).getByTestId("tool-chip").click();
     await shot(page, "desktop-18-refused");
 
+    // A size the product does not come in: the assistant asks instead of making a call that
+    // cannot succeed, naming the sizes there are.
     await waitForReply(page, await send(page, "add the aero trail runner in size 99"));
-    expect(await text(lastTurn(page).getByTestId("call-problem"))).toMatch(
-      /^Aero Trail Runner comes in sizes US 6, .*; there is no size 99\.$/,
+    expect(await lastTurn(page).getByTestId("call-problem").count()).toBe(0);
+    expect((await lastTurn(page).locator(".turn-text").allInnerTexts()).join(" ")).toMatch(
+      /US 6/,
     );
     const shown = [
       ...(await page.getByTestId("tool-chip").allInnerTexts()),
