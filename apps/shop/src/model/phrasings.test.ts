@@ -1907,6 +1907,38 @@ const EVERYDAY: Phrasing[] = [
       expect(ratings).toEqual([...ratings].sort((a, b) => b - a));
     },
   },
+  {
+    kind: "variant",
+    before: ["add the aero trail runner"],
+    say: "whatever size 10 you have in slate",
+    calls: [add(AERO, { quantity: 1, size: "US 10", color: "Slate" })],
+  },
+  {
+    kind: "correction",
+    before: ["add the merino wool socks in size M in charcoal"],
+    say: "change the color to oatmeal",
+    calls: [["update_cart_item", { productId: MERINO, color: "Oatmeal" }]],
+  },
+  {
+    kind: "question",
+    before: ["add the merino wool socks in size M in charcoal"],
+    say: "and the same in oatmeal",
+    calls: [],
+    reply: /^Which size for the Merino Wool Socks: S, M, L, XL\?$/,
+  },
+  {
+    kind: "attribute",
+    before: ["show me backpacks under 150"],
+    say: "does the first one come in black?",
+    calls: [["get_product", {}]],
+    reply: /comes in Black.*Want me to add one in Black\?/,
+  },
+  {
+    kind: "correction",
+    before: [...WITH_MONITOR],
+    say: "I changed my mind, remove everything",
+    calls: [["clear_cart", {}]],
+  },
 ];
 
 /** The merchant's store changes as the cases run: expectations read it right before each turn. */

@@ -78,7 +78,7 @@ export function readVariantAnswer(raw: string): { size?: string; color?: string 
     const rest = withoutVariant(part)
       .replace(/[.!?。！？]/g, " ")
       .replace(
-        /\b(the|a|an|in|size|sz|please|pls|one|ones|pair|colou?r|with|us|i'?ll take|i want|i'?d like|make it|ok|okay|yes)\b|要|吧|的|码|号|色|请|就/g,
+        /\b(the|a|an|in|size|sz|please|pls|one|ones|pair|colou?r|with|us|i'?ll take|i want|i'?d like|make it|ok|okay|yes|whatever|you have|you've got|you got|if you have|have|available|thanks|thank you)\b|要|吧|的|码|号|色|请|就/g,
         " ",
       )
       .replace(/\s+/g, " ")

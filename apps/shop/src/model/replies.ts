@@ -478,7 +478,7 @@ export function availabilitySentence(
   return variant
     ? pick(
         zh,
-        `Yes — the ${p.name} comes in ${variant}, and ${p.stock} are in stock (stock is counted per product, not per size). Want me to add a pair in ${variant}?`,
+        `Yes — the ${p.name} comes in ${variant}, and ${p.stock} are in stock (stock is counted per product, not per size). Want me to add ${p.sizes.length > 0 && /shoe|sock|boot|glove/i.test(p.category) ? "a pair" : "one"} in ${variant}?`,
         `有的，${p.name} 有 ${variant}，库存 ${p.stock} 件（库存按商品计，不分尺码）。要帮您加一件 ${variant} 的吗？`,
       )
     : pick(

@@ -157,6 +157,12 @@ function resolveMention(
       ),
     };
   }
+  // "the insulated one" after a list: the one among those shown, when the words pick one there.
+  if (!among && state.shown.length > 1) {
+    const shown = index().resolve(item.query, { among: state.shown });
+    if (shown.kind === "found" && shown.unmatched.length === 0)
+      return { ok: true, product: shown.product };
+  }
   const resolution = index().resolve(item.query, {
     ...(among ? { among } : {}),
     prefer: [...state.shown, ...cartIds, ...state.seen.slice(0, 12)],

@@ -550,11 +550,26 @@ function readCartChange(said: string): ShopperIntent | undefined {
   ) {
     const who = mentionIn(
       text
-        .replace(/\b(make|change|switch|swap|exchange|instead|to|for)\b/g, " ")
+        .replace(
+          /\b(make|change|switch|swap|exchange|instead|to|for)\b|\b(the )?(colou?r|size)\b/g,
+          " ",
+        )
         .replace(/换成|改成|换一?个/g, " "),
     );
     return { kind: "set-variant", ...who, ...variant };
   }
+  // "and the same in oatmeal": another of the product in view, in that size or colour.
+  if (
+    (variant.size !== undefined || variant.color !== undefined) &&
+    /^(?:and |also |plus )?(?:the same|same one|same thing|another one|one more)(?: one| thing)?\b/.test(
+      text,
+    )
+  )
+    return {
+      kind: "add",
+      items: [{ query: "", quantity: 1, ref: { kind: "it" }, ...variant }],
+      total: false,
+    };
   // "sorry, I meant white", "in a large please", "actually the 11": only a size or colour said
   // as a change of mind, about the line the conversation is about.
   if (variant.size !== undefined || variant.color !== undefined) {
