@@ -625,9 +625,7 @@ describe.skipIf(noBrowser)("the shop in a browser", () => {
     // cannot succeed, naming the sizes there are.
     await waitForReply(page, await send(page, "add the aero trail runner in size 99"));
     expect(await lastTurn(page).getByTestId("call-problem").count()).toBe(0);
-    expect((await lastTurn(page).locator(".turn-text").allInnerTexts()).join(" ")).toMatch(
-      /US 6/,
-    );
+    expect((await lastTurn(page).locator(".turn-text").allInnerTexts()).join(" ")).toMatch(/US 6/);
     const shown = [
       ...(await page.getByTestId("tool-chip").allInnerTexts()),
       ...(await page.getByTestId("call-problem").allInnerTexts()),
