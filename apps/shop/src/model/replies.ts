@@ -346,8 +346,9 @@ export function ordersSentence(content: string, zh: boolean): string {
   if (/^No orders yet/.test(content))
     return pick(
       zh,
-      "You haven't placed any orders in this session yet.",
-      "您在本次会话中还没有下过订单。",
+      // The shopper's orders from every chat of theirs: not only this one's.
+      "You haven't placed any orders yet.",
+      "您还没有下过订单。",
     );
   const orders = [
     ...content.matchAll(
