@@ -276,7 +276,7 @@ const SHOPPER: Phrasing[] = [
   {
     before: ["add the wool socks in size M in charcoal"],
     say: "购物车里有什么",
-    reply: /^购物车：Merino Wool Socks × 1（尺码 M，Charcoal）。共 1 件，合计 \$14\.50。$/,
+    reply: /^购物车：Merino Wool Socks × 1（尺码 M，炭灰色）。共 1 件，合计 \$14\.50。$/,
     lang: "zh",
   },
   // A quantity the tool refuses reads as the rule in plain words, in the shopper's language

@@ -7,6 +7,7 @@
 import type { SimBlock, SimScript } from "overlap-sim";
 import { countOf } from "../views/count-words.js";
 import { cartLines, type ToolExchange } from "./conversation-state.js";
+import { chineseColorName } from "./zh-lexicon.js";
 
 /** English or Chinese, by the request's language. */
 export const pick = (zh: boolean, en: string, cn: string): string => (zh ? cn : en);
@@ -41,7 +42,10 @@ export function cartSentence(summary: string, zh: boolean): string {
   const totals = cartTotals(summary);
   if (lines.length === 0 || !totals) return summary;
   const variant = (l: (typeof lines)[number]) =>
-    [l.size ? pick(zh, `size ${l.size}`, `尺码 ${l.size}`) : "", l.color ?? ""]
+    [
+      l.size ? pick(zh, `size ${l.size}`, `尺码 ${l.size}`) : "",
+      l.color ? (zh ? chineseColorName(l.color) : l.color) : "",
+    ]
       .filter((p) => p !== "")
       .join(zh ? "，" : ", ");
   const items = lines.map((l) => {

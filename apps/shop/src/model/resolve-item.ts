@@ -10,6 +10,7 @@ import type { ConversationState } from "./conversation-state.js";
 import { catalogIndex, type Resolution } from "./product-resolver.js";
 import type { Ref } from "./read-mention.js";
 import { listOf, pick, type VariantAsk, variantQuestion } from "./replies.js";
+import { chineseColorName } from "./zh-lexicon.js";
 
 /** The product a mention means, or what to say instead of acting. */
 export type Target = { ok: true; product: Product } | { ok: false; say: string };
@@ -228,11 +229,12 @@ export function variantFor(product: Product, item: { size?: string; color?: stri
   return { valid: true, size: chosen.size, color: chosen.color };
 }
 
-/** " (size US 10, Volt)" / "（尺码 US 10，Volt）", or "" when neither is set. */
+/** " (size US 10, Volt)" / "（尺码 US 10，荧光绿）", or "" when neither is set. */
 export function variantWords(v: { size?: string; color?: string }, zh: boolean): string {
-  const parts = [v.size ? pick(zh, `size ${v.size}`, `尺码 ${v.size}`) : "", v.color ?? ""].filter(
-    (p) => p !== "",
-  );
+  const parts = [
+    v.size ? pick(zh, `size ${v.size}`, `尺码 ${v.size}`) : "",
+    v.color ? (zh ? chineseColorName(v.color) : v.color) : "",
+  ].filter((p) => p !== "");
   if (parts.length === 0) return "";
   return zh ? `（${parts.join("，")}）` : ` (${parts.join(", ")})`;
 }

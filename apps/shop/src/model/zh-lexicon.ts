@@ -4,6 +4,8 @@
  * matched by turning its product words into the English ones, longest term first.
  */
 
+import { CHINESE_COLOR_WORDS } from "../views/chinese-color-words.js";
+
 /** [Chinese term, English words], longest terms are tried first. */
 const TERMS: ReadonlyArray<readonly [string, string]> = [
   // shoes and boots
@@ -219,4 +221,9 @@ export function chineseTermsIn(text: string): string[] {
     i++;
   }
   return found;
+}
+
+/** The Chinese word for a catalog colour ("Volt" → "荧光绿"), or the name itself when none is known. */
+export function chineseColorName(color: string): string {
+  return CHINESE_COLOR_WORDS[color.trim()] ?? color;
 }
