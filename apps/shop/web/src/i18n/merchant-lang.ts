@@ -7,48 +7,21 @@
  * shared with the shopper's page read it through `LangContext`.
  */
 
-import { useSyncExternalStore } from "react";
 import type { Lang } from "./lang";
+import { rememberedLang } from "./remembered-lang";
 
-const KEY = "trail-run.merchant-lang";
-
-function initial(): Lang {
-  try {
-    const stored = window.localStorage.getItem(KEY);
-    if (stored === "zh" || stored === "en") return stored;
-  } catch {
-    // Nothing remembered.
-  }
+/** Before any choice: the browser's language. */
+function browserLang(): Lang {
   return typeof navigator !== "undefined" && /^zh\b/i.test(navigator.language) ? "zh" : "en";
 }
 
-let current: Lang | undefined;
-const listeners = new Set<() => void>();
+const remembered = rememberedLang("trail-run.merchant-lang", browserLang);
 
 /** The merchant page's language now. */
-export function merchantLang(): Lang {
-  current ??= initial();
-  return current;
-}
+export const merchantLang: () => Lang = remembered.get;
 
 /** Sets the merchant page's language; remembered for the next visit. */
-export function setMerchantLang(lang: Lang): void {
-  if (merchantLang() === lang) return;
-  current = lang;
-  try {
-    window.localStorage.setItem(KEY, lang);
-  } catch {
-    // Not remembered; the page still follows it.
-  }
-  for (const listener of listeners) listener();
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
+export const setMerchantLang: (lang: Lang) => void = remembered.set;
 
 /** The merchant page's language, re-rendering when it changes. */
-export function useMerchantLang(): Lang {
-  return useSyncExternalStore(subscribe, merchantLang, () => "en" as const);
-}
+export const useMerchantLang: () => Lang = remembered.use;

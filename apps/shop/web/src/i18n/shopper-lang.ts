@@ -6,49 +6,20 @@
  * English there (no provider).
  */
 
-import { createContext, useContext, useSyncExternalStore } from "react";
+import { createContext, useContext } from "react";
 import type { Lang } from "./lang";
+import { rememberedLang } from "./remembered-lang";
 
-const KEY = "trail-run.lang";
-
-function readStored(): Lang {
-  try {
-    return window.localStorage.getItem(KEY) === "zh" ? "zh" : "en";
-  } catch {
-    return "en";
-  }
-}
-
-let current: Lang | undefined;
-const listeners = new Set<() => void>();
+const remembered = rememberedLang("trail-run.lang", () => "en");
 
 /** The shopper's language now. */
-export function shopperLang(): Lang {
-  current ??= readStored();
-  return current;
-}
+export const shopperLang: () => Lang = remembered.get;
 
 /** Sets the shopper's language (from their latest message); remembered for the next visit. */
-export function setShopperLang(lang: Lang): void {
-  if (shopperLang() === lang) return;
-  current = lang;
-  try {
-    window.localStorage.setItem(KEY, lang);
-  } catch {
-    // Not remembered; the page still follows it.
-  }
-  for (const listener of listeners) listener();
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
+export const setShopperLang: (lang: Lang) => void = remembered.set;
 
 /** The shopper's language, re-rendering when it changes. */
-export function useShopperLang(): Lang {
-  return useSyncExternalStore(subscribe, shopperLang, () => "en" as const);
-}
+export const useShopperLang: () => Lang = remembered.use;
 
 /** The language of the page part being rendered (`en` unless a provider says otherwise). */
 export const LangContext = createContext<Lang>("en");
