@@ -8,7 +8,13 @@
 
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { browserTestsSkipped, screenshotPath, webTestBed } from "./web-harness.js";
+import {
+  browserTestsSkipped,
+  screenshotPath,
+  sendMessage as send,
+  waitForReply,
+  webTestBed,
+} from "./web-harness.js";
 
 const noBrowser = browserTestsSkipped();
 
@@ -31,27 +37,6 @@ async function open(): Promise<{ context: BrowserContext; page: Page; sessionId:
 const composer = (page: Page) => page.getByRole("textbox", { name: "Message" });
 const replies = (page: Page) => page.getByTestId("assistant-turn");
 const card = (page: Page) => page.getByTestId("approval-card");
-
-/** Sends `text`; returns the number of the reply it starts (1-based). */
-async function send(page: Page, text: string): Promise<number> {
-  const before = await replies(page).count();
-  await composer(page).fill(text);
-  await composer(page).press("Enter");
-  return before + 1;
-}
-
-async function waitForReply(page: Page, count: number): Promise<void> {
-  await expect.poll(() => replies(page).count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(count);
-  await expect
-    .poll(
-      () =>
-        replies(page)
-          .nth(count - 1)
-          .getAttribute("data-done"),
-      { timeout: 20_000 },
-    )
-    .toBe("true");
-}
 
 /** A cart with the two demo products, then "check out" up to the pending card. */
 async function checkOutToCard(page: Page): Promise<number> {

@@ -10,35 +10,17 @@
 
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { browserTestsSkipped, screenshotPath, webTestBed } from "./web-harness.js";
+import {
+  browserTestsSkipped,
+  screenshotPath,
+  sendMessage as send,
+  waitForReply,
+  webTestBed,
+} from "./web-harness.js";
 
 const noBrowser = browserTestsSkipped();
 const bed = webTestBed({ tokensPerSecond: 300, firstTokenMs: 30, jitter: 0 }, 120_000);
 const pageProblems: string[] = [];
-
-const replies = (page: Page) => page.getByTestId("assistant-turn");
-
-async function send(page: Page, text: string): Promise<number> {
-  const before = await replies(page).count();
-  // The message box (named "Message", or 消息 once the page speaks Chinese).
-  const box = page.locator("textarea");
-  await box.fill(text);
-  await box.press("Enter");
-  return before + 1;
-}
-
-async function waitForReply(page: Page, count: number): Promise<void> {
-  await expect.poll(() => replies(page).count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(count);
-  await expect
-    .poll(
-      () =>
-        replies(page)
-          .nth(count - 1)
-          .getAttribute("data-done"),
-      { timeout: 20_000 },
-    )
-    .toBe("true");
-}
 
 /**
  * The text of every visible text node the page wrote itself: not the model's or the shopper's

@@ -15,7 +15,9 @@ import { formatCents } from "../domain/money.js";
 import {
   browserTestsSkipped,
   screenshotPath,
+  sendMessage as send,
   TEST_MERCHANT_TOKEN,
+  waitForReply,
   webTestBed,
 } from "./web-harness.js";
 
@@ -32,26 +34,6 @@ const approvals = (page: Page) => page.getByTestId("approval-card");
 
 async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: await screenshotPath(name), animations: "disabled" });
-}
-
-async function send(page: Page, text: string): Promise<number> {
-  const before = await replies(page).count();
-  await composer(page).fill(text);
-  await composer(page).press("Enter");
-  return before + 1;
-}
-
-async function waitForReply(page: Page, count: number): Promise<void> {
-  await expect.poll(() => replies(page).count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(count);
-  await expect
-    .poll(
-      () =>
-        replies(page)
-          .nth(count - 1)
-          .getAttribute("data-done"),
-      { timeout: 20_000 },
-    )
-    .toBe("true");
 }
 
 /** The merchant console, signed in, at `viewport`. */

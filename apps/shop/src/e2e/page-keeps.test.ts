@@ -9,7 +9,7 @@
 
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { browserTestsSkipped, screenshotPath, webTestBed } from "./web-harness.js";
+import { browserTestsSkipped, screenshotPath, waitForReply, webTestBed } from "./web-harness.js";
 
 const noBrowser = browserTestsSkipped();
 const bed = webTestBed({ tokensPerSecond: 400, firstTokenMs: 20, jitter: 0 }, 120_000);
@@ -27,19 +27,6 @@ async function open(
   await page.goto(bed.shop.url);
   await expect.poll(() => composer(page).isEnabled(), { timeout: 15_000 }).toBe(true);
   return { context, page };
-}
-
-async function waitForReply(page: Page, count: number): Promise<void> {
-  await expect.poll(() => replies(page).count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(count);
-  await expect
-    .poll(
-      () =>
-        replies(page)
-          .nth(count - 1)
-          .getAttribute("data-done"),
-      { timeout: 20_000 },
-    )
-    .toBe("true");
 }
 
 /** Sends `text` and waits for its reply. */

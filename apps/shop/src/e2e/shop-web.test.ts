@@ -10,7 +10,9 @@ import { describe, expect, it } from "vitest";
 import {
   browserTestsSkipped,
   screenshotPath,
+  sendMessage as send,
   TEST_MERCHANT_TOKEN,
+  waitForReply,
   webTestBed,
 } from "./web-harness.js";
 
@@ -62,29 +64,6 @@ const devToggle = (page: Page) => page.locator('[data-testid="developer-toggle"]
 const composer = (page: Page) => page.getByRole("textbox", { name: /^(Message|消息)$/ });
 const replies = (page: Page) => page.getByTestId("assistant-turn");
 const lastTurn = (page: Page) => replies(page).last();
-
-/** Sends `text` with Enter; returns how many replies there will be once it is answered. */
-async function send(page: Page, text: string): Promise<number> {
-  const before = await replies(page).count();
-  await composer(page).fill(text);
-  await composer(page).press("Enter");
-  return before + 1;
-}
-
-/** Waits until reply number `count` has ended (its own `done`) and the message box is usable. */
-async function waitForReply(page: Page, count: number): Promise<void> {
-  await expect.poll(() => replies(page).count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(count);
-  await expect
-    .poll(
-      () =>
-        replies(page)
-          .nth(count - 1)
-          .getAttribute("data-done"),
-      { timeout: 15_000 },
-    )
-    .toBe("true");
-  await expect.poll(() => composer(page).isEnabled(), { timeout: 10_000 }).toBe(true);
-}
 
 /** The text of the element a locator (or handle) points at. */
 async function text(target: { textContent(): Promise<string | null> }): Promise<string> {

@@ -12,8 +12,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Pacing } from "overlap-sim";
 import pino from "pino";
-import { type Browser, chromium } from "playwright-core";
-import { afterAll, beforeAll } from "vitest";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, expect } from "vitest";
 import { createShopAgents } from "../agents/shop-agents.js";
 import { openStore } from "../db/open-store.js";
 import type { ShopStore } from "../db/shop-store.js";
@@ -149,4 +149,25 @@ export function webTestBed(pacing: Partial<Pacing>, timeoutMs = 120_000): WebTes
 export async function screenshotPath(name: string): Promise<string> {
   await mkdir(SCREENSHOT_DIR, { recursive: true });
   return join(SCREENSHOT_DIR, `${name}.png`);
+}
+
+/** The chat's message box, named in the page's language ("Message" or 消息). */
+export const messageBox = (page: Page) => page.getByRole("textbox", { name: /Message|消息/ });
+
+/** Sends `text` with Enter; returns the number (1-based) of the reply it starts. */
+export async function sendMessage(page: Page, text: string): Promise<number> {
+  const before = await page.getByTestId("assistant-turn").count();
+  await messageBox(page).fill(text);
+  await messageBox(page).press("Enter");
+  return before + 1;
+}
+
+/** Waits until reply number `count` has ended (its own `done`) and the message box is usable. */
+export async function waitForReply(page: Page, count: number, timeoutMs = 20_000): Promise<void> {
+  const replies = page.getByTestId("assistant-turn");
+  await expect.poll(() => replies.count(), { timeout: timeoutMs }).toBeGreaterThanOrEqual(count);
+  await expect
+    .poll(() => replies.nth(count - 1).getAttribute("data-done"), { timeout: timeoutMs })
+    .toBe("true");
+  await expect.poll(() => messageBox(page).isEnabled(), { timeout: 10_000 }).toBe(true);
 }
