@@ -45,4 +45,4 @@ export {
   uiFinishReason,
   uiMessageChunks,
   uiMessageStreamResponse,
-} from "./ai-sdk-ui-stream.js";
+} from "../sse/ui-message-stream.js";

@@ -29,7 +29,7 @@ import {
   toUIMessageStream,
   type UiMessageChunk,
   uiMessageStreamResponse,
-} from "./ai-sdk-ui-stream.js";
+} from "./ui-message-stream.js";
 
 // Compile-time: every chunk this module writes is one of the AI SDK's UIMessageChunks.
 const _assignable = (chunk: UiMessageChunk): UIMessageChunk => chunk;
