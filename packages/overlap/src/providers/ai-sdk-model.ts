@@ -26,6 +26,7 @@ import { OverlapError } from "../errors.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import { toLanguageModelV3Prompt, toLanguageModelV3Tools } from "./ai-sdk-prompt.js";
 import { AiSdkStreamTranslator } from "./ai-sdk-stream-translator.js";
+import { describeError, providerError, streamCut } from "./provider-errors.js";
 import { readUnlessAborted } from "./read-model-stream.js";
 import { retryDelayMs, sleepUnlessAborted } from "./retry-before-stream.js";
 
@@ -136,7 +137,7 @@ async function* aiSdkEventStream(
     reader.cancel().catch(() => {});
   }
   if (!translator.finished) {
-    throw new OverlapError("stream_interrupted", "The model stream ended before its finish part.");
+    throw streamCut(undefined, "ended before its finish part");
   }
 }
 
@@ -169,14 +170,11 @@ async function open(
         const inStream = api?.data !== undefined;
         throw new OverlapError(
           inStream ? "stream_error" : "stream_interrupted",
-          `The model stream failed before its first part: ${describe(err)}`,
+          `The model stream failed before its first part: ${describeError(err)}`,
           { cause: err, details: { status, type: api ? errorType(api) : undefined } },
         );
       }
-      throw new OverlapError("provider_error", `The model request failed: ${describe(err)}`, {
-        cause: err,
-        details: { status, type: api ? errorType(api) : undefined },
-      });
+      throw providerError(err, { status, type: api ? errorType(api) : undefined });
     }
   }
 }
@@ -200,8 +198,4 @@ function errorType(api: ApiCallErrorLike): string {
   const data = api.data as { type?: unknown; error?: { type?: unknown; status?: unknown } };
   const type = data?.error?.type ?? data?.error?.status ?? data?.type;
   return typeof type === "string" ? type : "api_error";
-}
-
-function describe(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

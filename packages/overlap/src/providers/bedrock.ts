@@ -30,6 +30,7 @@ import { OverlapError } from "../errors.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import { type BedrockRequestOptions, converseStreamInput } from "./bedrock-request.js";
 import { BEDROCK_STREAM_EXCEPTIONS, BedrockStreamTranslator } from "./bedrock-stream-translator.js";
+import { providerError, streamCut } from "./provider-errors.js";
 
 /** Options of {@link bedrockModel}. */
 export interface BedrockModelOptions {
@@ -93,20 +94,19 @@ async function* bedrockEventStream(
     } catch (err) {
       if (signal.aborted) return;
       // The SDK reads the first event before `send` resolves: a failure there is mid-stream.
-      if (!streamStarted(err)) throw providerError(err);
+      if (!streamStarted(err)) throw bedrockProviderError(err);
       const event = streamErrorEvent(err);
       if (event) {
         yield event;
         return;
       }
-      throw interrupted(err);
+      throw streamCut(err);
     }
     const translator = new BedrockStreamTranslator({
       id: response.$metadata.requestId ?? "",
       model: options.modelId,
     });
-    if (!response.stream)
-      throw new OverlapError("stream_interrupted", "The model stream had no body.");
+    if (!response.stream) throw streamCut(undefined, "had no body");
     try {
       for await (const event of response.stream) {
         yield* translator.push(event);
@@ -120,11 +120,11 @@ async function* bedrockEventStream(
         yield event;
         return;
       }
-      throw interrupted(err);
+      throw streamCut(err);
     }
     if (signal.aborted) return;
     if (!translator.finished) {
-      throw new OverlapError("stream_interrupted", "The model stream ended before messageStop.");
+      throw streamCut(undefined, "ended before messageStop");
     }
     yield* translator.end();
     complete = true;
@@ -160,26 +160,10 @@ function streamErrorEvent(err: unknown): StreamEvent | undefined {
 }
 
 /** A failure before the stream, with the service's message, HTTP status and exception name. */
-function providerError(err: unknown): OverlapError {
+function bedrockProviderError(err: unknown): OverlapError {
   const sdk = err as SdkError | undefined;
   const status = sdk?.$metadata?.httpStatusCode ?? sdk?.$response?.statusCode;
-  return new OverlapError("provider_error", `The model request failed: ${describe(err)}`, {
-    cause: err,
-    details: { status, type: err instanceof Error ? err.name : undefined },
-  });
-}
-
-function interrupted(err: unknown): OverlapError {
-  return new OverlapError("stream_interrupted", `The model stream was cut: ${describe(err)}`, {
-    cause: err,
-  });
-}
-
-function describe(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
-  // The SDK appends a hint about `$response` to deserialization errors: not for our messages.
-  const message = err.message.split("\n")[0] ?? "";
-  return err.name && err.name !== "Error" ? `${err.name}: ${message}` : message;
+  return providerError(err, { status, type: err instanceof Error ? err.name : undefined });
 }
 
 export {

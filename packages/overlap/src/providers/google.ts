@@ -23,6 +23,7 @@ import { SseEventBound } from "../sse/sse-event-bound.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import { type GeminiChunk, GeminiChunkTranslator } from "./gemini-chunk-translator.js";
 import { type GeminiRequestOptions, geminiRequestBody } from "./gemini-request.js";
+import { httpProviderError, providerError, streamCut } from "./provider-errors.js";
 import { readUnlessAborted } from "./read-model-stream.js";
 import { retryDelayMs, sleepUnlessAborted } from "./retry-before-stream.js";
 import { eachEvent } from "./sse-batches.js";
@@ -93,7 +94,7 @@ async function* geminiBatches(
   const response = await open(request, options, signal);
   if (!response) return; // aborted
   const body = response.body;
-  if (!body) throw new OverlapError("stream_interrupted", "The model stream had no body.");
+  if (!body) throw streamCut(undefined, "had no body");
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const frames: EventSourceMessage[] = [];
@@ -139,10 +140,7 @@ async function* geminiBatches(
       failure ??= bound.error;
       const last = chunk.done && !failure && !over;
       if (last && !translator.finished) {
-        failure = new OverlapError(
-          "stream_interrupted",
-          "The model stream ended before a finishReason.",
-        );
+        failure = streamCut(undefined, "ended before a finishReason");
       } else if (last) {
         for (const event of translator.end()) out.push(event);
       }
@@ -184,9 +182,7 @@ async function open(
       response = await fetchFn(url, init);
     } catch (err) {
       if (signal.aborted) return undefined;
-      throw new OverlapError("provider_error", `The model request failed: ${describe(err)}`, {
-        cause: err,
-      });
+      throw providerError(err);
     }
     if (response.ok) return response;
     const text = await response.text().catch(() => "");
@@ -200,11 +196,7 @@ async function open(
     const body = parseJson(text);
     const error = isObject(body) && isObject(body.error) ? apiError(body.error) : undefined;
     const message = error?.message ?? (text.slice(0, 500) || response.statusText);
-    throw new OverlapError(
-      "provider_error",
-      `The model request failed: ${response.status} ${message}`,
-      { details: { status: response.status, type: error?.type ?? "api_error" } },
-    );
+    throw httpProviderError(response.status, message, error?.type);
   }
 }
 
@@ -230,10 +222,6 @@ function parseJson(text: string): unknown {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function describe(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 export {

@@ -3,7 +3,7 @@
  * `ReadableStream` themselves (`aiSdkModel`, `geminiModel`).
  */
 
-import { OverlapError } from "../errors.js";
+import { streamCut } from "./provider-errors.js";
 
 /** What `reader.read()` resolves to. */
 type ReadResult<T> = Awaited<ReturnType<ReadableStreamDefaultReader<T>["read"]>>;
@@ -22,11 +22,7 @@ export async function readUnlessAborted<T>(
     chunk = await reader.read();
   } catch (err) {
     if (signal.aborted) return undefined;
-    throw new OverlapError(
-      "stream_interrupted",
-      `The model stream was cut: ${err instanceof Error ? err.message : String(err)}`,
-      { cause: err },
-    );
+    throw streamCut(err);
   }
   return signal.aborted ? undefined : chunk;
 }

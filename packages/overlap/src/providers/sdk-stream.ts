@@ -6,8 +6,9 @@
  * throws `stream_interrupted`; an abort ends the stream quietly (the round knows it aborted).
  */
 
-import { OverlapError } from "../errors.js";
+import type { OverlapError } from "../errors.js";
 import type { StreamEvent } from "../stream/stream-event.js";
+import { providerError, streamCut } from "./provider-errors.js";
 import { type FrameTranslator, type SseBatchesOptions, sseBatches } from "./sse-batches.js";
 
 /** The fields of the SDKs' APIError classes that we read (both SDKs share the shape). */
@@ -34,7 +35,7 @@ export async function* sdkEventStream<T>(
     items = await open();
   } catch (err) {
     if (signal.aborted) return;
-    throw providerError(err);
+    throw sdkProviderError(err);
   }
   try {
     // A plain loop, not `yield*`: delegating to a sync iterable costs extra awaits per event.
@@ -47,9 +48,7 @@ export async function* sdkEventStream<T>(
       yield sent;
       return;
     }
-    throw new OverlapError("stream_interrupted", `The model stream was cut: ${describe(err)}`, {
-      cause: err,
-    });
+    throw streamCut(err);
   }
   yield* finish();
 }
@@ -64,13 +63,10 @@ export function sentErrorEvent(err: unknown): StreamEvent | undefined {
   return { type: "error", error: { type: errorType(api), message: errorMessage(api) } };
 }
 
-/** A failure before the stream started, with the HTTP status when there was one. */
-export function providerError(err: unknown): OverlapError {
+/** A failure of an SDK request before the stream started, with the HTTP status when there was one. */
+export function sdkProviderError(err: unknown): OverlapError {
   const api = asApiError(err);
-  return new OverlapError("provider_error", `The model request failed: ${describe(err)}`, {
-    cause: err,
-    details: { status: api?.status, type: api ? errorType(api) : undefined },
-  });
+  return providerError(err, { status: api?.status, type: api ? errorType(api) : undefined });
 }
 
 function asApiError(err: unknown): SdkApiError | undefined {
@@ -92,10 +88,6 @@ function errorMessage(api: SdkApiError): string {
   return typeof message === "string" ? message : api.message;
 }
 
-function describe(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
 /**
  * Overlap's fast read of an SDK request: `open` sends it through the SDK and resolves with the
  * raw `Response` (failures before the stream are `provider_error`, as above); its SSE body is
@@ -113,14 +105,9 @@ export function responseBatches(
       response = await open();
     } catch (err) {
       if (signal.aborted) return undefined;
-      throw providerError(err);
+      throw sdkProviderError(err);
     }
-    if (!response.body) {
-      throw new OverlapError(
-        "stream_interrupted",
-        "The model stream was cut: the response has no body.",
-      );
-    }
+    if (!response.body) throw streamCut(undefined, "was cut: the response has no body");
     return response.body;
   };
   return sseBatches(body, translate, signal, options);

@@ -10,6 +10,7 @@
 import { OverlapError } from "../errors.js";
 import { SseDecoder, type SseFrame } from "../sse/sse-decoder.js";
 import type { StreamEvent } from "../stream/stream-event.js";
+import { streamCut } from "./provider-errors.js";
 
 /**
  * Translates one frame into events pushed onto `out`; returns true when the stream is over (an
@@ -63,14 +64,7 @@ export class SseBatchReader {
         bytes === undefined ? this.#text.decode() : this.#text.decode(bytes, { stream: true }),
       );
     } catch (err) {
-      failure =
-        err instanceof OverlapError
-          ? err
-          : new OverlapError(
-              "stream_interrupted",
-              `The model stream was cut: ${err instanceof Error ? err.message : String(err)}`,
-              { cause: err },
-            );
+      failure = err instanceof OverlapError ? err : streamCut(err);
     }
     if (bytes === undefined && !this.#over && !failure && this.#finish) {
       for (const event of this.#finish()) this.#out.push(event);
@@ -126,11 +120,7 @@ export async function* sseBatches(
 
 /** A failed read of the body (a dropped connection). */
 function readFailure(err: unknown): OverlapError {
-  return new OverlapError(
-    "stream_interrupted",
-    `The model stream was cut: ${err instanceof Error ? err.message : String(err)}`,
-    { cause: err },
-  );
+  return streamCut(err);
 }
 
 /**
