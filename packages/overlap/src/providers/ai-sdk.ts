@@ -12,6 +12,22 @@
  */
 
 export {
+  type AgentEventChannel,
+  agentEventChannel,
+  encodeUiMessageChunk,
+  openJson,
+  type ToolResultAgentEvent,
+  type ToUiMessageStreamOptions,
+  toUIMessageStream,
+  UI_MESSAGE_STREAM_HEADERS,
+  type UiFinishReason,
+  type UiMessageChunk,
+  type UiMessageStreamResponseInit,
+  uiFinishReason,
+  uiMessageChunks,
+  uiMessageStreamResponse,
+} from "../sse/ui-message-stream.js";
+export {
   type AiSdkCallOptions,
   type AiSdkModelOptions,
   aiSdkCallOptions,
@@ -30,19 +46,3 @@ export {
   type AiSdkStreamTranslatorOptions,
   type AiSdkToolResultBlock,
 } from "./ai-sdk-stream-translator.js";
-export {
-  type AgentEventChannel,
-  agentEventChannel,
-  encodeUiMessageChunk,
-  openJson,
-  type ToolResultAgentEvent,
-  type ToUiMessageStreamOptions,
-  toUIMessageStream,
-  UI_MESSAGE_STREAM_HEADERS,
-  type UiFinishReason,
-  type UiMessageChunk,
-  type UiMessageStreamResponseInit,
-  uiFinishReason,
-  uiMessageChunks,
-  uiMessageStreamResponse,
-} from "../sse/ui-message-stream.js";
