@@ -13,6 +13,7 @@ import type { NamedItem } from "./read-mention.js";
 import { call, pick, say, text, variantQuestion } from "./replies.js";
 import { itemQuestion, resolveItem, variantFor } from "./resolve-item.js";
 import type { IntentOf } from "./shopper-handler.js";
+import { chineseColorName } from "./zh-lexicon.js";
 
 /** "Let me check your cart first", with the view_cart call. */
 export function lookAtCartFirst(zh: boolean): SimScript {
@@ -232,7 +233,7 @@ export function setVariant(state: ConversationState, intent: IntentOf<"set-varia
         pick(
           zh,
           `The ${product.name} comes in ${product.colors.join("") || "one colour"} only.`,
-          `${product.name} 只有 ${product.colors.join("") || "一种颜色"}。`,
+          `${product.name} 只有 ${product.colors.map(chineseColorName).join("") || "一种颜色"}。`,
         ),
       );
     return say(

@@ -418,7 +418,7 @@ const SHOPPER: Phrasing[] = [
     say: "把Aero越野跑鞋和美利奴羊毛袜加入购物车",
     calls: [],
     reply:
-      /^Aero Trail Runner要哪个尺码和颜色？可选：尺码：US 6、.*US 13；颜色：Slate、Volt。Merino Wool Socks要哪个尺码和颜色？/,
+      /^Aero Trail Runner要哪个尺码和颜色？可选：尺码：US 6、.*US 13；颜色：石板灰、荧光绿。Merino Wool Socks要哪个尺码和颜色？/,
     lang: "zh",
   },
   {
@@ -442,7 +442,7 @@ const SHOPPER: Phrasing[] = [
   {
     say: "来两双10码的Aero越野跑鞋",
     calls: [],
-    reply: /^Aero Trail Runner要哪个颜色？可选：Slate、Volt。$/,
+    reply: /^Aero Trail Runner要哪个颜色？可选：石板灰、荧光绿。$/,
     lang: "zh",
   },
   {
@@ -1776,7 +1776,7 @@ const EVERYDAY: Phrasing[] = [
     before: ["介绍一下Aero越野跑鞋"],
     say: "有黑色的吗",
     calls: [["get_product", { productId: AERO }]],
-    reply: /没有Black.*Slate、Volt/,
+    reply: /没有黑色.*石板灰、荧光绿/,
     lang: "zh",
   },
   {

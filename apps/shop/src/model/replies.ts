@@ -102,7 +102,7 @@ export function variantQuestion(asks: readonly VariantAsk[], zh: boolean, inCart
         a.colors.length > 1
           ? `${a.colors.slice(0, -1).join(", ")} or ${a.colors.at(-1)}`
           : a.colors.join(""),
-        a.colors.join("、"),
+        a.colors.map(chineseColorName).join("、"),
       );
       if (zh) {
         const options = size && color ? `尺码：${sizes}；颜色：${colors}` : size ? sizes : colors;
@@ -433,7 +433,11 @@ export function detailsSentence(p: ProductFacts, zh: boolean): string {
     p.sizes.length > 0
       ? pick(zh, ` Sizes ${sizeRange(p.sizes)}.`, `尺码 ${sizeRange(p.sizes)}。`)
       : "";
-  const colors = pick(zh, ` Colours: ${p.colors.join(", ")}.`, `颜色：${p.colors.join("、")}。`);
+  const colors = pick(
+    zh,
+    ` Colours: ${p.colors.join(", ")}.`,
+    `颜色：${p.colors.map(chineseColorName).join("、")}。`,
+  );
   return pick(
     zh,
     `${p.name} by ${p.brand} (${p.category}): ${p.price}, ${stock}, rated ${p.rating}/5. ${p.description}${sizes}${colors} Want me to add it to your cart?`,
@@ -471,7 +475,7 @@ export function availabilitySentence(
     return pick(
       zh,
       `The ${p.name} doesn't come in ${ask.color}; it comes in ${p.colors.join(", ")}.`,
-      `${p.name} 没有${ask.color}，可选颜色：${p.colors.join("、")}。`,
+      `${p.name} 没有${chineseColorName(ask.color)}，可选颜色：${p.colors.map(chineseColorName).join("、")}。`,
     );
   }
   const variant = [

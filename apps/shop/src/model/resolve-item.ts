@@ -300,7 +300,7 @@ export function itemQuestion(
       : pick(
           zh,
           `It comes in ${product.colors.join(", ")}.`,
-          `可选颜色：${product.colors.join("、")}。`,
+          `可选颜色：${product.colors.map(chineseColorName).join("、")}。`,
         );
   return `${not}${zh ? "" : " "}${ask}`;
 }
