@@ -47,7 +47,12 @@ const productId = z
   .min(1)
   .max(40)
   .describe("A product id from search results, like p-0001.");
-const quantity = z.number().int().min(1).max(10);
+/**
+ * A whole number of units. How many one line may hold is the cart's own rule (its configured
+ * per-line maximum), which refuses more naming the product and the limit: the schema does not
+ * repeat it.
+ */
+const quantity = z.number().int().min(1);
 const dollars = z.number().positive().max(100_000);
 const size = z
   .string()
@@ -126,7 +131,7 @@ export function shopperTools(deps: {
         "Change a line already in the cart: its quantity (0 removes it), size or colour; also how to give a line the size or colour it still needs. When the cart holds the product in several sizes or colours, lineSize and lineColor name the line to change (its current size and colour).",
       input: z.object({
         productId,
-        quantity: z.number().int().min(0).max(10).optional(),
+        quantity: z.number().int().min(0).optional(),
         size: size.optional(),
         color: color.optional(),
         lineSize: size.optional(),

@@ -359,7 +359,12 @@ describe("a violation's facts (params), from which a page writes its own words",
       wouldHold: 11,
       max: rules.maxQuantityPerLine,
     });
-    expect(fail(addToCart(EMPTY_CART, shoe, 0)).params).toEqual({ quantity: 0, max: 10 });
+    expect(fail(addToCart(EMPTY_CART, shoe, 0)).params).toEqual({
+      productId: "shoe",
+      name: "Aero Trail Runner",
+      quantity: 0,
+      max: 10,
+    });
     expect(fail(addToCart(EMPTY_CART, sock, 4)).params).toMatchObject({
       productId: "sock",
       available: 3,

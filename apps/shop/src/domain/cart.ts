@@ -151,7 +151,7 @@ export function addToCart(
   variant: VariantRequest = {},
 ): CartResult {
   if (!product) return unknownProduct();
-  const outOfRange = checkQuantity(quantity, rules);
+  const outOfRange = checkQuantity(quantity, rules, about(product));
   if (outOfRange) return outOfRange;
   const chosen = chooseVariant(product, variant);
   if (!chosen.ok) return chosen;
@@ -206,7 +206,7 @@ export function updateQuantity(
   const current = cart.lines[picked]!;
   const wanted = quantity ?? current.quantity;
   if (wanted === 0) return { ok: true, cart: { lines: cart.lines.filter((_, i) => i !== picked) } };
-  const outOfRange = checkQuantity(wanted, rules);
+  const outOfRange = checkQuantity(wanted, rules, about(product, current));
   if (outOfRange) return outOfRange;
   const chosen = chooseVariant(product, variant);
   if (!chosen.ok) return chosen;
@@ -354,14 +354,19 @@ export function isWellFormedCart(cart: Cart): boolean {
   return true;
 }
 
-function checkQuantity(quantity: number, rules: CartRules): RuleViolation | undefined {
+/** `of`: the product (and variant) the quantity is for, named in the violation's facts. */
+function checkQuantity(
+  quantity: number,
+  rules: CartRules,
+  of: RuleParams = {},
+): RuleViolation | undefined {
   if (Number.isInteger(quantity) && quantity >= 1 && quantity <= rules.maxQuantityPerLine) {
     return undefined;
   }
   return violation(
     "quantity_out_of_range",
     `Quantity must be a whole number from 1 to ${rules.maxQuantityPerLine} (got ${quantity}).`,
-    { quantity, max: rules.maxQuantityPerLine },
+    { ...of, quantity, max: rules.maxQuantityPerLine },
   );
 }
 

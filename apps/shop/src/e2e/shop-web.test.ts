@@ -592,10 +592,11 @@ describe.skipIf(noBrowser)("the shop in a browser", () => {
       page,
       await send(page, "add 11 aero trail runners in size 10 in volt to my cart"),
     );
+    // The cart's rule refuses it, naming the product (the page had shown none yet) and the limit.
     const problem = lastTurn(page).getByTestId("call-problem");
-    expect(await text(problem)).toBe("The quantity can be at most 10.");
+    expect(await text(problem)).toBe("A cart line holds at most 10.");
     expect((await chipTexts(page))[0]).toBe(
-      "Couldn't add 11 items (size US 10, Volt) to your cart",
+      "Couldn't add 11 × Aero Trail Runner (size US 10, Volt) to your cart",
     );
     await lastTurn(page).getByTestId("tool-chip").click();
     await shot(page, "desktop-18-refused");

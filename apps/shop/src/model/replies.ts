@@ -153,6 +153,15 @@ export function errorSentence(x: ToolExchange, zh: boolean): string {
   // A size or colour to choose: asked, with the choices, instead of reported as a failure.
   const asks = variantAsks(m);
   if (asks && asks.length > 0) return variantQuestion(asks, zh, /before checking out/.test(m));
+  // More than a line may hold: the limit in plain words, as the shop's rule means it.
+  const tooMany = m.match(/^Quantity must be a whole number from 1 to (\d+) \(got (\d+)\)/);
+  if (tooMany && Number(tooMany[2]) > Number(tooMany[1])) {
+    return pick(
+      zh,
+      `You can have at most ${tooMany[1]} of one item in your cart.`,
+      `同一件商品在购物车里最多只能放 ${tooMany[1]} 件。`,
+    );
+  }
   // "The cart already holds…" reads on after the colon in lower case; a product's name keeps its own.
   if (!zh)
     return `I couldn't do that: ${m.replace(/^(The|There|Only|Quantity|Adding|Setting) /, (w) => w.toLowerCase())}`;

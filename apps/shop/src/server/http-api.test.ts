@@ -340,7 +340,7 @@ describe("cart over REST", () => {
       code: "quantity_out_of_range",
       message: "Quantity must be a whole number from 1 to 10 (got 11).",
       // The facts the page writes its own words from.
-      params: { quantity: 11, max: 10 },
+      params: { productId: "p-0001", name: "Aero Trail Runner", quantity: 11, max: 10 },
     });
     const notInCart = await t.call("PATCH", `${base}/items/p-0003`, {
       token,
