@@ -176,39 +176,54 @@ async function boxProblems(
   for (let i = 0; i < n; i++) {
     const el = locator.nth(i);
     if (!(await el.isVisible())) continue;
-    if (options.scroll) await el.scrollIntoViewIfNeeded();
-    const found = await el.evaluate((element, vp) => {
-      const node = element as unknown as DomNode;
-      const out: string[] = [];
-      const r = node.getBoundingClientRect();
-      const name = `${node.tagName.toLowerCase()}.${String(node.className).replace(/ +/g, ".")}`;
-      if (r.left < -0.5 || r.top < -0.5 || r.right > vp.width + 0.5 || r.bottom > vp.height + 0.5) {
-        out.push(`${name} "${node.textContent}" outside the viewport: ${JSON.stringify(r)}`);
-      }
-      for (const child of [node, ...Array.from(node.querySelectorAll("*"))]) {
-        const c = child.getBoundingClientRect();
-        if (c.width === 0 && c.height === 0) continue;
+    const measure = () =>
+      el.evaluate((element, vp) => {
+        const node = element as unknown as DomNode;
+        const out: string[] = [];
+        const r = node.getBoundingClientRect();
+        const name = `${node.tagName.toLowerCase()}.${String(node.className).replace(/ +/g, ".")}`;
         if (
-          child !== node &&
-          (c.left < r.left - 1 ||
-            c.right > r.right + 1 ||
-            c.top < r.top - 1 ||
-            c.bottom > r.bottom + 1)
+          r.left < -0.5 ||
+          r.top < -0.5 ||
+          r.right > vp.width + 0.5 ||
+          r.bottom > vp.height + 0.5
         ) {
-          out.push(`${name}: a child spills out ("${child.textContent}")`);
+          out.push(`${name} "${node.textContent}" outside the viewport: ${JSON.stringify(r)}`);
         }
-        if (child.scrollWidth > child.clientWidth + 1 && child.clientWidth > 0) {
-          out.push(
-            `${name}: "${child.textContent}" is cut (${child.scrollWidth} > ${child.clientWidth})`,
-          );
+        for (const child of [node, ...Array.from(node.querySelectorAll("*"))]) {
+          const c = child.getBoundingClientRect();
+          if (c.width === 0 && c.height === 0) continue;
+          if (
+            child !== node &&
+            (c.left < r.left - 1 ||
+              c.right > r.right + 1 ||
+              c.top < r.top - 1 ||
+              c.bottom > r.bottom + 1)
+          ) {
+            out.push(`${name}: a child spills out ("${child.textContent}")`);
+          }
+          if (child.scrollWidth > child.clientWidth + 1 && child.clientWidth > 0) {
+            out.push(
+              `${name}: "${child.textContent}" is cut (${child.scrollWidth} > ${child.clientWidth})`,
+            );
+          }
         }
-      }
-      return out;
-    }, viewport);
+        return out;
+      }, viewport);
+    let found = await (options.scroll ? el.scrollIntoViewIfNeeded().then(measure) : measure());
+    // The chat may still be scrolling to its newest reply when the element was brought into view:
+    // bring it in again once that scroll is over before calling it out of the viewport.
+    for (let tries = 0; options.scroll && tries < 5 && found.some(isOutside); tries++) {
+      await el.page().waitForTimeout(200);
+      await el.scrollIntoViewIfNeeded();
+      found = await measure();
+    }
     problems.push(...found.map((p) => `${label} #${i}: ${p}`));
   }
   return problems;
 }
+
+const isOutside = (problem: string) => problem.includes("outside the viewport");
 
 /** True when the centre of the element is the element itself (not covered by anything). */
 async function uncovered(locator: Locator): Promise<boolean> {
