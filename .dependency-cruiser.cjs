@@ -55,6 +55,17 @@ module.exports = {
       },
     },
     {
+      name: "providers-root-is-shared",
+      comment:
+        "providers/ root holds what several vendors share: it may not reach into one vendor's folder",
+      severity: "error",
+      from: {
+        path: `${RUNTIME}providers/[^/]+\\.ts$`,
+        pathNot: "\\.test\\.ts$|\\.testkit\\.ts$",
+      },
+      to: { path: `${RUNTIME}providers/[^/]+/` },
+    },
+    {
       name: "shop-domain-is-pure",
       comment: "the shop's business rules import no storage, server, model or agent code",
       severity: "error",

@@ -368,7 +368,7 @@ describe("the packed packages", { timeout: 2 * MINUTE }, () => {
         ]),
       );
       expect(
-        paths.filter((p) => /\.test\.|__fixtures__|test-support/.test(p)),
+        paths.filter((p) => /\.test\.|\.testkit\.|__fixtures__|test-support/.test(p)),
         name,
       ).toEqual([]);
     }

@@ -38,8 +38,8 @@ import { BlockAssembler } from "../stream/block-assembler.js";
 import type { UserMessage } from "../stream/message.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import { replayChatChunks, splitSeeded } from "../testing/replay.js";
-import { anthropicModel, anthropicParams } from "./anthropic.js";
-import { chatParams, openaiChatModel } from "./openai.js";
+import { anthropicModel, anthropicParams } from "./anthropic/anthropic.js";
+import { chatParams, openaiChatModel } from "./openai/openai.js";
 import {
   type Capture,
   capturingFetch,
@@ -48,7 +48,7 @@ import {
   recordingTools,
   simRunner,
   toolUses,
-} from "./provider-test-kit.js";
+} from "./provider-sim.testkit.js";
 
 // ---------------------------------------------------------------------------------------------
 // Scripts

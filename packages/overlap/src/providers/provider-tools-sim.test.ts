@@ -17,9 +17,9 @@ import { validateConversation } from "../agent/validate-conversation.js";
 import type { AgentEvent } from "../protocol/agent-event.js";
 import { defineTool } from "../tools/define-tool.js";
 import { ToolExecutor } from "../tools/tool-executor.js";
-import { bedrockModel } from "./bedrock.js";
-import { geminiModel } from "./google.js";
-import { simRunner } from "./provider-test-kit.js";
+import { bedrockModel } from "./bedrock/bedrock.js";
+import { geminiModel } from "./google/google.js";
+import { simRunner } from "./provider-sim.testkit.js";
 
 type Json = Record<string, unknown>;
 

@@ -9,8 +9,8 @@ import { StreamedRound } from "../round/streamed-round.js";
 import { errorRound, shoppingRound, shoppingRoundExpected } from "../testing/fixtures.js";
 import { defineTool } from "../tools/define-tool.js";
 import { ToolExecutor } from "../tools/tool-executor.js";
-import { anthropicModel, anthropicParams } from "./anthropic.js";
-import { openaiChatModel } from "./openai.js";
+import { anthropicModel, anthropicParams } from "./anthropic/anthropic.js";
+import { openaiChatModel } from "./openai/openai.js";
 
 /** A canned HTTP peer: each test sets what the next request gets. */
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;

@@ -32,8 +32,8 @@ import type { AgentEvent } from "../protocol/agent-event.js";
 import type { Message, UserMessage } from "../stream/message.js";
 import { defineTool } from "../tools/define-tool.js";
 import { ToolExecutor } from "../tools/tool-executor.js";
-import { bedrockModel, converseStreamInput } from "./bedrock.js";
-import { geminiModel, geminiRequestBody } from "./google.js";
+import { bedrockModel, converseStreamInput } from "./bedrock/bedrock.js";
+import { geminiModel, geminiRequestBody } from "./google/google.js";
 import {
   type Chunking,
   deliveries,

@@ -57,9 +57,9 @@ import type { AgentEvent } from "../protocol/agent-event.js";
 import type { AssistantContentBlock, Message, UserMessage } from "../stream/message.js";
 import { defineTool } from "../tools/define-tool.js";
 import { ToolExecutor } from "../tools/tool-executor.js";
-import { anthropicModel } from "./anthropic.js";
-import { openaiChatModel } from "./openai.js";
-import { openaiResponsesModel, responsesParams } from "./openai-responses.js";
+import { anthropicModel } from "./anthropic/anthropic.js";
+import { openaiChatModel } from "./openai/openai.js";
+import { openaiResponsesModel, responsesParams } from "./openai/openai-responses.js";
 import {
   type Chunking,
   deliveries,

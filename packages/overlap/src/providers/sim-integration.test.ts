@@ -24,9 +24,9 @@ import type { AgentEvent } from "../protocol/agent-event.js";
 import { StreamedRound } from "../round/streamed-round.js";
 import type { Message } from "../stream/message.js";
 import type { StreamEvent } from "../stream/stream-event.js";
-import { anthropicModel } from "./anthropic.js";
-import { toChatMessages } from "./chat-messages.js";
-import { openaiChatModel } from "./openai.js";
+import { anthropicModel } from "./anthropic/anthropic.js";
+import { toChatMessages } from "./openai/chat-messages.js";
+import { openaiChatModel } from "./openai/openai.js";
 import {
   abortAt,
   answerAfterResults,
@@ -40,7 +40,7 @@ import {
   TIMED_PACING,
   timedRound,
   toolCallBlocks,
-} from "./provider-test-kit.js";
+} from "./provider-sim.testkit.js";
 
 const MODEL = "scripted-integration";
 const withSim = simRunner({ seed: 4242 });

@@ -17,10 +17,10 @@ import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import type { ModelClient, ModelRequest } from "../agent/model-client.js";
 import type { StreamEvent } from "../stream/stream-event.js";
-import { anthropicModel } from "./anthropic.js";
-import { geminiModel } from "./google.js";
-import { openaiChatModel } from "./openai.js";
-import { openaiResponsesModel } from "./openai-responses.js";
+import { anthropicModel } from "./anthropic/anthropic.js";
+import { geminiModel } from "./google/google.js";
+import { openaiChatModel } from "./openai/openai.js";
+import { openaiResponsesModel } from "./openai/openai-responses.js";
 import { REALSTREAMS_DIR } from "./realstreams.testkit.js";
 
 /** Every recorded response body of a format (`anthropic`, `chat`, `responses`...), named. */

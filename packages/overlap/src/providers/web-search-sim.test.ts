@@ -22,11 +22,11 @@ import type { AgentEvent } from "../protocol/agent-event.js";
 import type { AssistantContentBlock, TextBlock } from "../stream/message.js";
 import { defineTool } from "../tools/define-tool.js";
 import { ToolExecutor } from "../tools/tool-executor.js";
-import { anthropicModel } from "./anthropic.js";
-import { bedrockModel } from "./bedrock.js";
-import { geminiModel } from "./google.js";
-import { openaiChatModel, openaiResponsesModel } from "./openai.js";
-import { simRunner } from "./provider-test-kit.js";
+import { anthropicModel } from "./anthropic/anthropic.js";
+import { bedrockModel } from "./bedrock/bedrock.js";
+import { geminiModel } from "./google/google.js";
+import { openaiChatModel, openaiResponsesModel } from "./openai/openai.js";
+import { simRunner } from "./provider-sim.testkit.js";
 
 type Json = Record<string, unknown>;
 

@@ -3,7 +3,7 @@
  * network would deliver it. Deterministic: a failing chunking is reproduced from its seed.
  */
 
-import { type ChatChunk, ChatChunkTranslator } from "../providers/chat-chunk-translator.js";
+import { type ChatChunk, ChatChunkTranslator } from "../providers/openai/chat-chunk-translator.js";
 import { SseDecoder } from "../sse/sse-decoder.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 

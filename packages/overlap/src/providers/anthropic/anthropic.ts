@@ -1,0 +1,149 @@
+/**
+ * The Anthropic Messages API through the official SDK. The SDK's raw stream events are
+ * already the neutral vocabulary; we read them raw (not the SDK's accumulating helper, which
+ * re-parses the whole tool input on every delta). `ANTHROPIC_API_KEY` and `ANTHROPIC_BASE_URL`
+ * are the SDK's own variables.
+ */
+
+import Anthropic from "@anthropic-ai/sdk";
+import type { ModelClient, ModelRequest } from "../../agent/model-client.js";
+import type { SseFrame } from "../../sse/sse-decoder.js";
+import type { StreamEvent } from "../../stream/stream-event.js";
+import { withoutResponsesData } from "../openai/responses-input.js";
+import { responseBatches, sdkEventStream, streamErrorEvent } from "../sdk-stream.js";
+import { eachEvent } from "../sse-batches.js";
+import { messagesForClaude } from "./messages-for-claude.js";
+
+/** Options of {@link anthropicModel}. */
+export interface AnthropicModelOptions {
+  /** A configured client; by default one is made from the environment (key, base URL). */
+  client?: Anthropic;
+  /** The model id. */
+  model: string;
+  /** `max_tokens` of every request unless the request sets one. Default 4096. */
+  maxTokens?: number;
+  /** Extra request parameters (thinking, temperature, tool_choice, metadata...). */
+  params?: Record<string, unknown>;
+  /**
+   * Fine-grained tool streaming: sends `eager_input_streaming: true` on every tool definition
+   * (default true), so each call's input streams as the model writes it (progressive previews,
+   * earlier block stops). Without it the API buffers and validates each parameter value before
+   * sending it, so input arrives late and in large chunks.
+   *
+   * The per-tool field is generally available: no `anthropic-beta` header is needed (the legacy
+   * `fine-grained-tool-streaming-2025-05-14` header turned it on for tools leaving the field
+   * unset; an explicit `false` keeps buffering even with that header). The SDK types it on
+   * `Anthropic.Tool` as `eager_input_streaming?: boolean | null` (checked with
+   * @anthropic-ai/sdk 1.16.0). Only client tools (an `input_schema`, no `type` or
+   * `type: "custom"`) get it; a value the caller set on a tool is kept.
+   *
+   * Eager input is not validated by the API: it may be invalid JSON, or cut by `max_tokens`. The
+   * runtime parses it strictly at the block's stop and answers such a call with an
+   * `invalid_input` error result; it never runs. Set `false` for a server that rejects the field
+   * (some gateways answer "Extra inputs are not permitted").
+   */
+  eagerInputStreaming?: boolean;
+  /**
+   * Read the response through the SDK's own stream (one async step per event) instead of
+   * overlap's reader (default false). Overlap's reader takes the SDK's raw `Response` (the SDK
+   * still builds, signs and sends the request, retries and reports errors before the stream) and
+   * turns each network chunk into events in one synchronous pass, with the same events and
+   * errors; the round then awaits once per chunk. Set it to rule the reader out when diagnosing.
+   */
+  sdkStream?: boolean;
+  /**
+   * Tools Anthropic runs itself (`{ type: "web_search_20250305", name: "web_search" }`, code
+   * execution, web fetch...), sent after the executor's tools in every request. Their calls and
+   * results come back as `server_tool_use` and result blocks (shown as `server-tool` events,
+   * never run here) and go back to the API in the next request; their citations stay on the text.
+   */
+  providerTools?: readonly Anthropic.ToolUnion[];
+}
+
+/** A ModelClient for Claude (or any server speaking the Messages API, like overlap-sim). */
+export function anthropicModel(options: AnthropicModelOptions): ModelClient {
+  const client = options.client ?? new Anthropic();
+  const body = (request: ModelRequest) => ({
+    ...options.params,
+    ...anthropicParams(request, options),
+    stream: true as const,
+  });
+  if (options.sdkStream) {
+    return {
+      label: options.model,
+      provider: "anthropic",
+      stream(request: ModelRequest, { signal }) {
+        return sdkEventStream(
+          async () =>
+            client.messages.create(body(request), { signal }) as unknown as Promise<
+              AsyncIterable<StreamEvent>
+            >,
+          (event) => [event],
+          () => [],
+          signal,
+        );
+      },
+    };
+  }
+  const batches = (request: ModelRequest, signal: AbortSignal) =>
+    responseBatches(
+      () => client.messages.create(body(request), { signal }).asResponse(),
+      messagesFrame,
+      signal,
+    );
+  return {
+    label: options.model,
+    provider: "anthropic",
+    stream: (request, { signal }) => eachEvent(batches(request, signal)),
+    streamBatches: (request, { signal }) => batches(request, signal),
+  };
+}
+
+/**
+ * One Messages API SSE frame as the SDK's stream reads it: `ping` and unnamed frames are skipped,
+ * an `error` frame (e.g. overloaded_error mid-stream) becomes a neutral `error` event and ends
+ * the stream, every other frame's data is the event itself.
+ */
+function messagesFrame(frame: SseFrame, out: StreamEvent[]): boolean | undefined {
+  if (frame.event === undefined || frame.event === "ping") return undefined;
+  if (frame.event === "error") {
+    out.push(streamErrorEvent(frame.data));
+    return true;
+  }
+  if (frame.data !== "") out.push(JSON.parse(frame.data) as StreamEvent);
+  return undefined;
+}
+
+/** The Messages API request body for a neutral request (our conversation shape is its own). */
+export function anthropicParams(
+  request: ModelRequest,
+  options: Pick<
+    AnthropicModelOptions,
+    "model" | "maxTokens" | "eagerInputStreaming" | "providerTools"
+  >,
+): Anthropic.MessageCreateParamsNonStreaming {
+  const params: Anthropic.MessageCreateParamsNonStreaming = {
+    model: options.model,
+    max_tokens: request.maxTokens ?? options.maxTokens ?? 4096,
+    // Blocks and fields only the OpenAI Responses API reads are not the Messages API's.
+    // Gemini signatures and unsigned thinking neither: Claude rejects both.
+    messages: withoutResponsesData(messagesForClaude(request.messages)) as Anthropic.MessageParam[],
+  };
+  if (request.system) params.system = request.system;
+  const providerTools = options.providerTools ?? [];
+  if (request.tools.length > 0 || providerTools.length > 0) {
+    const tools = request.tools as readonly Anthropic.ToolUnion[];
+    params.tools = [
+      ...(options.eagerInputStreaming === false ? tools : tools.map(eagerInput)),
+      ...structuredClone(providerTools),
+    ];
+  }
+  return params;
+}
+
+/** A client tool with `eager_input_streaming: true`, unless the caller set the field (even null). */
+function eagerInput(tool: Anthropic.ToolUnion): Anthropic.ToolUnion {
+  const custom = "input_schema" in tool && (tool.type ?? "custom") === "custom";
+  if (!custom || tool.eager_input_streaming !== undefined) return tool;
+  return { ...tool, eager_input_streaming: true };
+}

@@ -1,0 +1,224 @@
+/**
+ * The Bedrock `ConverseStream` request for a neutral request (pure). The conversation is kept in
+ * the Messages API's shape; here it becomes Converse `messages`:
+ *
+ * - user messages: text → `{ text }`; each tool_result → `{ toolResult: { toolUseId, content:
+ *   [{ text }], status: "error" } }` (`status` only for an error result; an empty result has no
+ *   content block, as Converse rejects blank text); base64 images → `{ image: { format, source: {
+ *   bytes } } }`;
+ * - assistant messages: text → `{ text }` (blank text left out, Converse rejects it); tool_use →
+ *   `{ toolUse: { toolUseId, name, input } }`; thinking with a signature → `{ reasoningContent: {
+ *   reasoningText: { text, signature } } }` and redacted_thinking → `{ reasoningContent: {
+ *   redactedContent } }` (its base64 `data` as bytes), in place: Bedrock requires Claude's
+ *   reasoning back in a tool loop. Bedrock's own provider-side tool use (a `server_tool_use`
+ *   block answered by a `bedrock_tool_result` block of the same message) → `{ toolUse: {
+ *   toolUseId, name, input, type: "server_tool_use" } }` and the `toolResult` as received, in
+ *   place; text with Bedrock citations → `{ citationsContent: { content: [{ text }], citations }
+ *   }` (each citation as the stream gave it).
+ * - What only other providers read is left out: thinking without a signature (Gemini thoughts,
+ *   Chat Completions reasoning), OpenAI `openai_reasoning` blocks, other providers' provider-side
+ *   tool blocks and citations; the fields `thoughtSignature` and `openai_item` are never copied
+ *   (blocks are rebuilt).
+ * - Call ids outside Converse's pattern (`[a-zA-Z0-9_-]{1,64}`, e.g. some Chat Completions
+ *   servers' `functions.f:0`) are rewritten the same way on the call and on its result.
+ * - A message left with no blocks is left out, and consecutive messages of the same role are
+ *   joined: Converse requires roles to alternate.
+ * - `system` → `system: [{ text }]`; tools → `toolConfig.tools[].toolSpec` `{ name, description,
+ *   inputSchema: { json } }`, then the provider's own tools (`providerTools`, e.g. `{ systemTool:
+ *   { name: "nova_code_interpreter" } }`), then any `toolConfig.tools` in `params`: all sent
+ *   together; the output limit → `inferenceConfig.maxTokens`.
+ */
+
+import type {
+  ContentBlock,
+  Message as ConverseMessage,
+  ConverseStreamCommandInput,
+  ImageFormat,
+  Tool,
+} from "@aws-sdk/client-bedrock-runtime";
+import type { ModelRequest } from "../../agent/model-client.js";
+import type { AssistantContentBlock, Citation, Message, TextBlock } from "../../stream/message.js";
+import { BEDROCK_CITATION, BEDROCK_TOOL_RESULT } from "./bedrock-stream-translator.js";
+
+/** Options of {@link converseStreamInput}. */
+export interface BedrockRequestOptions {
+  /** The model id, inference profile or ARN. */
+  modelId: string;
+  /** `inferenceConfig.maxTokens` unless the request sets a limit. */
+  maxTokens?: number;
+  /**
+   * Extra request fields: `inferenceConfig` (merged), `additionalModelRequestFields` (e.g.
+   * Claude's `thinking`), `toolConfig.toolChoice`, `guardrailConfig`, `performanceConfig`...
+   */
+  params?: Partial<Omit<ConverseStreamCommandInput, "modelId" | "messages">>;
+  /**
+   * The provider's own tools, sent in `toolConfig.tools` beside the toolSpecs of the request's
+   * tools: Converse `Tool` members such as `{ systemTool: { name: "nova_code_interpreter" } }`
+   * or `{ systemTool: { name: "nova_grounding" } }`. Their calls run at the service and come
+   * back as `server_tool_use` + `bedrock_tool_result` blocks.
+   */
+  providerTools?: readonly Tool[];
+}
+
+/** The ConverseStream input for a neutral request. */
+export function converseStreamInput(
+  request: ModelRequest,
+  options: BedrockRequestOptions,
+): ConverseStreamCommandInput {
+  const params = options.params ?? {};
+  const input: ConverseStreamCommandInput = {
+    ...params,
+    modelId: options.modelId,
+    messages: toConverseMessages(request.messages),
+  };
+  if (request.system) input.system = [{ text: request.system }];
+  const tools: Tool[] = request.tools.map(
+    (tool): Tool => ({
+      toolSpec: {
+        name: tool.name,
+        ...(tool.description ? { description: tool.description } : {}),
+        inputSchema: { json: tool.input_schema as never },
+      },
+    }),
+  );
+  tools.push(...(options.providerTools ?? []), ...(params.toolConfig?.tools ?? []));
+  if (tools.length > 0) input.toolConfig = { ...params.toolConfig, tools };
+  const limit = request.maxTokens ?? options.maxTokens;
+  if (limit !== undefined) input.inferenceConfig = { ...params.inferenceConfig, maxTokens: limit };
+  return input;
+}
+
+/** The conversation as Converse `messages` (see the module comment). */
+export function toConverseMessages(messages: readonly Message[]): ConverseMessage[] {
+  const out: ConverseMessage[] = [];
+  for (const message of messages) {
+    const content =
+      message.role === "user" ? userContent(message.content) : assistantContent(message.content);
+    if (content.length === 0) continue;
+    const last = out.at(-1);
+    if (last?.role === message.role) last.content = [...(last.content ?? []), ...content];
+    else out.push({ role: message.role, content });
+  }
+  return out;
+}
+
+function userContent(content: Extract<Message, { role: "user" }>["content"]): ContentBlock[] {
+  if (typeof content === "string") return content.trim() === "" ? [] : [{ text: content }];
+  const blocks: ContentBlock[] = [];
+  for (const block of content as unknown as ReadonlyArray<
+    { type: string } & Record<string, unknown>
+  >) {
+    if (block.type === "text") {
+      const text = String(block.text ?? "");
+      if (text.trim() !== "") blocks.push({ text });
+    } else if (block.type === "tool_result") {
+      const text = resultText(block.content as string | TextBlock[]);
+      blocks.push({
+        toolResult: {
+          toolUseId: converseId(String(block.tool_use_id)),
+          content: text.trim() === "" ? [] : [{ text }],
+          ...(block.is_error === true ? { status: "error" as const } : {}),
+        },
+      });
+    } else if (block.type === "image") {
+      const image = imageBlock(block.source);
+      if (image) blocks.push(image);
+    }
+  }
+  return blocks;
+}
+
+function assistantContent(content: readonly AssistantContentBlock[]): ContentBlock[] {
+  const blocks: ContentBlock[] = [];
+  // Provider-side calls Bedrock ran itself: those a bedrock_tool_result of this message answers.
+  const served = new Set(
+    content.flatMap((b) =>
+      (b.type as string) === BEDROCK_TOOL_RESULT && "tool_use_id" in b
+        ? [String(b.tool_use_id)]
+        : [],
+    ),
+  );
+  for (const block of content) {
+    if ((block.type as string) === BEDROCK_TOOL_RESULT) {
+      const result = (block as { content?: unknown }).content;
+      if (typeof result === "object" && result !== null) {
+        blocks.push({ toolResult: structuredClone(result) as never });
+      }
+    } else if (block.type === "server_tool_use") {
+      if (!served.has(block.id)) continue; // another provider's
+      blocks.push({
+        toolUse: {
+          toolUseId: block.id,
+          name: block.name,
+          input: block.input as never,
+          type: "server_tool_use",
+        },
+      });
+    } else if (block.type === "text") {
+      if (block.text.trim() === "") continue;
+      const citations = (block.citations ?? []).filter(isBedrockCitation);
+      if (citations.length === 0) blocks.push({ text: block.text });
+      else {
+        blocks.push({
+          citationsContent: {
+            content: [{ text: block.text }],
+            citations: citations.map(({ type: _type, ...fields }) => fields) as never,
+          },
+        });
+      }
+    } else if (block.type === "thinking") {
+      // Thinking without a signature (another provider's) cannot be sent back.
+      if (block.signature === "") continue;
+      blocks.push({
+        reasoningContent: { reasoningText: { text: block.thinking, signature: block.signature } },
+      });
+    } else if (block.type === "redacted_thinking") {
+      blocks.push({ reasoningContent: { redactedContent: fromBase64(block.data) } });
+    } else if (block.type === "tool_use") {
+      blocks.push({
+        toolUse: { toolUseId: converseId(block.id), name: block.name, input: block.input as never },
+      });
+    }
+  }
+  return blocks;
+}
+
+function isBedrockCitation(citation: Citation): boolean {
+  return citation.type === BEDROCK_CITATION;
+}
+
+const IMAGE_FORMATS: Readonly<Record<string, ImageFormat>> = {
+  "image/png": "png",
+  "image/jpeg": "jpeg",
+  "image/gif": "gif",
+  "image/webp": "webp",
+};
+
+function imageBlock(source: unknown): ContentBlock | undefined {
+  if (typeof source !== "object" || source === null) return undefined;
+  const { type, media_type: mediaType, data } = source as Record<string, unknown>;
+  const format = IMAGE_FORMATS[String(mediaType)];
+  if (type !== "base64" || format === undefined || typeof data !== "string") return undefined;
+  return { image: { format, source: { bytes: fromBase64(data) } } };
+}
+
+/** A call id as Converse accepts it (`[a-zA-Z0-9_-]{1,64}`); valid ids are kept as they are. */
+export function converseId(id: string): string {
+  if (/^[a-zA-Z0-9_-]{1,64}$/.test(id)) return id;
+  const safe = id.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64);
+  return safe === "" ? "tooluse_empty" : safe;
+}
+
+function resultText(content: string | TextBlock[]): string {
+  return typeof content === "string"
+    ? content
+    : content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
+}
+
+/** Bytes of base64 text (no Buffer: the SDK also runs in browsers). */
+function fromBase64(data: string): Uint8Array {
+  const binary = atob(data);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}

@@ -1,0 +1,183 @@
+/**
+ * Amazon Bedrock's Converse API through the AWS SDK (`@aws-sdk/client-bedrock-runtime`,
+ * `ConverseStreamCommand`), for every model Converse serves (Claude, Nova, Llama, Mistral...).
+ * Events are translated by {@link BedrockStreamTranslator}: a call is complete at its
+ * `contentBlockStop` and dispatched then, while the model writes on.
+ *
+ * Without a `client`, one is made with the SDK's usual chains: the region from `region` or the
+ * environment / shared config (`AWS_REGION`, profiles), credentials from the default provider
+ * chain (environment, SSO, shared files, instance and container roles). The SDK retries
+ * throttling and 5xx answers before the stream (its `maxAttempts`, 3 by default).
+ *
+ * Typed failures, as the other adapters: an exception before the stream (ValidationException,
+ * AccessDeniedException, ThrottlingException after the SDK's retries, a missing region or
+ * credentials, an unreachable endpoint...) throws `provider_error` with the service's message,
+ * its HTTP status and the exception's name as `type`; an exception the service sends inside the
+ * stream (`modelStreamErrorException`, `internalServerException`, `throttlingException`,
+ * `validationException`, `serviceUnavailableException`) becomes a neutral `error` event (the
+ * round repairs; never retried); a stream cut before `messageStop` throws `stream_interrupted`;
+ * aborting the signal aborts the request and ends the stream quietly.
+ */
+
+import {
+  BedrockRuntimeClient,
+  type BedrockRuntimeClientConfig,
+  ConverseStreamCommand,
+  type ConverseStreamCommandOutput,
+} from "@aws-sdk/client-bedrock-runtime";
+import type { ModelClient, ModelRequest } from "../../agent/model-client.js";
+import { OverlapError } from "../../errors.js";
+import type { StreamEvent } from "../../stream/stream-event.js";
+import { providerError, streamCut } from "../provider-errors.js";
+import { type BedrockRequestOptions, converseStreamInput } from "./bedrock-request.js";
+import { BEDROCK_STREAM_EXCEPTIONS, BedrockStreamTranslator } from "./bedrock-stream-translator.js";
+
+/** Options of {@link bedrockModel}. */
+export interface BedrockModelOptions {
+  /** A configured client; by default one is made from `region` and the SDK's default chains. */
+  client?: BedrockRuntimeClient;
+  /** The region of the default client (else the SDK's: `AWS_REGION`, the shared config...). */
+  region?: string;
+  /** The model id, inference profile id or ARN (e.g. `us.anthropic.claude-sonnet-4-5-…-v1:0`). */
+  modelId: string;
+  /** `inferenceConfig.maxTokens` unless the request sets a limit (else the model's default). */
+  maxTokens?: number;
+  /**
+   * Extra ConverseStream fields: `inferenceConfig` (merged; temperature, stopSequences...),
+   * `additionalModelRequestFields` (e.g. `{ thinking: { type: "enabled", budget_tokens: 4000 } }`
+   * for Claude), `toolConfig.toolChoice`, `guardrailConfig`, `performanceConfig`...
+   */
+  params?: BedrockRequestOptions["params"];
+  /**
+   * The provider's own tools, sent beside the executor's tools (see
+   * {@link BedrockRequestOptions.providerTools}): e.g. `[{ systemTool: { name:
+   * "nova_code_interpreter" } }]`. Their calls and results come back as `server_tool_use` and
+   * `bedrock_tool_result` blocks (shown, never run here).
+   */
+  providerTools?: BedrockRequestOptions["providerTools"];
+}
+
+/** A ModelClient for Amazon Bedrock's Converse API (or a server speaking it, like overlap-sim). */
+export function bedrockModel(options: BedrockModelOptions): ModelClient {
+  const config: BedrockRuntimeClientConfig = options.region ? { region: options.region } : {};
+  const client = options.client ?? new BedrockRuntimeClient(config);
+  return {
+    label: options.modelId,
+    provider: "aws.bedrock",
+    stream: (request, { signal }) => bedrockEventStream(client, request, options, signal),
+  };
+}
+
+/** The exceptions the stream carries, by the names the SDK gives them. */
+const STREAM_EXCEPTION_NAMES: ReadonlySet<string> = new Set(
+  Object.values(BEDROCK_STREAM_EXCEPTIONS),
+);
+
+async function* bedrockEventStream(
+  client: BedrockRuntimeClient,
+  request: ModelRequest,
+  options: BedrockModelOptions,
+  signal: AbortSignal,
+): AsyncGenerator<StreamEvent> {
+  if (signal.aborted) return;
+  // Our own controller: it follows the caller's signal and also closes the HTTP stream when the
+  // round stops reading early.
+  const controller = new AbortController();
+  const abort = () => controller.abort(signal.reason);
+  signal.addEventListener("abort", abort, { once: true });
+  let complete = false;
+  try {
+    let response: ConverseStreamCommandOutput;
+    try {
+      const command = new ConverseStreamCommand(converseStreamInput(request, options));
+      response = await client.send(command, { abortSignal: controller.signal });
+    } catch (err) {
+      if (signal.aborted) return;
+      // The SDK reads the first event before `send` resolves: a failure there is mid-stream.
+      if (!streamStarted(err)) throw bedrockProviderError(err);
+      const event = streamErrorEvent(err);
+      if (event) {
+        yield event;
+        return;
+      }
+      throw streamCut(err);
+    }
+    const translator = new BedrockStreamTranslator({
+      id: response.$metadata.requestId ?? "",
+      model: options.modelId,
+    });
+    if (!response.stream) throw streamCut(undefined, "had no body");
+    try {
+      for await (const event of response.stream) {
+        yield* translator.push(event);
+        if (translator.failed) return;
+      }
+    } catch (err) {
+      if (signal.aborted) return;
+      if (err instanceof OverlapError) throw err;
+      const event = streamErrorEvent(err);
+      if (event) {
+        yield event;
+        return;
+      }
+      throw streamCut(err);
+    }
+    if (signal.aborted) return;
+    if (!translator.finished) {
+      throw streamCut(undefined, "ended before messageStop");
+    }
+    yield* translator.end();
+    complete = true;
+  } finally {
+    signal.removeEventListener("abort", abort);
+    if (!complete) controller.abort();
+  }
+}
+
+/** The fields of the SDK's errors that we read. */
+interface SdkError {
+  name?: string;
+  message?: string;
+  $metadata?: { httpStatusCode?: number };
+  $response?: { statusCode?: number };
+}
+
+/** True when the failure came after a 2xx answer started (its first event, or its body, failed). */
+function streamStarted(err: unknown): boolean {
+  const sdk = err as SdkError | undefined;
+  const status = sdk?.$response?.statusCode ?? sdk?.$metadata?.httpStatusCode;
+  return typeof status === "number" && status >= 200 && status < 300;
+}
+
+/** A neutral `error` event for an exception the service sent inside the stream. */
+function streamErrorEvent(err: unknown): StreamEvent | undefined {
+  const sdk = err as SdkError | undefined;
+  if (!(err instanceof Error) || !STREAM_EXCEPTION_NAMES.has(String(sdk?.name))) return undefined;
+  return {
+    type: "error",
+    error: { type: err.name, message: err.message || `${err.name} from Bedrock.` },
+  };
+}
+
+/** A failure before the stream, with the service's message, HTTP status and exception name. */
+function bedrockProviderError(err: unknown): OverlapError {
+  const sdk = err as SdkError | undefined;
+  const status = sdk?.$metadata?.httpStatusCode ?? sdk?.$response?.statusCode;
+  return providerError(err, { status, type: err instanceof Error ? err.name : undefined });
+}
+
+export {
+  type BedrockRequestOptions,
+  converseId,
+  converseStreamInput,
+  toConverseMessages,
+} from "./bedrock-request.js";
+export {
+  BEDROCK_CITATION,
+  BEDROCK_STREAM_EXCEPTIONS,
+  BEDROCK_TOOL_RESULT,
+  type BedrockStreamEvent,
+  BedrockStreamTranslator,
+  type BedrockStreamTranslatorOptions,
+  type BedrockToolResultBlock,
+} from "./bedrock-stream-translator.js";

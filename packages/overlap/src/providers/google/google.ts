@@ -1,0 +1,247 @@
+/**
+ * The Gemini API (Google AI, `generativelanguage.googleapis.com`) over its documented HTTP
+ * streaming API: `POST /v1beta/models/{model}:streamGenerateContent?alt=sse` with the
+ * `x-goog-api-key` header, read with eventsource-parser. Each SSE event is one
+ * `GenerateContentResponse`, translated by {@link GeminiChunkTranslator}: a function call arrives
+ * whole, so it is complete on arrival and dispatched at once.
+ *
+ * No SDK: the official `@google/genai` needs Node 22, and this library supports Node 20. `fetch`
+ * is the platform's (or the one given).
+ *
+ * Typed failures, as the other adapters: a non-2xx answer before the stream throws
+ * `provider_error` with the API's own message and status (after up to `maxRetries` retries for
+ * 408/429/5xx, honouring `retry-after`); an `{"error": …}` event mid-stream becomes a neutral
+ * `error` event (never retried); a stream that ends without a finishReason throws
+ * `stream_interrupted`; an event longer than `maxEventChars` throws `limit_exceeded` (after the
+ * events before it); aborting the signal ends the request and the stream quietly.
+ */
+
+import { createParser, type EventSourceMessage } from "eventsource-parser";
+import type { ModelClient, ModelRequest } from "../../agent/model-client.js";
+import { OverlapError } from "../../errors.js";
+import { SseEventBound } from "../../sse/sse-event-bound.js";
+import type { StreamEvent } from "../../stream/stream-event.js";
+import { httpProviderError, providerError, streamCut } from "../provider-errors.js";
+import { readUnlessAborted } from "../read-model-stream.js";
+import { retryDelayMs, sleepUnlessAborted } from "../retry-before-stream.js";
+import { eachEvent } from "../sse-batches.js";
+import { type GeminiChunk, GeminiChunkTranslator } from "./gemini-chunk-translator.js";
+import { type GeminiRequestOptions, geminiRequestBody } from "./gemini-request.js";
+
+/** Options of {@link geminiModel}. */
+export interface GeminiModelOptions {
+  /** The model, e.g. `gemini-2.5-flash` (a `models/` prefix is accepted). */
+  model: string;
+  /** The API key; default `GEMINI_API_KEY`, else `GOOGLE_API_KEY` from the environment. */
+  apiKey?: string;
+  /** The API's origin; default `https://generativelanguage.googleapis.com`. */
+  baseUrl?: string;
+  /** `generationConfig.maxOutputTokens` unless the request sets a limit. */
+  maxTokens?: number;
+  /** Extra request fields (`generationConfig` is merged; `safetySettings`, `toolConfig`...). */
+  params?: Record<string, unknown>;
+  /**
+   * The provider's own tools, sent beside the function declarations of the executor's tools
+   * (see {@link GeminiRequestOptions.providerTools}): e.g. `[{ codeExecution: {} }]` or
+   * `[{ googleSearch: {} }]`. Their calls and results come back as `server_tool_use` and
+   * `gemini_tool_result` blocks (shown, never run here), grounding as citations on the text.
+   */
+  providerTools?: GeminiRequestOptions["providerTools"];
+  /** The fetch to use; default the global one. */
+  fetch?: typeof fetch;
+  /** Extra request headers. */
+  headers?: Record<string, string>;
+  /** Retries of a request answered 408, 429 or 5xx before its stream started. Default 2. */
+  maxRetries?: number;
+  /**
+   * The most characters one SSE event of the response may take while it is received (counted as
+   * `SseDecoderOptions.maxEventChars` counts them); past it the stream throws `limit_exceeded`.
+   * Default 8 Mi: eventsource-parser alone would buffer an endless line or event without limit.
+   */
+  maxEventChars?: number;
+}
+
+/** The default origin of the Gemini API. */
+export const GEMINI_BASE_URL = "https://generativelanguage.googleapis.com";
+
+/**
+ * A ModelClient for Gemini (or any server speaking its API, like overlap-sim). The body is read
+ * here (there is no SDK stream to fall back to): each network chunk's frames are parsed and
+ * translated in one synchronous pass and handed over as one array (`streamBatches`), so the round
+ * awaits once per chunk; `stream` gives the same events one by one.
+ */
+export function geminiModel(options: GeminiModelOptions): ModelClient {
+  return {
+    label: options.model.replace(/^models\//, ""),
+    provider: "gcp.gemini",
+    stream: (request, { signal }) => eachEvent(geminiBatches(request, options, signal)),
+    streamBatches: (request, { signal }) => geminiBatches(request, options, signal),
+  };
+}
+
+/** The streaming endpoint of a model. */
+export function geminiStreamUrl(options: Pick<GeminiModelOptions, "model" | "baseUrl">): string {
+  const base = (options.baseUrl ?? GEMINI_BASE_URL).replace(/\/+$/, "");
+  const model = options.model.replace(/^models\//, "");
+  return `${base}/v1beta/models/${encodeURIComponent(model)}:streamGenerateContent?alt=sse`;
+}
+
+async function* geminiBatches(
+  request: ModelRequest,
+  options: GeminiModelOptions,
+  signal: AbortSignal,
+): AsyncGenerator<StreamEvent[]> {
+  const response = await open(request, options, signal);
+  if (!response) return; // aborted
+  const body = response.body;
+  if (!body) throw streamCut(undefined, "had no body");
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const frames: EventSourceMessage[] = [];
+  const parser = createParser({ onEvent: (frame) => frames.push(frame) });
+  // Counted before the parser buffers it; past the limit, only the text before the line that
+  // passed it is parsed, so the events completed before still go out.
+  const bound = new SseEventBound(options.maxEventChars);
+  const feed = (text: string) => {
+    const admitted = bound.count(text);
+    parser.feed(admitted === text.length ? text : text.slice(0, admitted));
+  };
+  const translator = new GeminiChunkTranslator();
+  const cancel = () => {
+    reader.cancel(signal.reason).catch(() => {});
+  };
+  signal.addEventListener("abort", cancel, { once: true });
+  try {
+    for (;;) {
+      const chunk = await readUnlessAborted(reader, signal);
+      if (!chunk) return; // aborted
+      feed(chunk.done ? decoder.decode() : decoder.decode(chunk.value, { stream: true }));
+      // The chunk's events, up to a frame that ends the stream; those before it still go out.
+      const out: StreamEvent[] = [];
+      let failure: OverlapError | undefined;
+      let over = false;
+      for (const frame of frames.splice(0)) {
+        const data = parseJson(frame.data);
+        if (!isObject(data)) {
+          failure = new OverlapError(
+            "stream_protocol",
+            "The model stream sent an event that is not JSON.",
+          );
+          break;
+        }
+        if (isObject(data.error)) {
+          // An error the API sent inside the stream (e.g. UNAVAILABLE): the round repairs.
+          out.push({ type: "error", error: apiError(data.error) });
+          over = true;
+          break;
+        }
+        for (const event of translator.push(data as GeminiChunk)) out.push(event);
+      }
+      failure ??= bound.error;
+      const last = chunk.done && !failure && !over;
+      if (last && !translator.finished) {
+        failure = streamCut(undefined, "ended before a finishReason");
+      } else if (last) {
+        for (const event of translator.end()) out.push(event);
+      }
+      if (out.length > 0) yield out;
+      if (failure) throw failure;
+      if (over || chunk.done) return;
+    }
+  } finally {
+    signal.removeEventListener("abort", cancel);
+    // Leaving early (the round stopped reading) closes the HTTP response.
+    reader.cancel().catch(() => {});
+  }
+}
+
+/** Sends the request (retrying what may be retried); undefined when aborted. */
+async function open(
+  request: ModelRequest,
+  options: GeminiModelOptions,
+  signal: AbortSignal,
+): Promise<Response | undefined> {
+  const fetchFn = options.fetch ?? globalThis.fetch;
+  const env = globalThis.process?.env ?? {};
+  const apiKey = options.apiKey ?? env.GEMINI_API_KEY ?? env.GOOGLE_API_KEY;
+  const init: RequestInit = {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      ...(apiKey ? { "x-goog-api-key": apiKey } : {}),
+      ...options.headers,
+    },
+    body: JSON.stringify(geminiRequestBody(request, options)),
+    signal,
+  };
+  const url = geminiStreamUrl(options);
+  const retries = Math.max(0, options.maxRetries ?? 2);
+  for (let attempt = 0; ; attempt++) {
+    let response: Response;
+    try {
+      response = await fetchFn(url, init);
+    } catch (err) {
+      if (signal.aborted) return undefined;
+      throw providerError(err);
+    }
+    if (response.ok) return response;
+    const text = await response.text().catch(() => "");
+    if (signal.aborted) return undefined;
+    if (attempt < retries && retryable(response.status)) {
+      // Only `retry-after`; without it, an exponential backoff.
+      const hint = { retryAfter: response.headers.get("retry-after") };
+      if (!(await sleepUnlessAborted(retryDelayMs(attempt, hint), signal))) return undefined;
+      continue;
+    }
+    const body = parseJson(text);
+    const error = isObject(body) && isObject(body.error) ? apiError(body.error) : undefined;
+    const message = error?.message ?? (text.slice(0, 500) || response.statusText);
+    throw httpProviderError(response.status, message, error?.type);
+  }
+}
+
+/** `{ code, message, status }` as a neutral error (`status` such as INVALID_ARGUMENT is the type). */
+function apiError(error: Record<string, unknown>): { type: string; message: string } {
+  return {
+    type: typeof error.status === "string" ? error.status : "api_error",
+    message: typeof error.message === "string" ? error.message : "The model reported an error.",
+  };
+}
+
+function retryable(status: number): boolean {
+  return status === 408 || status === 429 || status >= 500;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export {
+  GEMINI_GROUNDING,
+  GEMINI_GROUNDING_CITATION,
+  GEMINI_TOOL_RESULT,
+  type GeminiChunk,
+  GeminiChunkTranslator,
+  type GeminiChunkTranslatorOptions,
+  type GeminiFunctionCall,
+  type GeminiGroundingBlock,
+  type GeminiPart,
+  type GeminiToolResultBlock,
+} from "./gemini-chunk-translator.js";
+export { JsonPathWriter, type PartialArg, PartialArgsOrderError } from "./gemini-partial-args.js";
+export {
+  type GeminiContent,
+  type GeminiRequestBody,
+  type GeminiRequestOptions,
+  type GeminiRequestPart,
+  geminiRequestBody,
+  toGeminiContents,
+} from "./gemini-request.js";

@@ -1,0 +1,135 @@
+/**
+ * The OpenAI Responses API (`POST /v1/responses`) through the official `openai` SDK. Events
+ * are translated by {@link ResponsesEventTranslator}: each call's end is the API's own
+ * `function_call_arguments.done` / `output_item.done`. Stateless by default (`store: false`): the
+ * conversation is ours, sent whole every round, reasoning items included (their encrypted
+ * content is asked for with `include: ["reasoning.encrypted_content"]`), and so are the items of
+ * the provider's own tools (`providerTools`, sent beside the function tools). `OPENAI_API_KEY` and
+ * `OPENAI_BASE_URL` are the SDK's own variables.
+ */
+
+import OpenAI from "openai";
+import type {
+  FunctionTool,
+  ResponseCreateParamsNonStreaming,
+  ResponseIncludable,
+  Tool,
+} from "openai/resources/responses/responses";
+import type { ModelClient, ModelRequest } from "../../agent/model-client.js";
+import { responseBatches, sdkEventStream } from "../sdk-stream.js";
+import { eachEvent } from "../sse-batches.js";
+import { openaiFrames } from "./openai-frames.js";
+import {
+  ResponsesEventTranslator,
+  type ResponsesStreamEvent,
+} from "./responses-event-translator.js";
+import { toResponsesInput } from "./responses-input.js";
+
+/** Options of {@link openaiResponsesModel}. */
+export interface OpenAIResponsesModelOptions {
+  /** A configured client; by default one is made from the environment (key, base URL). */
+  client?: OpenAI;
+  model: string;
+  /** `max_output_tokens` of every request unless the request sets one; none by default. */
+  maxTokens?: number;
+  /**
+   * Let OpenAI store the responses (`store`). Default false: the conversation is kept by overlap
+   * and sent whole, so nothing depends on OpenAI's copy; reasoning items then carry their
+   * encrypted content (`include: ["reasoning.encrypted_content"]`) to be sent back.
+   */
+  store?: boolean;
+  /** Extra request parameters (reasoning, temperature, parallel_tool_calls, tool_choice...). */
+  params?: Record<string, unknown>;
+  /**
+   * Tools the provider runs itself (`{ type: "web_search" }`, `file_search`, `code_interpreter`,
+   * `mcp`, `image_generation`...), sent after the executor's function tools in every request.
+   * Their calls come back as `server_tool_use` + `openai_tool_result` blocks (shown as
+   * `server-tool` events, never run here) and go back to the API in the next request. Tools the
+   * client must answer (computer use, local shell, apply_patch, custom tools) are not run by
+   * overlap: their calls are kept the same way, but nothing answers them.
+   */
+  providerTools?: readonly Tool[];
+  /**
+   * Read the response through the SDK's own stream (one async step per event) instead of
+   * overlap's reader (default false); the same as `OpenAIChatModelOptions.sdkStream`.
+   */
+  sdkStream?: boolean;
+}
+
+/** A ModelClient for the OpenAI Responses API (or a server speaking it, like overlap-sim). */
+export function openaiResponsesModel(options: OpenAIResponsesModelOptions): ModelClient {
+  const client = options.client ?? new OpenAI();
+  const send = (request: ModelRequest, signal: AbortSignal) =>
+    client.responses.create({ ...responsesParams(request, options), stream: true }, { signal });
+  if (options.sdkStream) {
+    return {
+      label: options.model,
+      provider: "openai",
+      stream(request: ModelRequest, { signal }) {
+        const translator = new ResponsesEventTranslator();
+        return sdkEventStream(
+          async () => send(request, signal),
+          (event) => translator.push(event as ResponsesStreamEvent),
+          () => translator.end(),
+          signal,
+        );
+      },
+    };
+  }
+  const batches = (request: ModelRequest, signal: AbortSignal) => {
+    const translator = new ResponsesEventTranslator();
+    return responseBatches(
+      () => send(request, signal).asResponse(),
+      openaiFrames((event) => translator.push(event as ResponsesStreamEvent)),
+      signal,
+      { finish: () => translator.end() },
+    );
+  };
+  return {
+    label: options.model,
+    provider: "openai",
+    stream: (request, { signal }) => eachEvent(batches(request, signal)),
+    streamBatches: (request, { signal }) => batches(request, signal),
+  };
+}
+
+/** The Responses API request body for a neutral request (without `stream`). */
+export function responsesParams(
+  request: ModelRequest,
+  options: Omit<OpenAIResponsesModelOptions, "client">,
+): ResponseCreateParamsNonStreaming {
+  // `store` may also come in `params`; the option wins, and false is the default.
+  const asked = options.params?.store;
+  const store = options.store ?? (typeof asked === "boolean" ? asked : false);
+  const params: ResponseCreateParamsNonStreaming = {
+    ...options.params,
+    model: options.model,
+    input: toResponsesInput(request.messages),
+    store,
+  };
+  if (!store) {
+    const wanted: ResponseIncludable = "reasoning.encrypted_content";
+    const include = params.include ?? [];
+    params.include = include.includes(wanted) ? include : [...include, wanted];
+  }
+  if (request.system) params.instructions = request.system;
+  const providerTools = options.providerTools ?? [];
+  if (request.tools.length > 0 || providerTools.length > 0) {
+    params.tools = [
+      ...request.tools.map(
+        (tool): FunctionTool => ({
+          type: "function",
+          name: tool.name,
+          description: tool.description,
+          parameters: tool.input_schema as Record<string, unknown>,
+          // Our schemas are not all strict-mode schemas; inputs are validated by each tool.
+          strict: false,
+        }),
+      ),
+      ...structuredClone(providerTools),
+    ];
+  }
+  const limit = request.maxTokens ?? options.maxTokens;
+  if (limit !== undefined) params.max_output_tokens = limit;
+  return params;
+}

@@ -1,0 +1,224 @@
+/**
+ * The conversation (kept in the Messages API's shape) as OpenAI Responses API input items, and
+ * back out of other adapters' requests:
+ *
+ * - user text → a user message item; tool_result blocks → `function_call_output` items by
+ *   `call_id` (placed first, as they answer the previous assistant message), their text joined;
+ * - assistant text → an assistant message item (the text blocks of one output item, as recorded
+ *   in `openai_item`, become that one item again, with its id and `phase`), each part's
+ *   citations as its `annotations` (the API takes them back on `output_text`); tool_use →
+ *   `function_call` items (`call_id`, `name`, `arguments` as JSON text, the item's `id`);
+ *   `openai_reasoning` blocks → their item, unchanged, in place; `openai_tool_result` blocks →
+ *   their provider-side item (web search, file search, code interpreter, MCP...), unchanged, in
+ *   place (the `server_tool_use` block before each, its call shown, adds nothing);
+ * - Anthropic-only blocks (thinking, server tools and their results) have no place here and are
+ *   left out, as are images and documents in user messages.
+ *
+ * A reasoning item must be followed by the item it preceded (a message, a function call or a
+ * provider-side item): one that is not (a response cut right after its reasoning) is left out
+ * rather than rejected.
+ */
+
+import type {
+  EasyInputMessage,
+  ResponseFunctionToolCall,
+  ResponseInputItem,
+  ResponseOutputMessage,
+  ResponseOutputText,
+} from "openai/resources/responses/responses";
+import type {
+  AssistantContentBlock,
+  AssistantMessage,
+  Citation,
+  Message,
+  OpenAIItemFields,
+  TextBlock,
+  UserMessage,
+} from "../../stream/message.js";
+
+/** Responses API input items for a conversation (the system prompt goes to `instructions`). */
+export function toResponsesInput(messages: readonly Message[]): ResponseInputItem[] {
+  const out: ResponseInputItem[] = [];
+  for (const message of messages) {
+    if (message.role === "user") out.push(...userItems(message));
+    else out.push(...assistantItems(message));
+  }
+  return out;
+}
+
+function userItems(message: UserMessage): ResponseInputItem[] {
+  if (typeof message.content === "string") return [{ role: "user", content: message.content }];
+  const items: ResponseInputItem[] = [];
+  const texts: string[] = [];
+  for (const block of message.content) {
+    if (block.type === "tool_result") {
+      items.push({
+        type: "function_call_output",
+        call_id: block.tool_use_id,
+        output: resultText(block.content),
+      });
+    } else if (block.type === "text") {
+      texts.push(block.text);
+    }
+  }
+  if (texts.length === 1) items.push({ role: "user", content: texts[0]! });
+  else if (texts.length > 1) {
+    items.push({
+      role: "user",
+      content: texts.map((text) => ({ type: "input_text" as const, text })),
+    });
+  }
+  return items;
+}
+
+function assistantItems(message: AssistantMessage): ResponseInputItem[] {
+  const items: ResponseInputItem[] = [];
+  /** The output message being rebuilt from consecutive text blocks of one item. */
+  let open: { id: unknown; item: ResponseOutputMessage } | undefined;
+  for (const block of message.content) {
+    if (block.type !== "text") open = undefined;
+    switch (block.type) {
+      case "text": {
+        const fields = block.openai_item;
+        if (fields?.id === undefined) {
+          open = undefined;
+          items.push({ role: "assistant", content: block.text } satisfies EasyInputMessage);
+          break;
+        }
+        const part = {
+          type: "output_text" as const,
+          text: block.text,
+          annotations: structuredClone(block.citations ?? []) as unknown as Annotations,
+        };
+        if (open !== undefined && open.id === fields.id) {
+          open.item.content.push(part);
+          break;
+        }
+        const item = {
+          ...fields,
+          type: "message",
+          role: "assistant",
+          status: "completed",
+          content: [part],
+        } as unknown as ResponseOutputMessage;
+        open = { id: fields.id, item };
+        items.push(item);
+        break;
+      }
+      case "tool_use":
+        items.push(functionCall(block.id, block.name, block.input, block.openai_item));
+        break;
+      case "openai_reasoning":
+        items.push(structuredClone(block.item) as unknown as ResponseInputItem);
+        break;
+      case "openai_tool_result":
+        items.push(structuredClone(block.content) as unknown as ResponseInputItem);
+        break;
+      default:
+        // Thinking, server tool calls (a provider-side item goes with its result block) and the
+        // Messages API's own results.
+        break;
+    }
+  }
+  return withFollowedReasoning(items);
+}
+
+/** The annotations of an `output_text` part (the block's citations, as the API sent them). */
+type Annotations = ResponseOutputText["annotations"];
+
+function functionCall(
+  callId: string,
+  name: string,
+  input: Readonly<Record<string, unknown>>,
+  fields: OpenAIItemFields | undefined,
+): ResponseFunctionToolCall {
+  return {
+    ...fields,
+    type: "function_call",
+    call_id: callId,
+    name,
+    arguments: JSON.stringify(input),
+  };
+}
+
+/** Leaves out each reasoning item not directly followed by the item it preceded. */
+function withFollowedReasoning(items: readonly ResponseInputItem[]): ResponseInputItem[] {
+  return items.filter((item, i) => {
+    if (itemType(item) !== "reasoning") return true;
+    const next = items[i + 1];
+    return next !== undefined && itemType(next) !== "reasoning";
+  });
+}
+
+function itemType(item: ResponseInputItem): string {
+  const type = (item as { type?: unknown }).type;
+  return typeof type === "string" ? type : "message";
+}
+
+function resultText(content: string | TextBlock[]): string {
+  return typeof content === "string" ? content : content.map((b) => b.text).join("\n");
+}
+
+/**
+ * The conversation without what only the Responses API reads (`openai_reasoning` blocks,
+ * provider-side items: `openai_tool_result` blocks and the `server_tool_use` blocks they answer,
+ * the `openai_item` fields, the API's annotations among a text's citations), for the other
+ * adapters' requests. Messages without any are returned by identity (and the list too, when
+ * nothing changed); an assistant message left empty is dropped.
+ */
+export function withoutResponsesData(messages: readonly Message[]): readonly Message[] {
+  let out: Message[] | undefined;
+  messages.forEach((message, i) => {
+    if (message.role !== "assistant" || !message.content.some(hasResponsesData)) {
+      out?.push(message);
+      return;
+    }
+    out ??= messages.slice(0, i);
+    const providerItems = new Set(
+      message.content.flatMap((b) => (b.type === "openai_tool_result" ? [b.tool_use_id] : [])),
+    );
+    const content = message.content.flatMap((block): AssistantContentBlock[] => {
+      if (block.type === "openai_reasoning" || block.type === "openai_tool_result") return [];
+      if (block.type === "server_tool_use" && providerItems.has(block.id)) return [];
+      if (block.type === "text" && (block.openai_item || hasAnnotations(block))) {
+        const { openai_item: _fields, ...rest } = block;
+        if (!hasAnnotations(block)) return [rest];
+        const { citations, ...bare } = rest;
+        const kept = (citations ?? []).filter((c) => !isAnnotation(c));
+        return [kept.length > 0 ? { ...bare, citations: kept } : bare];
+      }
+      if (block.type === "tool_use" && block.openai_item) {
+        const { openai_item: _fields, ...rest } = block;
+        return [rest];
+      }
+      return [block];
+    });
+    if (content.length > 0) out.push({ role: "assistant", content });
+  });
+  return out ?? messages;
+}
+
+function hasResponsesData(block: AssistantContentBlock): boolean {
+  return (
+    block.type === "openai_reasoning" ||
+    block.type === "openai_tool_result" ||
+    ((block.type === "text" || block.type === "tool_use") && block.openai_item !== undefined) ||
+    (block.type === "text" && hasAnnotations(block))
+  );
+}
+
+/** The Responses API's `output_text` annotation types, kept among a text block's citations. */
+const ANNOTATION_TYPES: ReadonlySet<unknown> = new Set([
+  "url_citation",
+  "file_citation",
+  "container_file_citation",
+  "file_path",
+]);
+
+function isAnnotation(citation: Citation): boolean {
+  return ANNOTATION_TYPES.has(citation.type);
+}
+
+function hasAnnotations(block: TextBlock): boolean {
+  return block.citations?.some(isAnnotation) ?? false;
+}
