@@ -1,7 +1,8 @@
 /**
  * The two SSE readers side by side on one fine-grained tool stream (thousands of small
- * input_json_delta events), fed in network-sized chunks: overlap's SseDecoder against
- * eventsource-parser (with SseEventBound, as the client and the Gemini adapter use it).
+ * input_json_delta events), fed in network-sized chunks: overlap's SseDecoder (the one reader
+ * the runtime uses: providers, client and server) against eventsource-parser with SseEventBound in
+ * front (the same limit, as a host framing with that parser would add it).
  * Run: npx tsx --conditions=overlap-source bench/src/sse-readers.ts
  */
 

@@ -1,15 +1,16 @@
 /**
  * The reading half of the client: the body of an SSE response in, validated
- * {@link AgentEvent}s with their ids out. Framing is eventsource-parser's; bytes are decoded with
- * a streaming TextDecoder, so a character split across network chunks (Chinese text, emoji)
- * arrives whole. Heartbeat comments are ignored by the parser; frames that are not valid events
- * are skipped and counted (see {@link parseAgentEvent}). An event may not grow past a size limit
- * while it is received (the parser itself would buffer a never-ending line without end).
+ * {@link AgentEvent}s with their ids out. Framing is the runtime's own {@link SseDecoder}, the one
+ * the server's side and the providers use; bytes are decoded with a streaming TextDecoder, so a
+ * character split across network chunks (Chinese text, emoji) arrives whole. Heartbeat comments
+ * are ignored; frames that are not valid events are skipped and counted (see
+ * {@link parseAgentEvent}). An event may not grow past a size limit while it is received, so a
+ * never-ending line cannot grow memory without end.
  */
 
-import { createParser, type EventSourceMessage } from "eventsource-parser";
+import { OverlapError } from "../errors.js";
 import type { AgentEvent } from "../protocol/agent-event.js";
-import { SseEventBound } from "../sse/sse-event-bound.js";
+import { SseDecoder, type SseFrame } from "../sse/sse-decoder.js";
 import { parseAgentEvent } from "./parse-agent-event.js";
 
 /** One event as received: its SSE id (for `Last-Event-ID` and de-duplication) and the event. */
@@ -56,16 +57,25 @@ export async function* readAgentEvents(
     return summary;
   }
   const reader = body.getReader();
-  const decoder = new TextDecoder();
-  // The parser calls back synchronously from feed(); frames wait here until the loop yields them.
-  const frames: EventSourceMessage[] = [];
-  const parser = createParser({ onEvent: (frame) => frames.push(frame) });
-  const bound = new SseEventBound(options.maxEventChars);
-  // Counted before the parser buffers it; past the limit, the text before the line that passed
-  // it is still parsed, so the events completed before go out.
+  // ignoreBOM: a leading byte order mark reaches the SSE decoder, which strips exactly one (spec).
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  // The decoder calls back synchronously from push(); frames wait here until the loop yields them.
+  const frames: SseFrame[] = [];
+  const sse = new SseDecoder(
+    (frame) => frames.push(frame),
+    undefined,
+    options.maxEventChars === undefined ? {} : { maxEventChars: options.maxEventChars },
+  );
+  // Past the limit the decoder throws after dispatching the frames the chunk completed before the
+  // oversized event: those still go out, then the error ends the read.
+  let limit: OverlapError | undefined;
   const feed = (text: string) => {
-    const admitted = bound.count(text);
-    parser.feed(admitted === text.length ? text : text.slice(0, admitted));
+    try {
+      sse.push(text);
+    } catch (err) {
+      if (!(err instanceof OverlapError)) throw err;
+      limit = err;
+    }
   };
   // Cancelling the reader ends a pending read() at once, so an abort never waits for the network.
   const cancel = () => {
@@ -93,7 +103,7 @@ export async function* readAgentEvents(
         yield { id: frame.id, event };
         if (signal?.aborted) return summary;
       }
-      if (bound.error) throw bound.error;
+      if (limit) throw limit;
     }
     return summary;
   } catch (err) {

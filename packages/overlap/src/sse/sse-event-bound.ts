@@ -1,9 +1,10 @@
 /**
- * SseEventBound: the size limit of {@link SseDecoder} for a reader that frames with another parser
- * (the client's eventsource-parser, which buffers an unfinished line and an unfinished event
- * without limit). It sees the same text first and counts what an event takes while it is received:
- * its field lines so far (comment lines aside), each with one character for its line end, plus the
- * line being read. Counting only: it keeps no text, and work is proportional to the chunk.
+ * SseEventBound: the size limit of {@link SseDecoder} for a host that frames with another parser
+ * (eventsource-parser, say, buffers an unfinished line and an unfinished event without limit; the
+ * runtime itself reads every SSE stream with SseDecoder, which bounds events on its own). It sees
+ * the same text first and counts what an event takes while it is received: its field lines so far
+ * (comment lines aside), each with one character for its line end, plus the line being read.
+ * Counting only: it keeps no text, and work is proportional to the chunk.
  */
 
 import { OverlapError } from "../errors.js";

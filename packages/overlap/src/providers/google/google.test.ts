@@ -284,6 +284,28 @@ async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[
 const REQUEST: ModelRequest = { messages: [{ role: "user", content: "hi" }], tools: TOOLS };
 const signal = () => new AbortController().signal;
 
+/** A body of the given text or byte chunks, as they would arrive from the network. */
+function sseText(chunks: ReadonlyArray<string | Uint8Array>): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      for (const chunk of chunks) {
+        controller.enqueue(typeof chunk === "string" ? encoder.encode(chunk) : chunk);
+      }
+      controller.close();
+    },
+  });
+}
+
+/** The events a Gemini model streams from `body`. */
+function eventsOf(body: ReadableStream<Uint8Array>): Promise<StreamEvent[]> {
+  const model = geminiModel({
+    model: "gemini-x",
+    apiKey: "k",
+    fetch: fakeFetch([() => new Response(body)]),
+  });
+  return collect(model.stream(REQUEST, { signal: signal() }));
+}
+
 describe("geminiModel over fetch", () => {
   afterEach(() => vi.unstubAllEnvs());
 
@@ -314,6 +336,29 @@ describe("geminiModel over fetch", () => {
     expect(JSON.parse(String(sent[0]!.init.body))).toEqual(
       geminiRequestBody(REQUEST, { maxTokens: 50 }),
     );
+  });
+
+  it("frames the body with SseDecoder: CR, LF and CRLF line ends, one leading byte order mark, comments, id and retry fields, any chunking", async () => {
+    const lf = `data: ${JSON.stringify(TEXT_CHUNK)}\n\ndata: ${JSON.stringify(FINAL_CHUNK)}\n\n`;
+    const baseline = await eventsOf(sseText([lf]));
+    expect(baseline.map((e) => e.type)).toContain("message_stop");
+    const variants = [
+      lf.replaceAll("\n", "\r\n"),
+      lf.replaceAll("\n", "\r"),
+      `\uFEFF: keep-alive\nid: 7\nretry: 1000\nevent: message\n${lf}`,
+    ];
+    for (const text of variants) {
+      expect(await eventsOf(sseText([text]))).toEqual(baseline);
+      // One byte at a time: a CRLF, a multi-byte character and the BOM are split across chunks.
+      const bytes = encoder.encode(text);
+      expect(await eventsOf(sseText(Array.from(bytes, (b) => new Uint8Array([b]))))).toEqual(
+        baseline,
+      );
+    }
+    // Only one byte order mark is stripped: a second is text, so the first frame's field is not
+    // `data` and that frame (the text) is ignored, as an EventSource would.
+    const twice = await eventsOf(sseText([`\uFEFF\uFEFF${lf}`]));
+    expect(twice.map((e) => e.type)).toEqual(["message_start", "message_delta", "message_stop"]);
   });
 
   it("takes the key from GEMINI_API_KEY, else GOOGLE_API_KEY", async () => {

@@ -1,7 +1,7 @@
 /**
  * The Gemini API (Google AI, `generativelanguage.googleapis.com`) over its documented HTTP
  * streaming API: `POST /v1beta/models/{model}:streamGenerateContent?alt=sse` with the
- * `x-goog-api-key` header, read with eventsource-parser. Each SSE event is one
+ * `x-goog-api-key` header, framed by the runtime's own {@link SseDecoder}. Each SSE event is one
  * `GenerateContentResponse`, translated by {@link GeminiChunkTranslator}: a function call arrives
  * whole, so it is complete on arrival and dispatched at once.
  *
@@ -16,10 +16,9 @@
  * events before it); aborting the signal ends the request and the stream quietly.
  */
 
-import { createParser, type EventSourceMessage } from "eventsource-parser";
 import type { ModelClient, ModelRequest } from "../../agent/model-client.js";
 import { OverlapError } from "../../errors.js";
-import { SseEventBound } from "../../sse/sse-event-bound.js";
+import { SseDecoder, type SseFrame } from "../../sse/sse-decoder.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
 import { httpProviderError, providerError, streamCut } from "../provider-errors.js";
 import { readUnlessAborted } from "../read-model-stream.js";
@@ -56,7 +55,8 @@ export interface GeminiModelOptions {
   /**
    * The most characters one SSE event of the response may take while it is received (counted as
    * `SseDecoderOptions.maxEventChars` counts them); past it the stream throws `limit_exceeded`.
-   * Default 8 Mi: eventsource-parser alone would buffer an endless line or event without limit.
+   * Default 8 Mi: without a limit, a peer that never ends a line or an event would grow memory
+   * without end.
    */
   maxEventChars?: number;
 }
@@ -96,15 +96,24 @@ async function* geminiBatches(
   const body = response.body;
   if (!body) throw streamCut(undefined, "had no body");
   const reader = body.getReader();
-  const decoder = new TextDecoder();
-  const frames: EventSourceMessage[] = [];
-  const parser = createParser({ onEvent: (frame) => frames.push(frame) });
-  // Counted before the parser buffers it; past the limit, only the text before the line that
-  // passed it is parsed, so the events completed before still go out.
-  const bound = new SseEventBound(options.maxEventChars);
+  // ignoreBOM: a leading byte order mark reaches the SSE decoder, which strips exactly one (spec).
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  const frames: SseFrame[] = [];
+  const sse = new SseDecoder(
+    (frame) => frames.push(frame),
+    undefined,
+    options.maxEventChars === undefined ? {} : { maxEventChars: options.maxEventChars },
+  );
+  // The decoder dispatches the frames a chunk completed before it throws on an oversized event:
+  // those still go out, then the limit ends the stream.
+  let limit: OverlapError | undefined;
   const feed = (text: string) => {
-    const admitted = bound.count(text);
-    parser.feed(admitted === text.length ? text : text.slice(0, admitted));
+    try {
+      sse.push(text);
+    } catch (err) {
+      if (!(err instanceof OverlapError)) throw err;
+      limit = err;
+    }
   };
   const translator = new GeminiChunkTranslator();
   const cancel = () => {
@@ -137,7 +146,7 @@ async function* geminiBatches(
         }
         for (const event of translator.push(data as GeminiChunk)) out.push(event);
       }
-      failure ??= bound.error;
+      failure ??= limit;
       const last = chunk.done && !failure && !over;
       if (last && !translator.finished) {
         failure = streamCut(undefined, "ended before a finishReason");
