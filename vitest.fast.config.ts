@@ -16,12 +16,9 @@ const NEEDS_A_SERVICE_OR_A_PROCESS = [
   // Against overlap-sim over HTTP, or an MCP server in a child process.
   "packages/overlap/src/mcp/mcp-tools.test.ts",
   "packages/overlap/src/providers/ai-sdk/ai-sdk-sim.test.ts",
-  "packages/overlap/src/providers/bedrock/bedrock-conformance.test.ts",
-  "packages/overlap/src/providers/conformance.test.ts",
+  "packages/overlap/src/providers/**/*.conformance.test.ts",
   "packages/overlap/src/providers/anthropic/eager-input.test.ts",
-  "packages/overlap/src/providers/google/gemini-conformance.test.ts",
   "packages/overlap/src/providers/providers.test.ts",
-  "packages/overlap/src/providers/openai/responses-conformance.test.ts",
   "packages/overlap/src/providers/openai/responses-sim-integration.test.ts",
   "packages/overlap/src/providers/provider-tools-sim.test.ts",
   "packages/overlap/src/providers/sim-integration.test.ts",
