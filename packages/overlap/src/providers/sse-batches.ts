@@ -7,9 +7,11 @@
  * sends the request, with its retries and its errors before the stream.
  */
 
+import type { IncomingMessage } from "node:http";
 import { OverlapError } from "../errors.js";
 import { SseDecoder, type SseFrame } from "../sse/sse-decoder.js";
 import type { StreamEvent } from "../stream/stream-event.js";
+import { incomingBatches } from "./incoming-batches.js";
 import { streamCut } from "./provider-errors.js";
 
 /**
@@ -82,13 +84,14 @@ type ReadResult = Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["re
  * The events of an SSE body, one array per network chunk (chunks that complete no frame yield
  * nothing). `open` gives the body (it may send the request first; undefined ends quietly: the
  * request was aborted), inside this one generator, so each network chunk costs one await and
- * no delegation between generators. A read that fails is `stream_interrupted`, as is a frame the
+ * no delegation between generators. A Node response (from `nodeHttpFetch`) is read directly,
+ * one array per burst of chunks that arrived together (`incomingBatches`). A read that fails is `stream_interrupted`, as is a frame the
  * translator cannot read (malformed JSON: what the SDKs' own streams throw there); an abort ends
  * quietly; an event past `maxEventChars` is `limit_exceeded`. Leaving early cancels the body
  * (closes the connection).
  */
 export async function* sseBatches(
-  open: () => Promise<ReadableStream<Uint8Array> | undefined>,
+  open: () => Promise<ReadableStream<Uint8Array> | IncomingMessage | undefined>,
   translate: FrameTranslator,
   signal: AbortSignal,
   options: SseBatchesOptions = {},
@@ -96,6 +99,10 @@ export async function* sseBatches(
   const body = await open();
   if (!body) return;
   const batches = new SseBatchReader(translate, options);
+  if (!(body instanceof ReadableStream)) {
+    yield* incomingBatches(body, batches, signal);
+    return;
+  }
   const reader = body.getReader();
   try {
     for (;;) {
