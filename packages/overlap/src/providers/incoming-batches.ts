@@ -10,7 +10,7 @@ import type { IncomingMessage } from "node:http";
 import type { OverlapError } from "../errors.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import { streamCut } from "./provider-errors.js";
-import type { SseBatchReader } from "./sse-batches.js";
+import type { SseBatchReader } from "./sse-batch-reader.js";
 
 /**
  * Events not yet taken by the round beyond which the body is paused until it takes them: a

@@ -43,6 +43,12 @@ export interface NodeHttpFetchOptions {
 /** The default interval between two reads of a fast stream's socket. */
 export const DEFAULT_MIN_READ_INTERVAL_MS = 4;
 
+/**
+ * A read at least this large is a bulk transfer, not a trickle of frames: the socket is read again
+ * at once (pacing it would cap the throughput at one receive buffer per interval).
+ */
+const BULK_READ_BYTES = 16 * 1024;
+
 /** Statuses whose response has no body (a `Response` may not be given one). */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
@@ -246,10 +252,10 @@ function paceReads(incoming: http.IncomingMessage, interval: number): void {
     lastRead = performance.now();
     socket.resume();
   };
-  const onRead = (): void => {
+  const onRead = (bytes: Buffer): void => {
     if (held !== undefined) return;
     const now = performance.now();
-    if (now - lastRead >= interval) {
+    if (now - lastRead >= interval || bytes.length >= BULK_READ_BYTES) {
       lastRead = now;
       return;
     }

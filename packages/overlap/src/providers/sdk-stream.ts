@@ -10,7 +10,8 @@ import type { OverlapError } from "../errors.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import { incomingBodyOf } from "./node-http-fetch.js";
 import { providerError, streamCut } from "./provider-errors.js";
-import { type FrameTranslator, type SseBatchesOptions, sseBatches } from "./sse-batches.js";
+import type { FrameTranslator, SseBatchesOptions } from "./sse-batch-reader.js";
+import { sseBatches } from "./sse-batches.js";
 
 /** The fields of the SDKs' APIError classes that we read (both SDKs share the shape). */
 interface SdkApiError {
