@@ -9,7 +9,12 @@ import { MAX_LABEL_VALUES, ShopMetrics } from "./metrics.js";
 import { observedTurnBody } from "./observe-turns.js";
 import type { ShopTurnInput } from "./run-shop-turn.js";
 import { type HttpServer, startHttpServer } from "./start-http-server.js";
-import { createTestShop, readEvents, TEST_MERCHANT_TOKEN, type TestShop } from "./test-shop.js";
+import {
+  createTestShop,
+  readEvents,
+  TEST_MERCHANT_TOKEN,
+  type TestShop,
+} from "./test-shop.testkit.js";
 import type { TurnContext } from "./turn-registry.js";
 
 const DEMO =

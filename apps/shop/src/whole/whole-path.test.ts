@@ -13,7 +13,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "../db/open-store.js";
 import type { ShopStore } from "../db/shop-store.js";
-import { createTestShop, readEvents, type TestShop } from "../server/test-shop.js";
+import { createTestShop, readEvents, type TestShop } from "../server/test-shop.testkit.js";
 import { overlapPathFromEnv } from "./overlap-path.js";
 import { turnBodyFor, wholePathEndpoint } from "./whole-shop-turn.js";
 
