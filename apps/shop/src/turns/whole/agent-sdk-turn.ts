@@ -61,7 +61,7 @@ import {
   savedMsOf,
   toolResultMessage,
 } from "overlap-runtime/core";
-import type { MessagesApiEndpoint } from "../model/model-from-env.js";
+import type { MessagesApiEndpoint } from "../../model/model-from-env.js";
 import { transcriptEntries, transcriptStore } from "./claude-transcript.js";
 
 /** The MCP server name the tools are registered under: the CLI calls them `mcp__shop__<name>`. */
