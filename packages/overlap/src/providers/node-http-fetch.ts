@@ -184,8 +184,17 @@ function send(
         signal.addEventListener("abort", onBodyAbort, { once: true });
         incoming.once("close", () => signal.removeEventListener("abort", onBodyAbort));
       } else release();
+      let response: Response;
+      try {
+        response = toResponse(incoming);
+      } catch (err) {
+        // Headers a `Headers` cannot hold: as undici's fetch, a failed fetch.
+        incoming.destroy();
+        reject(new TypeError("fetch failed", { cause: err }));
+        return;
+      }
       if (interval > 0) paceReads(incoming, interval);
-      resolve(toResponse(incoming));
+      resolve(response);
     });
     req.end(request.body);
   });
