@@ -80,6 +80,22 @@ module.exports = {
       to: { path: "^apps/shop/src/(?!domain/|db/)" },
     },
     {
+      name: "shop-turns-below-the-server",
+      comment:
+        "a turn body knows the turn it runs in (server/turn-registry.ts), nothing else of the server or the demo: they choose a body, never the other way",
+      severity: "error",
+      from: { path: "^apps/shop/src/turns/", pathNot: "\\.test\\.ts$|\\.testkit\\.ts$" },
+      to: { path: "^apps/shop/src/(server/(?!turn-registry\\.ts$)|demo/)" },
+    },
+    {
+      name: "shop-turn-paths-apart",
+      comment:
+        "the streamed and the whole-response turn bodies share only what sits in turns/ itself",
+      severity: "error",
+      from: { path: "^apps/shop/src/turns/(streamed|whole)/", pathNot: "\\.test\\.ts$" },
+      to: { path: "^apps/shop/src/turns/(streamed|whole)/", pathNot: "^apps/shop/src/turns/$1/" },
+    },
+    {
       name: "web-reads-only-the-view-contract",
       comment:
         "the browser app shares the server's JSON shapes (views/view-types.ts, types only) and its colour words, nothing else of the server",

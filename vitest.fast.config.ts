@@ -65,7 +65,7 @@ const NEEDS_A_SERVICE_OR_A_PROCESS = [
   "apps/shop/src/server/turn-routes.test.ts",
   "apps/shop/src/server/two-instances*.test.ts",
   "apps/shop/src/server/two-processes.test.ts",
-  "apps/shop/src/whole/whole-path.test.ts",
+  "apps/shop/src/turns/whole/whole-path.test.ts",
 ];
 
 export default mergeConfig(

@@ -44,7 +44,7 @@ import {
   runAgentTurn,
   ToolExecutor,
 } from "overlap-runtime";
-import { anthropicModel } from "overlap-runtime/anthropic";
+import { anthropicModel, nodeHttpFetch } from "overlap-runtime/anthropic";
 import type { StreamEvent } from "overlap-runtime/core";
 import { benchTool, recorder, tappedFetch } from "./peers/child-kit.js";
 import {
@@ -91,8 +91,11 @@ async function startSim(): Promise<{ urls: Record<SimKind, string>; stop: () => 
 }
 
 /** overlap as the `overlap` / `overlap-buffered` peers run it. */
-function overlapTurn(eagerInputStreaming: boolean, sdkStream = false, tap = true): Turn {
-  const fetch = tap ? tappedFetch() : globalThis.fetch;
+function overlapTurn(
+  eagerInputStreaming: boolean,
+  sdkStream = false,
+  fetch: typeof globalThis.fetch = tappedFetch(),
+): Turn {
   const executor = new ToolExecutor(
     BENCH_TOOLS.map((t) =>
       defineJsonSchemaTool({
@@ -195,8 +198,7 @@ function overlapReplayTurn(): Turn {
 }
 
 /** The Anthropic SDK's tool runner, as the `anthropic-tool-runner` peer runs it. */
-function toolRunnerTurn(): Turn {
-  const fetch = tappedFetch();
+function toolRunnerTurn(fetch: typeof globalThis.fetch = tappedFetch()): Turn {
   const tools = BENCH_TOOLS.map((t) =>
     betaTool({
       name: t.name,
@@ -296,9 +298,13 @@ const SYSTEMS: Record<string, () => Turn> = {
   "overlap-buffered": () => overlapTurn(false),
   // The same as `overlap` without the wire tap (which every other system has): the tap tees the
   // body and reads every frame again, a cost per frame that weighs on the fine-grained wire.
-  "overlap-untapped": () => overlapTurn(true, false, false),
+  // Untapped, overlap's client has its own fetch (`nodeHttpFetch`: the socket read directly, in
+  // paced reads), as `anthropicModel` makes it when given no client; `-fetch`: the global fetch.
+  "overlap-untapped": () => overlapTurn(true, false, nodeHttpFetch),
+  "overlap-untapped-fetch": () => overlapTurn(true, false, globalThis.fetch),
   "overlap-replay (no network)": overlapReplayTurn,
-  "anthropic-tool-runner": toolRunnerTurn,
+  "anthropic-tool-runner": () => toolRunnerTurn(),
+  "anthropic-tool-runner-untapped": () => toolRunnerTurn(globalThis.fetch),
   "sdk-floor": () => sdkFloorTurn(true),
   "sdk-floor-buffered": () => sdkFloorTurn(false),
 };

@@ -1,8 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { registerMerchantStoreSuite } from "./merchant-store-suite.js";
+import { registerMerchantStoreSuite } from "./merchant-store-suite.testkit.js";
 import type { ShopStore } from "./shop-store.js";
-import { type PeerOptions, registerStoreSuite, registerUpgradeSuite } from "./store-suite.js";
+import {
+  type PeerOptions,
+  registerStoreSuite,
+  registerUpgradeSuite,
+} from "./store-suite.testkit.js";
 import { registerTurnLeaseSuite } from "./turn-leases.testkit.js";
 
 const DATABASE_URL = process.env.DATABASE_URL || "postgres://127.0.0.1:5432/test";

@@ -4,7 +4,7 @@
  * the store always parses JSON itself. Timestamps are ISO 8601 text (they sort as time).
  */
 
-import type { Generated } from "kysely";
+import type { Generated, Kysely, Transaction } from "kysely";
 
 /** Applied schema migrations. */
 export interface SchemaVersionTable {
@@ -181,3 +181,6 @@ export interface ShopDatabase {
   turn_leases: TurnLeasesTable;
   turn_display: TurnDisplayTable;
 }
+
+/** What the store's queries run on: its Kysely, or one of its transactions. */
+export type ShopDb = Kysely<ShopDatabase> | Transaction<ShopDatabase>;

@@ -4,12 +4,16 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { Kysely, SqliteDialect } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
-import { addInFirstVariant } from "../domain/test-products.js";
-import { registerMerchantStoreSuite } from "./merchant-store-suite.js";
+import { addInFirstVariant } from "../domain/test-products.testkit.js";
+import { registerMerchantStoreSuite } from "./merchant-store-suite.testkit.js";
 import type { ShopDatabase } from "./shop-database.js";
 import type { ShopStore } from "./shop-store.js";
 import { openSqliteStore } from "./sqlite-store.js";
-import { type PeerOptions, registerStoreSuite, registerUpgradeSuite } from "./store-suite.js";
+import {
+  type PeerOptions,
+  registerStoreSuite,
+  registerUpgradeSuite,
+} from "./store-suite.testkit.js";
 import { registerTurnLeaseSuite } from "./turn-leases.testkit.js";
 
 /** A temporary directory per harness, deleted with it. */

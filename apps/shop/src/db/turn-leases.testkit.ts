@@ -8,10 +8,10 @@
 
 import type { Message } from "overlap-runtime";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { addInFirstVariant } from "../domain/test-products.js";
+import { addInFirstVariant } from "../domain/test-products.testkit.js";
 import type { ShopStore } from "./shop-store.js";
 import { TurnLeaseLost } from "./sql-turn-leases.js";
-import type { StoreHarness, StoreHarnessFactory } from "./store-suite.js";
+import type { StoreHarness, StoreHarnessFactory } from "./store-suite.testkit.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

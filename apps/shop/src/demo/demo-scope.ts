@@ -7,6 +7,7 @@
  */
 
 import { AsyncLocalStorage } from "node:async_hooks";
+import { nodeHttpFetch } from "overlap-runtime/anthropic";
 import type { DemoBook, SimulatedCall } from "./demo-book.js";
 import { type DemoService, simRequestHeaders } from "./demo-settings.js";
 
@@ -58,10 +59,12 @@ export function bookScope(book: DemoBook, sessionId: string, modelControls: bool
 /**
  * A `fetch` for the embedded scripted model's clients: adds the current scope's `x-sim-pacing` /
  * `x-sim-fault` headers to each request (none outside a scope). Given only to the scripted
- * model's SDK clients, never to a real provider's.
+ * model's SDK clients, never to a real provider's. The requests go out through `nodeHttpFetch`,
+ * as a real provider's do (overlap reads the stream straight from the socket).
  */
 export const demoSimFetch: typeof fetch = (input, init) => {
   const extra = currentDemoScope()?.takeSimHeaders() ?? {};
+  const fetch = nodeHttpFetch;
   if (Object.keys(extra).length === 0) return fetch(input, init);
   const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : {}));
   for (const [name, value] of Object.entries(extra)) headers.set(name, value);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { TurnBody } from "../whole/overlap-path.js";
+import type { TurnBody } from "../turns/turn-body.js";
 import { DemoBook } from "./demo-book.js";
 import { currentDemoScope } from "./demo-scope.js";
 import { defaultDemoSettings } from "./demo-settings.js";

@@ -6,7 +6,7 @@
  * async context would be paid on every promise of the turn for nothing.
  */
 
-import type { TurnBody } from "../whole/overlap-path.js";
+import type { TurnBody } from "../turns/turn-body.js";
 import type { DemoBook } from "./demo-book.js";
 import { bookScope, runInDemoScope } from "./demo-scope.js";
 import { DEMO_SERVICES, type DemoSettings } from "./demo-settings.js";

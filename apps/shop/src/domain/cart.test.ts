@@ -12,7 +12,7 @@ import {
   removeLine,
   updateQuantity,
 } from "./cart.js";
-import { testProduct } from "./test-products.js";
+import { testProduct } from "./test-products.testkit.js";
 
 const shoe = testProduct({ id: "shoe", name: "Aero Trail Runner", priceCents: 8_900, stock: 40 });
 const sock = testProduct({ id: "sock", name: "Merino Wool Socks", priceCents: 1_450, stock: 3 });

@@ -11,7 +11,7 @@ import {
   priceWords,
   withDiscount,
 } from "./discounts.js";
-import { testProduct } from "./test-products.js";
+import { testProduct } from "./test-products.testkit.js";
 
 const jacket = testProduct({
   id: "j1",

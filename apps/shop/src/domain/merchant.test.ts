@@ -12,7 +12,7 @@ import {
   summarizeSales,
 } from "./merchant.js";
 import type { Order } from "./orders.js";
-import { testProduct } from "./test-products.js";
+import { testProduct } from "./test-products.testkit.js";
 
 const a = testProduct({ id: "a", name: "Alpha", stock: 0 });
 const b = testProduct({ id: "b", name: "Bravo", stock: 5 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { addToCart, type Cart, EMPTY_CART } from "./cart.js";
 import type { Product } from "./catalog.js";
 import { checkout } from "./orders.js";
-import { testProduct } from "./test-products.js";
+import { testProduct } from "./test-products.testkit.js";
 
 const shoe = testProduct({ id: "shoe", name: "Aero Trail Runner", priceCents: 8_900, stock: 5 });
 const sock = testProduct({ id: "sock", name: "Merino Wool Socks", priceCents: 1_450, stock: 3 });

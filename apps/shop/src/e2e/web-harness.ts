@@ -25,7 +25,7 @@ import { ensureWebBuild, WEB_DIR } from "../server/web-build.js";
 
 export { ensureWebBuild, WEB_DIR };
 
-import { TEST_MERCHANT_TOKEN } from "../server/test-shop.js";
+import { TEST_MERCHANT_TOKEN } from "../server/test-shop.testkit.js";
 
 export { TEST_MERCHANT_TOKEN };
 

@@ -12,7 +12,7 @@ import { createShopAgents, type ShopAgents } from "../agents/shop-agents.js";
 import { openStore } from "../db/open-store.js";
 import type { ShopStore } from "../db/shop-store.js";
 import { discountedCents, listPriceOf } from "../domain/discounts.js";
-import { addInFirstVariant } from "../domain/test-products.js";
+import { addInFirstVariant } from "../domain/test-products.testkit.js";
 import { modelFromEnv, type ShopModel } from "./model-from-env.js";
 import { shopPolicy } from "./shop-policy.js";
 

@@ -18,7 +18,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import type { ModelClient } from "overlap-runtime";
-import { anthropicModel } from "overlap-runtime/anthropic";
+import { anthropicModel, nodeHttpFetch } from "overlap-runtime/anthropic";
 import { geminiModel } from "overlap-runtime/google";
 import { openaiChatModel, openaiResponsesModel } from "overlap-runtime/openai";
 import { type Pacing, type SimPolicy, startSim } from "overlap-sim";
@@ -85,6 +85,7 @@ export async function modelFromEnv(options: ModelFromEnvOptions): Promise<ShopMo
     const client = new Anthropic({
       apiKey: env.ANTHROPIC_API_KEY,
       baseURL: env.ANTHROPIC_BASE_URL ?? null,
+      fetch: nodeHttpFetch,
     });
     const messagesApi: MessagesApiEndpoint = {
       apiKey: env.ANTHROPIC_API_KEY,
@@ -102,6 +103,7 @@ export async function modelFromEnv(options: ModelFromEnvOptions): Promise<ShopMo
     const client = new OpenAI({
       apiKey: env.OPENAI_API_KEY ?? "not-needed",
       baseURL: env.OPENAI_BASE_URL ?? null,
+      fetch: nodeHttpFetch,
     });
     const adapter =
       api === "responses"

@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentEvent } from "overlap-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ShopProcess, spawnShop, stopShop } from "../server/spawn-shop.js";
-import { readEvents } from "../server/test-shop.js";
+import { type ShopProcess, spawnShop, stopShop } from "../server/spawn-shop.testkit.js";
+import { readEvents } from "../server/test-shop.testkit.js";
 import {
   type ScriptedModelProcess,
   spawnScriptedModel,

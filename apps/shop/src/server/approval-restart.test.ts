@@ -18,7 +18,7 @@ import {
 } from "overlap-runtime";
 import { decodeSseStream } from "overlap-runtime/core";
 import { afterAll, describe, expect, it } from "vitest";
-import { type ShopProcess, spawnShop, stopShop } from "./spawn-shop.js";
+import { type ShopProcess, spawnShop, stopShop } from "./spawn-shop.testkit.js";
 
 const running: ShopProcess[] = [];
 let dir: string | undefined;

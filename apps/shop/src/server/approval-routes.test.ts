@@ -14,7 +14,7 @@ import {
 } from "overlap-runtime";
 import { decodeSseStream } from "overlap-runtime/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestShop, readEvents, type TestShop } from "./test-shop.js";
+import { createTestShop, readEvents, type TestShop } from "./test-shop.testkit.js";
 
 type Of<T extends AgentEvent["type"]> = Extract<AgentEvent, { type: T }>;
 

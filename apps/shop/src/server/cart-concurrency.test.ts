@@ -3,7 +3,7 @@ import { parseToolInput } from "overlap-runtime/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cartTotal } from "../domain/cart.js";
 import type { Product } from "../domain/catalog.js";
-import { createTestShop, type TestShop } from "./test-shop.js";
+import { createTestShop, type TestShop } from "./test-shop.testkit.js";
 
 let t: TestShop;
 beforeAll(async () => {

@@ -8,7 +8,7 @@
 import { validateConversation } from "overlap-runtime";
 import { afterAll, describe, expect, it } from "vitest";
 import { openStore } from "../db/open-store.js";
-import { createTestShop, readEvents, type TestShop } from "./test-shop.js";
+import { createTestShop, readEvents, type TestShop } from "./test-shop.testkit.js";
 
 describe("turns of one session in two processes", () => {
   const shops: TestShop[] = [];

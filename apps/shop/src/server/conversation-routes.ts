@@ -12,6 +12,8 @@ import { z } from "zod";
 import type { ShopAgent } from "../agents/shop-agent.js";
 import { loadRecoveredConversation } from "../db/recover-conversation.js";
 import type { SessionKind, ShopStore } from "../db/shop-store.js";
+import { streamedShopTurn } from "../turns/streamed/streamed-shop-turn.js";
+import type { TurnBody } from "../turns/turn-body.js";
 import type { AppEnv } from "./app-env.js";
 import { withCartNote } from "./cart-note.js";
 import { isEmptyMessage } from "./empty-message.js";
@@ -19,7 +21,6 @@ import { HttpError } from "./http-error.js";
 import { FixedWindowLimiter, type RateCounter } from "./rate-limit.js";
 import { isStorableText, readJson } from "./read-json.js";
 import { requireSession } from "./require-session.js";
-import { shopTurn } from "./run-shop-turn.js";
 import { sseResponse } from "./sse-response.js";
 import type { StreamLimits } from "./stream-limits.js";
 import type { TurnRegistry } from "./turn-registry.js";
@@ -63,8 +64,8 @@ export interface ConversationRouteDeps {
   turnsPerMinute: number;
   /** Where the turn limit counts (shared through Redis with `REDIS_URL`); default this process. */
   rateCounter?: RateCounter;
-  /** The turn runner (`OVERLAP_PATH`); default the streamed one, {@link shopTurn}. */
-  turnBody?: typeof shopTurn;
+  /** The turn runner (`OVERLAP_PATH`); default the streamed one, {@link streamedShopTurn}. */
+  turnBody?: TurnBody;
   /** Bounds on the open SSE streams (its `middleware` must run in front of these routes). */
   streams: StreamLimits;
 }
@@ -136,7 +137,7 @@ export function registerConversationRoutes(
       await turnLimit.take(c, sessionId);
       // A shopper's cart may have changed in another chat since this one looked: say how it is.
       const turnText = kind !== "shopper" ? text : await withCartNote(store, sessionId, text);
-      const body = (deps.turnBody ?? shopTurn)({
+      const body = (deps.turnBody ?? streamedShopTurn)({
         store,
         model: deps.model,
         agent,

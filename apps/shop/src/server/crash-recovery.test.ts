@@ -34,7 +34,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { withDefaultUser } from "../db/postgres-store.js";
 import { callsOf, postgresProblem } from "./services.testkit.js";
-import { type ShopProcess, spawnShop, stopShop } from "./spawn-shop.js";
+import { type ShopProcess, spawnShop, stopShop } from "./spawn-shop.testkit.js";
 
 const DEMO =
   "add the Volt Aero trail runner in size 10 and the charcoal wool socks in size M to my cart and tell me the total";

@@ -16,6 +16,7 @@ import type { ShopStore } from "../db/shop-store.js";
 import { leaseHolderId } from "../db/sql-turn-leases.js";
 import { DemoBook } from "../demo/demo-book.js";
 import { demoTurnBody } from "../demo/demo-turn-body.js";
+import { streamedShopTurn } from "../turns/streamed/streamed-shop-turn.js";
 import type { AppEnv } from "./app-env.js";
 import { registerApprovalRoutes } from "./approval-routes.js";
 import { registerCartRoutes } from "./cart-routes.js";
@@ -30,7 +31,6 @@ import { observedTurnBody } from "./observe-turns.js";
 import { clientAddress, type RateCounter, rateLimit } from "./rate-limit.js";
 import { requestLogging } from "./request-logging.js";
 import { requireMerchantToken } from "./require-merchant-token.js";
-import { shopTurn } from "./run-shop-turn.js";
 import { serveWeb } from "./serve-web.js";
 import { registerShopperRoutes } from "./shopper-routes.js";
 import { type StreamLimitSettings, StreamLimits } from "./stream-limits.js";
@@ -198,7 +198,7 @@ export function createApp(deps: AppDeps): ShopApp {
     // Shopper turns run in their session's demo scope.
     turnBody: observedTurnBody(
       metrics,
-      demoTurnBody(demo, modelControls, deps.turnBody ?? shopTurn),
+      demoTurnBody(demo, modelControls, deps.turnBody ?? streamedShopTurn),
     ),
   };
   registerCartRoutes(app, store);

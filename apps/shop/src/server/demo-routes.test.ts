@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { modelFromEnv } from "../model/model-from-env.js";
 import { shopPolicy } from "../model/shop-policy.js";
 import type { DemoAnswer } from "./demo-routes.js";
-import { createTestShop, readEvents, type TestShop } from "./test-shop.js";
+import { createTestShop, readEvents, type TestShop } from "./test-shop.testkit.js";
 
 type Of<T extends AgentEvent["type"]> = Extract<AgentEvent, { type: T }>;
 const of = <T extends AgentEvent["type"]>(events: readonly LoggedEvent[], type: T) =>

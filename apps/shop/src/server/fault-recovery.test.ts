@@ -9,7 +9,7 @@ import { anthropicModel } from "overlap-runtime/anthropic";
 import type { StreamEvent } from "overlap-runtime/core";
 import { type SimServer, startSim } from "overlap-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestShop, readEvents, type TestShop } from "./test-shop.js";
+import { createTestShop, readEvents, type TestShop } from "./test-shop.testkit.js";
 
 // The simulator's generic policy turns these directives into two add_to_cart calls in one response
 // (two products that need no size or colour choice: the water bottle, the beanie).

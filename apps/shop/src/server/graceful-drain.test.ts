@@ -8,7 +8,7 @@ import { validateConversation } from "overlap-runtime";
 import { describe, expect, it } from "vitest";
 import { ConfigError, DEFAULT_SHUTDOWN_GRACE_MS, loadConfig } from "../config.js";
 import { GracefulTurnRegistry } from "./graceful-turns.js";
-import { createTestShop, readEvents, type TestShop } from "./test-shop.js";
+import { createTestShop, readEvents, type TestShop } from "./test-shop.testkit.js";
 
 const DEMO =
   "add the Volt Aero trail runner in size 10 and the charcoal wool socks in size M to my cart and tell me the total";

@@ -12,8 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type LoggedEvent, type Message, validateConversation } from "overlap-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ShopProcess, spawnShop, stopShop } from "./spawn-shop.js";
-import { readEvents } from "./test-shop.js";
+import { type ShopProcess, spawnShop, stopShop } from "./spawn-shop.testkit.js";
+import { readEvents } from "./test-shop.testkit.js";
 import { ensureWebBuild } from "./web-build.js";
 
 const DEMO =

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "../db/open-store.js";
 import { withDefaultUser } from "../db/postgres-store.js";
 import { startHttpServer } from "./start-http-server.js";
-import { createTestShop, type TestShop } from "./test-shop.js";
+import { createTestShop, type TestShop } from "./test-shop.testkit.js";
 
 let t: TestShop;
 beforeAll(async () => {

@@ -23,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.js";
 import { shopPolicy } from "../model/shop-policy.js";
 import { type RunningShop, startShop } from "./start-shop.js";
-import { readEvents } from "./test-shop.js";
+import { readEvents } from "./test-shop.testkit.js";
 
 const MERCHANT_TOKEN = "merchant-token-for-the-storm-0123456789";
 /** Variations per request shape. */

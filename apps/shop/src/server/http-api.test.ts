@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestShop, TEST_MERCHANT_TOKEN, type TestShop } from "./test-shop.js";
+import { createTestShop, TEST_MERCHANT_TOKEN, type TestShop } from "./test-shop.testkit.js";
 
 let t: TestShop;
 beforeAll(async () => {

@@ -3,13 +3,17 @@ import type { AgentEvent, LoggedEvent } from "overlap-runtime";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../config.js";
-import type { TurnBody } from "../whole/overlap-path.js";
+import type { ShopTurnInput, TurnBody } from "../turns/turn-body.js";
 import { createApp } from "./create-app.js";
 import { MAX_LABEL_VALUES, ShopMetrics } from "./metrics.js";
 import { observedTurnBody } from "./observe-turns.js";
-import type { ShopTurnInput } from "./run-shop-turn.js";
 import { type HttpServer, startHttpServer } from "./start-http-server.js";
-import { createTestShop, readEvents, TEST_MERCHANT_TOKEN, type TestShop } from "./test-shop.js";
+import {
+  createTestShop,
+  readEvents,
+  TEST_MERCHANT_TOKEN,
+  type TestShop,
+} from "./test-shop.testkit.js";
 import type { TurnContext } from "./turn-registry.js";
 
 const DEMO =

@@ -8,13 +8,16 @@
  */
 
 import type { AgentEvent } from "overlap-runtime";
-import type { TurnBody } from "../whole/overlap-path.js";
+import { streamedShopTurn } from "../turns/streamed/streamed-shop-turn.js";
+import type { TurnBody } from "../turns/turn-body.js";
 import type { ShopMetrics } from "./metrics.js";
 import { logRound } from "./round-log.js";
-import { shopTurn } from "./run-shop-turn.js";
 
-/** `body` (default the streamed runner, {@link shopTurn}) with its events observed. */
-export function observedTurnBody(metrics: ShopMetrics, body: TurnBody = shopTurn): TurnBody {
+/** `body` (default the streamed runner, {@link streamedShopTurn}) with its events observed. */
+export function observedTurnBody(
+  metrics: ShopMetrics,
+  body: TurnBody = streamedShopTurn,
+): TurnBody {
   return (input) => {
     const run = body(input);
     return async (turn) => {

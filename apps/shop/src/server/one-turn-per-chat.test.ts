@@ -24,10 +24,15 @@ import {
   spawnScriptedModel,
   stopScriptedModel,
 } from "../model/spawn-scripted-model.js";
-import { deleteKeys, redisProblem, TEST_REDIS_URL, uniqueKeyPrefix } from "./redis-test-support.js";
+import {
+  deleteKeys,
+  redisProblem,
+  TEST_REDIS_URL,
+  uniqueKeyPrefix,
+} from "./redis-test-support.testkit.js";
 import { callsOf, postgresProblem } from "./services.testkit.js";
-import { type ShopProcess, spawnShop, stopShop } from "./spawn-shop.js";
-import { readEvents } from "./test-shop.js";
+import { type ShopProcess, spawnShop, stopShop } from "./spawn-shop.testkit.js";
+import { readEvents } from "./test-shop.testkit.js";
 
 const DATABASE_URL = withDefaultUser(process.env.DATABASE_URL || "postgres://127.0.0.1:5432/test");
 

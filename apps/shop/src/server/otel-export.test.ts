@@ -15,7 +15,7 @@ import { loadConfig } from "../config.js";
 import { shopPolicy } from "../model/shop-policy.js";
 import { startOtelExport } from "./otel-export.js";
 import { startShop } from "./start-shop.js";
-import { readEvents } from "./test-shop.js";
+import { readEvents } from "./test-shop.testkit.js";
 
 interface OtlpSpan {
   name: string;

@@ -8,7 +8,7 @@
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type HttpServer, startHttpServer } from "./start-http-server.js";
-import { createTestShop, type TestShop } from "./test-shop.js";
+import { createTestShop, type TestShop } from "./test-shop.testkit.js";
 
 let t: TestShop;
 let http: HttpServer;

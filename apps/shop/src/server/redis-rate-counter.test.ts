@@ -18,7 +18,7 @@ import {
   skipWithoutRedis,
   TEST_REDIS_URL,
   uniqueKeyPrefix,
-} from "./redis-test-support.js";
+} from "./redis-test-support.testkit.js";
 
 const skip = await skipWithoutRedis("Redis rate limit tests");
 const silent = pino({ level: "silent" });

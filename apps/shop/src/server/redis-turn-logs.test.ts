@@ -16,7 +16,7 @@ import {
   skipWithoutRedis,
   TEST_REDIS_URL,
   uniqueKeyPrefix,
-} from "./redis-test-support.js";
+} from "./redis-test-support.testkit.js";
 import { RedisTurnLogs, type RedisTurnLogsOptions } from "./redis-turn-logs.js";
 import { TurnRegistry, type TurnView } from "./turn-registry.js";
 

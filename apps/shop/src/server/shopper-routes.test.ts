@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addToCart } from "../domain/cart.js";
-import { addInFirstVariant } from "../domain/test-products.js";
-import { createTestShop, readEvents, TEST_MERCHANT_TOKEN, type TestShop } from "./test-shop.js";
+import { addInFirstVariant } from "../domain/test-products.testkit.js";
+import {
+  createTestShop,
+  readEvents,
+  TEST_MERCHANT_TOKEN,
+  type TestShop,
+} from "./test-shop.testkit.js";
 
 let t: TestShop;
 beforeAll(async () => {

@@ -15,7 +15,7 @@ import { loadConfig } from "../config.js";
 import { shopPolicy } from "../model/shop-policy.js";
 import { type HttpServer, startHttpServer } from "./start-http-server.js";
 import { startShop } from "./start-shop.js";
-import { createTestShop, type TestShop } from "./test-shop.js";
+import { createTestShop, type TestShop } from "./test-shop.testkit.js";
 
 const servers: HttpServer[] = [];
 const shops: TestShop[] = [];

@@ -8,7 +8,7 @@ import { ConfigError, describeDatabase, loadConfig } from "../config.js";
 import { openStore } from "../db/open-store.js";
 import { shopPolicy } from "../model/shop-policy.js";
 import { startShop } from "./start-shop.js";
-import { readEvents } from "./test-shop.js";
+import { readEvents } from "./test-shop.testkit.js";
 
 const DEMO =
   "add the Volt Aero trail runner in size 10 and the charcoal wool socks in size M to my cart and tell me the total";

@@ -10,7 +10,7 @@ import { request as httpRequest, type IncomingMessage } from "node:http";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type HttpServer, startHttpServer } from "./start-http-server.js";
 import { StreamLimits } from "./stream-limits.js";
-import { createTestShop, type TestShop } from "./test-shop.js";
+import { createTestShop, type TestShop } from "./test-shop.testkit.js";
 
 describe("StreamLimits.tryAcquire", () => {
   it("counts per chat, shopper and address, refuses at a bound without counting, forgets keys at zero", () => {

@@ -25,14 +25,14 @@ import {
   updateQuantity,
 } from "../domain/cart.js";
 import { generateCatalog, type Product } from "../domain/catalog.js";
-import { addInFirstVariant } from "../domain/test-products.js";
+import { addInFirstVariant } from "../domain/test-products.testkit.js";
 import {
   type ScriptedModelProcess,
   spawnScriptedModel,
   stopScriptedModel,
 } from "../model/spawn-scripted-model.js";
-import { type ShopProcess, spawnShop, stopShop } from "./spawn-shop.js";
-import { readEvents } from "./test-shop.js";
+import { type ShopProcess, spawnShop, stopShop } from "./spawn-shop.testkit.js";
+import { readEvents } from "./test-shop.testkit.js";
 
 const DATABASE_URL = withDefaultUser(process.env.DATABASE_URL || "postgres://127.0.0.1:5432/test");
 

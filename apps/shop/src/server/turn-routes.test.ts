@@ -6,7 +6,7 @@ import {
 } from "overlap-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type HttpServer, startHttpServer } from "./start-http-server.js";
-import { createTestShop, readEvents, seqOf, type TestShop } from "./test-shop.js";
+import { createTestShop, readEvents, seqOf, type TestShop } from "./test-shop.testkit.js";
 
 const DEMO =
   "add the Volt Aero trail runner in size 10 and the charcoal wool socks in size M to my cart and tell me the total";

@@ -10,10 +10,15 @@ import { Redis } from "ioredis";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withDefaultUser } from "../db/postgres-store.js";
-import { deleteKeys, redisProblem, TEST_REDIS_URL, uniqueKeyPrefix } from "./redis-test-support.js";
+import {
+  deleteKeys,
+  redisProblem,
+  TEST_REDIS_URL,
+  uniqueKeyPrefix,
+} from "./redis-test-support.testkit.js";
 import { postgresProblem } from "./services.testkit.js";
-import { type ShopProcess, spawnShop, stopShop } from "./spawn-shop.js";
-import { readEvents, seqOf } from "./test-shop.js";
+import { type ShopProcess, spawnShop, stopShop } from "./spawn-shop.testkit.js";
+import { readEvents, seqOf } from "./test-shop.testkit.js";
 
 const DATABASE_URL = withDefaultUser(process.env.DATABASE_URL || "postgres://127.0.0.1:5432/test");
 const DEMO =

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withDefaultUser } from "../db/postgres-store.js";
-import { type ShopProcess, spawnShop, stopShop } from "./spawn-shop.js";
+import { type ShopProcess, spawnShop, stopShop } from "./spawn-shop.testkit.js";
 
 const DATABASE_URL = withDefaultUser(process.env.DATABASE_URL || "postgres://127.0.0.1:5432/test");
 

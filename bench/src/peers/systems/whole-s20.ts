@@ -1,5 +1,5 @@
 /**
- * The shop's whole-response path (`apps/shop/src/whole/`): `runAgentSdkTurn`, the Claude
+ * The shop's whole-response path (`apps/shop/src/turns/whole/`): `runAgentSdkTurn`, the Claude
  * Agent SDK (its CLI, a child process of this one) with the same tools as overlap, each call run
  * once its response has ended. The CLI makes its own HTTP requests, so they go through a small
  * proxy in this process that forwards them to the scripted model with the same wire tap as every
@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { defineTool, type Message, ToolExecutor } from "overlap-runtime";
 import { z } from "zod";
-import { runAgentSdkTurn } from "../../../../apps/shop/src/whole/agent-sdk-turn.js";
+import { runAgentSdkTurn } from "../../../../apps/shop/src/turns/whole/agent-sdk-turn.js";
 import {
   benchTool,
   type PeerSystem,

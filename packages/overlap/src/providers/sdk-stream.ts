@@ -8,8 +8,10 @@
 
 import type { OverlapError } from "../errors.js";
 import type { StreamEvent } from "../stream/stream-event.js";
+import { incomingBodyOf } from "./node-http-fetch.js";
 import { providerError, streamCut } from "./provider-errors.js";
-import { type FrameTranslator, type SseBatchesOptions, sseBatches } from "./sse-batches.js";
+import type { FrameTranslator, SseBatchesOptions } from "./sse-batch-reader.js";
+import { sseBatches } from "./sse-batches.js";
 
 /** The fields of the SDKs' APIError classes that we read (both SDKs share the shape). */
 interface SdkApiError {
@@ -91,7 +93,8 @@ function errorMessage(api: SdkApiError): string {
 /**
  * Overlap's fast read of an SDK request: `open` sends it through the SDK and resolves with the
  * raw `Response` (failures before the stream are `provider_error`, as above); its SSE body is
- * read by {@link sseBatches} with `translate`, one array of events per network chunk.
+ * read by {@link sseBatches} with `translate`, one array of events per network chunk (straight
+ * from the socket when the SDK's fetch is `nodeHttpFetch`).
  */
 export function responseBatches(
   open: () => Promise<Response>,
@@ -107,6 +110,8 @@ export function responseBatches(
       if (signal.aborted) return undefined;
       throw sdkProviderError(err);
     }
+    const incoming = incomingBodyOf(response);
+    if (incoming) return incoming;
     if (!response.body) throw streamCut(undefined, "was cut: the response has no body");
     return response.body;
   };

@@ -7,73 +7,16 @@
  * sends the request, with its retries and its errors before the stream.
  */
 
-import { OverlapError } from "../errors.js";
-import { SseDecoder, type SseFrame } from "../sse/sse-decoder.js";
+import type { IncomingMessage } from "node:http";
+import type { OverlapError } from "../errors.js";
 import type { StreamEvent } from "../stream/stream-event.js";
+import { incomingBatches } from "./incoming-batches.js";
 import { streamCut } from "./provider-errors.js";
-
-/**
- * Translates one frame into events pushed onto `out`; returns true when the stream is over (an
- * error the provider sent, its end marker).
- */
-export type FrameTranslator = (frame: SseFrame, out: StreamEvent[]) => boolean | undefined;
-
-/** Options of {@link sseBatches}. */
-export interface SseBatchesOptions {
-  /** The longest SSE event accepted, in characters (see `SseDecoderOptions.maxEventChars`). */
-  maxEventChars?: number;
-  /** Events to add once the body ended normally (a format whose end is implicit). */
-  finish?: () => Iterable<StreamEvent>;
-}
-
-/**
- * The synchronous core of {@link sseBatches}: one network chunk in, its events out.
- */
-export class SseBatchReader {
-  #out: StreamEvent[] = [];
-  #over = false;
-  readonly #decoder: SseDecoder;
-  readonly #text = new TextDecoder();
-  readonly #finish: (() => Iterable<StreamEvent>) | undefined;
-
-  constructor(translate: FrameTranslator, options: SseBatchesOptions = {}) {
-    this.#decoder = new SseDecoder(
-      (frame) => {
-        if (!this.#over) this.#over = translate(frame, this.#out) === true;
-      },
-      undefined,
-      options.maxEventChars === undefined ? {} : { maxEventChars: options.maxEventChars },
-    );
-    this.#finish = options.finish;
-  }
-
-  /** True once the stream is over: its end marker or an error the provider sent. */
-  get over(): boolean {
-    return this.#over;
-  }
-
-  /**
-   * Reads one chunk (`undefined`: the body ended). Returns the chunk's events (possibly none)
-   * and the failure that ends the stream after them: the chunk's events before a frame that
-   * cannot be read still count, as they would have reached the round one by one before it.
-   */
-  read(bytes: Uint8Array | undefined): { events: StreamEvent[]; failure?: OverlapError } {
-    let failure: OverlapError | undefined;
-    try {
-      this.#decoder.push(
-        bytes === undefined ? this.#text.decode() : this.#text.decode(bytes, { stream: true }),
-      );
-    } catch (err) {
-      failure = err instanceof OverlapError ? err : streamCut(err);
-    }
-    if (bytes === undefined && !this.#over && !failure && this.#finish) {
-      for (const event of this.#finish()) this.#out.push(event);
-    }
-    const events = this.#out;
-    if (events.length > 0) this.#out = [];
-    return failure ? { events, failure } : { events };
-  }
-}
+import {
+  type FrameTranslator,
+  type SseBatchesOptions,
+  SseBatchReader,
+} from "./sse-batch-reader.js";
 
 /** What `reader.read()` resolves to. */
 type ReadResult = Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>;
@@ -82,13 +25,14 @@ type ReadResult = Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["re
  * The events of an SSE body, one array per network chunk (chunks that complete no frame yield
  * nothing). `open` gives the body (it may send the request first; undefined ends quietly: the
  * request was aborted), inside this one generator, so each network chunk costs one await and
- * no delegation between generators. A read that fails is `stream_interrupted`, as is a frame the
+ * no delegation between generators. A Node response (from `nodeHttpFetch`) is read directly,
+ * one array per burst of chunks that arrived together (`incomingBatches`). A read that fails is `stream_interrupted`, as is a frame the
  * translator cannot read (malformed JSON: what the SDKs' own streams throw there); an abort ends
  * quietly; an event past `maxEventChars` is `limit_exceeded`. Leaving early cancels the body
  * (closes the connection).
  */
 export async function* sseBatches(
-  open: () => Promise<ReadableStream<Uint8Array> | undefined>,
+  open: () => Promise<ReadableStream<Uint8Array> | IncomingMessage | undefined>,
   translate: FrameTranslator,
   signal: AbortSignal,
   options: SseBatchesOptions = {},
@@ -96,6 +40,10 @@ export async function* sseBatches(
   const body = await open();
   if (!body) return;
   const batches = new SseBatchReader(translate, options);
+  if (!(body instanceof ReadableStream)) {
+    yield* incomingBatches(body, batches, signal);
+    return;
+  }
   const reader = body.getReader();
   try {
     for (;;) {

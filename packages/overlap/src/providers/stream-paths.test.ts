@@ -6,19 +6,24 @@
  * format among the real recordings (../shared/realstreams, or the directory
  * `OVERLAP_REALSTREAMS_DIR` names), delivered whole, byte by byte and in seeded random pieces,
  * plus the faults a server can produce: an error event mid-stream, malformed JSON, a cut body,
- * pings and frames without a name, an HTTP error before the stream. `geminiModel` has no SDK
- * stream: its batches flattened are its events one by one.
+ * pings and frames without a name, an HTTP error before the stream. Overlap's reader runs twice:
+ * on a web stream (any fetch) and straight from Node's socket (`nodeHttpFetch`, a real local HTTP
+ * server writing the pieces, paced reads on and off). `geminiModel` has no SDK stream: its batches
+ * flattened are its events one by one.
  */
 
 import { existsSync, readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ModelClient, ModelRequest } from "../agent/model-client.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import { anthropicModel } from "./anthropic/anthropic.js";
 import { geminiModel } from "./google/google.js";
+import { createNodeHttpFetch } from "./node-http-fetch.js";
 import { openaiChatModel } from "./openai/openai.js";
 import { openaiResponsesModel } from "./openai/openai-responses.js";
 import { REALSTREAMS_DIR } from "./realstreams.testkit.js";
@@ -80,23 +85,96 @@ function fetchAnswering(chunks: readonly Uint8Array[], status = 200): typeof glo
   return fetch as unknown as typeof globalThis.fetch;
 }
 
+/**
+ * How a response is read: the SDK's own stream, overlap's reader on the fetch's web stream, or
+ * overlap's reader straight from Node's socket (`node`: paced reads, `node-unpaced`: none).
+ */
+type Path = "sdk" | "reader" | "node" | "node-unpaced";
+/** The paths of overlap's own reader, each compared with the SDK's stream. */
+const OUR_PATHS = ["reader", "node", "node-unpaced"] as const;
+/**
+ * The paths a recording is read on in pieces of `how`: byte by byte over a real socket costs a
+ * write per byte, so a whole recording goes byte by byte through the web stream only (the short
+ * fault bodies go byte by byte on every path).
+ */
+const pathsFor = (how: "whole" | "bytes" | number): readonly Path[] =>
+  how === "bytes" ? ["reader"] : OUR_PATHS;
+
+/**
+ * A local HTTP server answering each request with the pieces its `x-answer` header names: each
+ * piece one write (one chunk of a chunked body), a turn of the event loop after every few pieces so
+ * that the socket reads split them in different places.
+ */
+const answers = new Map<string, { chunks: readonly Uint8Array[]; status: number }>();
+let server: Server;
+let origin = "";
+beforeAll(async () => {
+  server = createServer(async (req, res) => {
+    req.resume();
+    const answer = answers.get(String(req.headers["x-answer"]));
+    if (!answer) {
+      res.writeHead(500).end();
+      return;
+    }
+    res.writeHead(answer.status, {
+      "content-type": answer.status === 200 ? "text/event-stream" : "application/json",
+    });
+    for (const [i, chunk] of answer.chunks.entries()) {
+      if (chunk.length > 0) res.write(chunk);
+      if (i % 5 === 4) await new Promise((next) => setImmediate(next));
+    }
+    res.end();
+  });
+  await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+
+const nodeFetches = {
+  node: createNodeHttpFetch({ minReadIntervalMs: 4 }),
+  "node-unpaced": createNodeHttpFetch({ minReadIntervalMs: 0 }),
+};
+let nextAnswer = 0;
+
+/** A fetch answering every request with `status` and these pieces, the way `path` reads. */
+function answering(path: Path, chunks: readonly Uint8Array[], status: number): typeof fetch {
+  if (path !== "node" && path !== "node-unpaced") return fetchAnswering(chunks, status);
+  const nodeFetch = nodeFetches[path];
+  const served = (input: string | URL | Request, init?: RequestInit) => {
+    const id = String(nextAnswer++);
+    answers.set(id, { chunks, status });
+    const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
+    const headers = new Headers(init?.headers);
+    headers.set("x-answer", id);
+    return nodeFetch(`${origin}${url.pathname}${url.search}`, { ...init, headers });
+  };
+  return served as typeof fetch;
+}
+
 /** A client whose every request is answered with `status` and these pieces of body. */
-function clientAnswering(chunks: readonly Uint8Array[], status = 200): Anthropic {
-  return new Anthropic({ apiKey: "x", maxRetries: 0, fetch: fetchAnswering(chunks, status) });
+function clientAnswering(chunks: readonly Uint8Array[], status = 200, path: Path = "reader") {
+  return new Anthropic({ apiKey: "x", maxRetries: 0, fetch: answering(path, chunks, status) });
 }
 
 /** An OpenAI client answering the same way. */
-function openaiAnswering(chunks: readonly Uint8Array[], status = 200): OpenAI {
-  return new OpenAI({ apiKey: "x", maxRetries: 0, fetch: fetchAnswering(chunks, status) });
+function openaiAnswering(chunks: readonly Uint8Array[], status = 200, path: Path = "reader") {
+  return new OpenAI({ apiKey: "x", maxRetries: 0, fetch: answering(path, chunks, status) });
 }
 
 const REQUEST: ModelRequest = { messages: [{ role: "user", content: "hi" }], tools: [] };
 
 /** A model of one adapter answering with these pieces, on one path. */
-type Make = (chunks: readonly Uint8Array[], sdkStream: boolean, status?: number) => ModelClient;
+type Make = (chunks: readonly Uint8Array[], path: Path, status?: number) => ModelClient;
 
-const anthropicOn: Make = (chunks, sdkStream, status) =>
-  anthropicModel({ client: clientAnswering(chunks, status), model: "m", sdkStream });
+const anthropicOn: Make = (chunks, path, status) =>
+  anthropicModel({
+    client: clientAnswering(chunks, status, path),
+    model: "m",
+    sdkStream: path === "sdk",
+  });
 
 /** The events one path yields, and how it failed (code and message), if it did. */
 async function readWith(model: ModelClient) {
@@ -112,8 +190,8 @@ async function readWith(model: ModelClient) {
   }
 }
 
-async function read(chunks: readonly Uint8Array[], sdkStream: boolean, status = 200) {
-  return readWith(anthropicOn(chunks, sdkStream, status));
+async function read(chunks: readonly Uint8Array[], path: Path, status = 200) {
+  return readWith(anthropicOn(chunks, path, status));
 }
 
 const encode = (text: string) => new TextEncoder().encode(text);
@@ -166,7 +244,7 @@ describe("anthropicModel reads a response the same way on both paths", () => {
 
   for (const { name, body } of bodies) {
     it(`${name}: the same events whole, byte by byte and in random pieces`, async () => {
-      const sdk = await read([body], true);
+      const sdk = await read([body], "sdk");
       expect(sdk.events.length).toBeGreaterThan(0);
       // Byte by byte costs a read per byte: up to 32 KiB (the larger ones in random pieces).
       const ways =
@@ -174,7 +252,9 @@ describe("anthropicModel reads a response the same way on both paths", () => {
           ? (["whole", "bytes", 7, 1_234] as const)
           : (["whole", 7, 1_234] as const);
       for (const how of ways) {
-        expect(await read(pieces(body, how), false), `${name} ${how}`).toEqual(sdk);
+        for (const path of pathsFor(how)) {
+          expect(await read(pieces(body, how), path), `${name} ${how} ${path}`).toEqual(sdk);
+        }
       }
     }, 60_000);
   }
@@ -197,9 +277,13 @@ describe("anthropicModel reads a response the same way on both paths", () => {
   ];
   for (const [what, text] of faults) {
     it(`${what}: the same events and the same failure`, async () => {
-      const sdk = await read([encode(text)], true);
+      const sdk = await read([encode(text)], "sdk");
       for (const how of ["whole", "bytes", 3] as const) {
-        expect(await read(pieces(encode(text), how), false), `${what} ${how}`).toEqual(sdk);
+        for (const path of OUR_PATHS) {
+          expect(await read(pieces(encode(text), how), path), `${what} ${how} ${path}`).toEqual(
+            sdk,
+          );
+        }
       }
     });
   }
@@ -208,10 +292,9 @@ describe("anthropicModel reads a response the same way on both paths", () => {
     const body = encode(
       JSON.stringify({ type: "error", error: { type: "invalid_request_error", message: "bad" } }),
     );
-    const sdk = await read([body], true, 400);
-    const ours = await read([body], false, 400);
+    const sdk = await read([body], "sdk", 400);
     expect(sdk.error?.code).toBe("provider_error");
-    expect(ours).toEqual(sdk);
+    for (const path of OUR_PATHS) expect(await read([body], path, 400), path).toEqual(sdk);
   });
 
   it("overlap's reader yields one array per network chunk, the same events flattened", async () => {
@@ -227,7 +310,7 @@ describe("anthropicModel reads a response the same way on both paths", () => {
       batches.push([...batch]);
     }
     expect(batches.map((b) => b.length)).toEqual([1, 5]);
-    expect(batches.flat()).toEqual((await read([encode(text)], true)).events);
+    expect(batches.flat()).toEqual((await read([encode(text)], "sdk")).events);
     const fallback = anthropicModel({
       client: clientAnswering([encode(text)]),
       model: "m",
@@ -252,36 +335,43 @@ function samePaths(
     });
     for (const { name, body } of bodies) {
       it(`${name}: the same events whole, byte by byte and in random pieces`, async () => {
-        const sdk = await readWith(make([body], true));
+        const sdk = await readWith(make([body], "sdk"));
         expect(sdk.events.length).toBeGreaterThan(0);
         const ways =
           body.length <= 32_768
             ? (["whole", "bytes", 7, 1_234] as const)
             : (["whole", 7, 1_234] as const);
         for (const how of ways) {
-          expect(await readWith(make(pieces(body, how), false)), `${name} ${how}`).toEqual(sdk);
+          for (const path of pathsFor(how)) {
+            expect(await readWith(make(pieces(body, how), path)), `${name} ${how} ${path}`).toEqual(
+              sdk,
+            );
+          }
         }
       }, 60_000);
     }
     for (const [what, text] of faults) {
       it(`${what}: the same events and the same failure`, async () => {
-        const sdk = await readWith(make([encode(text)], true));
+        const sdk = await readWith(make([encode(text)], "sdk"));
         for (const how of ["whole", "bytes", 3] as const) {
-          expect(await readWith(make(pieces(encode(text), how), false)), `${what} ${how}`).toEqual(
-            sdk,
-          );
+          for (const path of OUR_PATHS) {
+            const ours = await readWith(make(pieces(encode(text), how), path));
+            expect(ours, `${what} ${how} ${path}`).toEqual(sdk);
+          }
         }
       });
     }
     it("an HTTP error before the stream is provider_error on both", async () => {
-      const sdk = await readWith(make([encode(httpError)], true, 400));
+      const sdk = await readWith(make([encode(httpError)], "sdk", 400));
       expect(sdk.error?.code).toBe("provider_error");
-      expect(await readWith(make([encode(httpError)], false, 400))).toEqual(sdk);
+      for (const path of OUR_PATHS) {
+        expect(await readWith(make([encode(httpError)], path, 400)), path).toEqual(sdk);
+      }
     });
     it("the default path yields one array per network chunk; the fallback has none", async () => {
       const [, text] = faults[0]!;
       const half = Math.floor(text.length / 2);
-      const model = make([encode(text.slice(0, half)), encode(text.slice(half))], false);
+      const model = make([encode(text.slice(0, half)), encode(text.slice(half))], "reader");
       const batches: StreamEvent[][] = [];
       for await (const batch of model.streamBatches!(REQUEST, {
         signal: new AbortController().signal,
@@ -289,8 +379,8 @@ function samePaths(
         batches.push([...batch]);
       }
       expect(batches.length).toBeGreaterThan(1);
-      expect(batches.flat()).toEqual((await readWith(make([encode(text)], true))).events);
-      expect(make([encode(text)], true).streamBatches).toBeUndefined();
+      expect(batches.flat()).toEqual((await readWith(make([encode(text)], "sdk"))).events);
+      expect(make([encode(text)], "sdk").streamBatches).toBeUndefined();
     });
   });
 }
@@ -328,8 +418,12 @@ const CHAT =
 samePaths(
   "openaiChatModel reads a response the same way on both paths",
   "chat",
-  (chunks, sdkStream, status) =>
-    openaiChatModel({ client: openaiAnswering(chunks, status), model: "m", sdkStream }),
+  (chunks, path, status) =>
+    openaiChatModel({
+      client: openaiAnswering(chunks, status, path),
+      model: "m",
+      sdkStream: path === "sdk",
+    }),
   [
     ["a whole response", CHAT],
     ["frames after [DONE] are skipped", `${CHAT}${data("{not json")}${chunk({ content: "late" })}`],
@@ -413,8 +507,12 @@ const RESPONSES = [
 samePaths(
   "openaiResponsesModel reads a response the same way on both paths",
   "responses",
-  (chunks, sdkStream, status) =>
-    openaiResponsesModel({ client: openaiAnswering(chunks, status), model: "m", sdkStream }),
+  (chunks, path, status) =>
+    openaiResponsesModel({
+      client: openaiAnswering(chunks, status, path),
+      model: "m",
+      sdkStream: path === "sdk",
+    }),
   [
     ["a whole response", RESPONSES],
     [

@@ -9,6 +9,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import type { ModelClient, ModelRequest } from "../../agent/model-client.js";
 import type { SseFrame } from "../../sse/sse-decoder.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
+import { nodeHttpFetch } from "../node-http-fetch.js";
 import { withoutResponsesData } from "../openai/responses-input.js";
 import { responseBatches, sdkEventStream, streamErrorEvent } from "../sdk-stream.js";
 import { eachEvent } from "../sse-batches.js";
@@ -16,7 +17,12 @@ import { messagesForClaude } from "./messages-for-claude.js";
 
 /** Options of {@link anthropicModel}. */
 export interface AnthropicModelOptions {
-  /** A configured client; by default one is made from the environment (key, base URL). */
+  /**
+   * A configured client; by default one is made from the environment (key, base URL) with
+   * `fetch: nodeHttpFetch`, so that overlap reads the response straight from the socket, in
+   * paced reads on a fast stream (see `nodeHttpFetch`). Give your own client that fetch for the
+   * same read; with any other fetch the response is read through its web stream.
+   */
   client?: Anthropic;
   /** The model id. */
   model: string;
@@ -62,7 +68,7 @@ export interface AnthropicModelOptions {
 
 /** A ModelClient for Claude (or any server speaking the Messages API, like overlap-sim). */
 export function anthropicModel(options: AnthropicModelOptions): ModelClient {
-  const client = options.client ?? new Anthropic();
+  const client = options.client ?? new Anthropic({ fetch: nodeHttpFetch });
   const body = (request: ModelRequest) => ({
     ...options.params,
     ...anthropicParams(request, options),
@@ -147,3 +153,10 @@ function eagerInput(tool: Anthropic.ToolUnion): Anthropic.ToolUnion {
   if (!custom || tool.eager_input_streaming !== undefined) return tool;
   return { ...tool, eager_input_streaming: true };
 }
+
+export {
+  createNodeHttpFetch,
+  DEFAULT_MIN_READ_INTERVAL_MS,
+  type NodeHttpFetchOptions,
+  nodeHttpFetch,
+} from "../node-http-fetch.js";

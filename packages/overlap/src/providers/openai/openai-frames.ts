@@ -11,7 +11,7 @@ import OpenAI from "openai";
 import type { SseFrame } from "../../sse/sse-decoder.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
 import { sentErrorEvent } from "../sdk-stream.js";
-import type { FrameTranslator } from "../sse-batches.js";
+import type { FrameTranslator } from "../sse-batch-reader.js";
 
 /**
  * A frame translator feeding each SDK item (what the SDK's stream would yield) to `translate`.

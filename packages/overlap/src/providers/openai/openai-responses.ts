@@ -16,6 +16,7 @@ import type {
   Tool,
 } from "openai/resources/responses/responses";
 import type { ModelClient, ModelRequest } from "../../agent/model-client.js";
+import { nodeHttpFetch } from "../node-http-fetch.js";
 import { responseBatches, sdkEventStream } from "../sdk-stream.js";
 import { eachEvent } from "../sse-batches.js";
 import { openaiFrames } from "./openai-frames.js";
@@ -27,7 +28,12 @@ import { toResponsesInput } from "./responses-input.js";
 
 /** Options of {@link openaiResponsesModel}. */
 export interface OpenAIResponsesModelOptions {
-  /** A configured client; by default one is made from the environment (key, base URL). */
+  /**
+   * A configured client; by default one is made from the environment (key, base URL) with
+   * `fetch: nodeHttpFetch`, so that overlap reads the response straight from the socket, in
+   * paced reads on a fast stream (see `nodeHttpFetch`). Give your own client that fetch for the
+   * same read; with any other fetch the response is read through its web stream.
+   */
   client?: OpenAI;
   model: string;
   /** `max_output_tokens` of every request unless the request sets one; none by default. */
@@ -58,7 +64,7 @@ export interface OpenAIResponsesModelOptions {
 
 /** A ModelClient for the OpenAI Responses API (or a server speaking it, like overlap-sim). */
 export function openaiResponsesModel(options: OpenAIResponsesModelOptions): ModelClient {
-  const client = options.client ?? new OpenAI();
+  const client = options.client ?? new OpenAI({ fetch: nodeHttpFetch });
   const send = (request: ModelRequest, signal: AbortSignal) =>
     client.responses.create({ ...responsesParams(request, options), stream: true }, { signal });
   if (options.sdkStream) {

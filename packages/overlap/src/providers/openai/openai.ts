@@ -8,6 +8,7 @@
 import OpenAI from "openai";
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
 import type { ModelClient, ModelRequest } from "../../agent/model-client.js";
+import { nodeHttpFetch } from "../node-http-fetch.js";
 import { responseBatches, sdkEventStream } from "../sdk-stream.js";
 import { eachEvent } from "../sse-batches.js";
 import { type ChatChunk, ChatChunkTranslator } from "./chat-chunk-translator.js";
@@ -16,7 +17,12 @@ import { openaiFrames } from "./openai-frames.js";
 
 /** Options of {@link openaiChatModel}. */
 export interface OpenAIChatModelOptions {
-  /** A configured client; by default one is made from the environment (key, base URL). */
+  /**
+   * A configured client; by default one is made from the environment (key, base URL) with
+   * `fetch: nodeHttpFetch`, so that overlap reads the response straight from the socket, in
+   * paced reads on a fast stream (see `nodeHttpFetch`). Give your own client that fetch for the
+   * same read; with any other fetch the response is read through its web stream.
+   */
   client?: OpenAI;
   model: string;
   /** Output limit per request, when wanted. */
@@ -40,7 +46,7 @@ export interface OpenAIChatModelOptions {
 
 /** A ModelClient for an OpenAI-compatible Chat Completions server. */
 export function openaiChatModel(options: OpenAIChatModelOptions): ModelClient {
-  const client = options.client ?? new OpenAI();
+  const client = options.client ?? new OpenAI({ fetch: nodeHttpFetch });
   if (options.sdkStream) {
     return {
       label: options.model,
@@ -96,6 +102,12 @@ export function chatParams(
   return params;
 }
 
+export {
+  createNodeHttpFetch,
+  DEFAULT_MIN_READ_INTERVAL_MS,
+  type NodeHttpFetchOptions,
+  nodeHttpFetch,
+} from "../node-http-fetch.js";
 export { type ChatChunk, ChatChunkTranslator } from "./chat-chunk-translator.js";
 export { toChatMessages } from "./chat-messages.js";
 export {

@@ -2,11 +2,11 @@
  * A separate OS process for the cross-process lock test: opens its own store on the database it
  * is given, says `ready`, waits for `go` on stdin (so that several workers start together), runs
  * its cart additions concurrently through `withCart`, prints the results as one JSON line and
- * exits. Run with `node --conditions=overlap-source --import tsx cart-add-worker.ts '<json>'`.
+ * exits. Run with `node --conditions=overlap-source --import tsx cart-add-worker.testkit.ts '<json>'`.
  */
 
 import { createInterface } from "node:readline";
-import { addInFirstVariant } from "../domain/test-products.js";
+import { addInFirstVariant } from "../domain/test-products.testkit.js";
 import { type OpenStoreOptions, openStore } from "./open-store.js";
 
 /** The worker's one argument, as JSON. */

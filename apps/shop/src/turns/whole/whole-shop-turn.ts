@@ -1,6 +1,6 @@
 /**
  * The shop's turn on the whole-response path (`OVERLAP_PATH=whole`): the same steps as the
- * streamed turn (`run-shop-turn.ts`): load the session's conversation, append the user's text
+ * streamed turn (`../streamed/streamed-shop-turn.ts`): load the session's conversation, append the user's text
  * (repairing whatever an interruption left), store it, run the agent's tools and ledger, store
  * every round before the next request, every event to the turn's log; the rounds are run by the
  * Claude Agent SDK with whole responses (`agent-sdk-turn.ts`). The conversation is stored in the
@@ -8,12 +8,12 @@
  */
 
 import { appendUserText, isOverlapError, type Message } from "overlap-runtime";
-import { isTurnLeaseLost } from "../db/sql-turn-leases.js";
-import type { MessagesApiEndpoint, ShopModel } from "../model/model-from-env.js";
-import { refuseTurn, type ShopTurnInput } from "../server/run-shop-turn.js";
-import type { TurnContext } from "../server/turn-registry.js";
+import { isTurnLeaseLost } from "../../db/sql-turn-leases.js";
+import type { MessagesApiEndpoint, ShopModel } from "../../model/model-from-env.js";
+import type { TurnContext } from "../../server/turn-registry.js";
+import { refuseTurn } from "../refuse-turn.js";
+import type { ShopTurnInput, TurnBody } from "../turn-body.js";
 import { runAgentSdkTurn } from "./agent-sdk-turn.js";
-import type { OverlapPath, TurnBody } from "./overlap-path.js";
 
 /** The turn body of the whole path against `endpoint`. */
 export function wholeShopTurn(endpoint: MessagesApiEndpoint): TurnBody {
@@ -89,12 +89,4 @@ function wholeTurn(
     else if (result.error.code === "aborted") log.info(summary, "turn cancelled");
     else log.warn({ ...summary, err: result.error }, "turn ended with an error");
   };
-}
-
-/** The turn runner `path` asks for: undefined for the streamed one (the app's default). */
-export function turnBodyFor(
-  path: OverlapPath,
-  model: Pick<ShopModel, "messagesApi" | "label">,
-): TurnBody | undefined {
-  return path === "whole" ? wholeShopTurn(wholePathEndpoint(model)) : undefined;
 }

@@ -11,11 +11,11 @@ import {
   reduceAgentEvent,
 } from "overlap-runtime/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openStore } from "../db/open-store.js";
-import type { ShopStore } from "../db/shop-store.js";
-import { createTestShop, readEvents, type TestShop } from "../server/test-shop.js";
-import { overlapPathFromEnv } from "./overlap-path.js";
-import { turnBodyFor, wholePathEndpoint } from "./whole-shop-turn.js";
+import { openStore } from "../../db/open-store.js";
+import type { ShopStore } from "../../db/shop-store.js";
+import { createTestShop, readEvents, type TestShop } from "../../server/test-shop.testkit.js";
+import { overlapPathFromEnv, turnBodyFor } from "../overlap-path.js";
+import { wholePathEndpoint } from "./whole-shop-turn.js";
 
 const DEMO =
   "add the Volt Aero trail runner in size 10 and the charcoal wool socks in size M to my cart and tell me the total";

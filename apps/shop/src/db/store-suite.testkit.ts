@@ -21,8 +21,8 @@ import {
   variantChoice,
 } from "../domain/cart.js";
 import type { Product } from "../domain/catalog.js";
-import { addInFirstVariant } from "../domain/test-products.js";
-import type { CartAddWorkerArgs, CartAddWorkerResult } from "./cart-add-worker.js";
+import { addInFirstVariant } from "../domain/test-products.testkit.js";
+import type { CartAddWorkerArgs, CartAddWorkerResult } from "./cart-add-worker.testkit.js";
 import { LATEST_SCHEMA_VERSION, migrateToLatest } from "./migrations.js";
 import type { OpenStoreOptions } from "./open-store.js";
 import type { ShopDatabase } from "./shop-database.js";
@@ -968,7 +968,7 @@ function expectWithinRules(store: ShopStore, cart: Cart, products: ReadonlyMap<s
   }
 }
 
-const WORKER = fileURLToPath(new URL("./cart-add-worker.ts", import.meta.url));
+const WORKER = fileURLToPath(new URL("./cart-add-worker.testkit.ts", import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 
 /** Spawns a worker process (its own store, its own connections) and talks to it over stdio. */

@@ -14,8 +14,8 @@ import { openStore } from "../db/open-store.js";
 import type { SessionKind, ShopStore } from "../db/shop-store.js";
 import { modelFromEnv } from "../model/model-from-env.js";
 import { shopPolicy } from "../model/shop-policy.js";
-import type { OverlapPath } from "../whole/overlap-path.js";
-import { wholePathEndpoint, wholeShopTurn } from "../whole/whole-shop-turn.js";
+import type { OverlapPath } from "../turns/overlap-path.js";
+import { wholePathEndpoint, wholeShopTurn } from "../turns/whole/whole-shop-turn.js";
 import { type AppDeps, createApp, type ShopApp } from "./create-app.js";
 
 /** The merchant token of every test shop. */

@@ -9,9 +9,9 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { cartTotal } from "../domain/cart.js";
 import type { Product } from "../domain/catalog.js";
 import { discountedCents } from "../domain/discounts.js";
-import { addInFirstVariant } from "../domain/test-products.js";
+import { addInFirstVariant } from "../domain/test-products.testkit.js";
 import type { ShopStore } from "./shop-store.js";
-import type { StoreHarness, StoreHarnessFactory } from "./store-suite.js";
+import type { StoreHarness, StoreHarnessFactory } from "./store-suite.testkit.js";
 
 const outcome = (callId: string, text: string): ToolOutcome => ({
   callId,

@@ -1,5 +1,6 @@
 /**
- * The body of one turn: load the session's conversation, restore the round a crash
+ * The body of one turn on the streamed path (overlap's own runtime, the default: tools start
+ * while the model still writes): load the session's conversation, restore the round a crash
  * may have cut off (its calls come back from the round journal and the ledger), append the user's
  * text (repairing whatever an earlier interruption left), persist it, then run the agent's rounds
  * with the session's tools, ledger and round journal, every round persisted before the next
@@ -8,34 +9,16 @@
  * own: no HTTP connection is involved.
  */
 
-import {
-  appendUserText,
-  isOverlapError,
-  type Message,
-  type ModelClient,
-  runAgentTurn,
-} from "overlap-runtime";
-import type { Logger } from "pino";
-import type { ShopAgent } from "../agents/shop-agent.js";
-import { loadRecoveredConversation } from "../db/recover-conversation.js";
-import type { ShopStore } from "../db/shop-store.js";
-import { isTurnLeaseLost } from "../db/sql-turn-leases.js";
+import { appendUserText, isOverlapError, type Message, runAgentTurn } from "overlap-runtime";
+import { loadRecoveredConversation } from "../../db/recover-conversation.js";
+import { isTurnLeaseLost } from "../../db/sql-turn-leases.js";
+import type { TurnContext } from "../../server/turn-registry.js";
+import { refuseTurn } from "../refuse-turn.js";
+import type { ShopTurnInput } from "../turn-body.js";
 import { turnDisplayKeeper } from "./turn-display.js";
-import type { TurnContext } from "./turn-registry.js";
 
-/** What a turn needs. */
-export interface ShopTurnInput {
-  store: ShopStore;
-  model: ModelClient;
-  agent: ShopAgent;
-  sessionId: string;
-  /** The user's new message, already checked (non-blank, bounded). */
-  text: string;
-  log: Logger;
-}
-
-/** The turn body to hand to `TurnRegistry.start`. */
-export function shopTurn(input: ShopTurnInput): (turn: TurnContext) => Promise<void> {
+/** The streamed turn body (the shop's default), to hand to `TurnRegistry.start`. */
+export function streamedShopTurn(input: ShopTurnInput): (turn: TurnContext) => Promise<void> {
   const { store, model, agent, sessionId, text } = input;
   return async (turn) => {
     const log = input.log.child({ sessionId, turnId: turn.turnId, agent: agent.name });
@@ -121,21 +104,4 @@ export function shopTurn(input: ShopTurnInput): (turn: TurnContext) => Promise<v
     else if (result.error.code === "aborted") log.info(summary, "turn cancelled");
     else log.warn({ ...summary, err: result.error }, "turn ended with an error");
   };
-}
-
-/** What a turn that lost its chat (a conflict, or a takeover) tells its readers; nothing ran. */
-export function refuseTurn(
-  turn: Pick<TurnContext, "emit">,
-  log: Logger,
-  err: Error & { code?: string },
-): void {
-  log.warn({ err }, "conversation changed by another turn; this turn stopped");
-  turn.emit({
-    type: "error",
-    code: "conversation_conflict",
-    message: isOverlapError(err)
-      ? err.publicMessage
-      : "This conversation was changed at the same time elsewhere. Reload it to continue.",
-  });
-  turn.emit({ type: "done", rounds: 0, stopReason: "error" });
 }

@@ -1,0 +1,16 @@
+/**
+ * The store's clock for the rows it orders by time (sessions, carts, orders): ISO timestamps that
+ * never repeat or go back, so "newest first" is exact even for rows written in one millisecond.
+ */
+
+/**
+ * A source of ISO 8601 timestamps, each later than the one before. One source is shared by every
+ * part of a store, so their rows order among each other too.
+ */
+export function monotonicTimestamps(): () => string {
+  let last = 0;
+  return () => {
+    last = Math.max(Date.now(), last + 1);
+    return new Date(last).toISOString();
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * The events of an SSE body read straight from a Node response (see `node-http-fetch.ts`): the
+ * pieces of body that one socket read delivers (Node's HTTP parser hands over each chunk of a
+ * chunked body on its own: one per SSE frame on a fine-grained stream) are gathered, then decoded,
+ * split and translated in one synchronous pass, and their events handed over as one array, with
+ * one await per batch. No web stream sits between the socket and the reader.
+ */
+
+import type { IncomingMessage } from "node:http";
+import type { OverlapError } from "../errors.js";
+import type { StreamEvent } from "../stream/stream-event.js";
+import { streamCut } from "./provider-errors.js";
+import type { SseBatchReader } from "./sse-batch-reader.js";
+
+/**
+ * Events not yet taken by the round beyond which the body is paused until it takes them: a
+ * round that stops taking events (a slow sink) holds the connection back, not memory.
+ */
+const MAX_WAITING_EVENTS = 4_096;
+
+/**
+ * Yields the events of `incoming` as `batches` reads them, one array per burst of chunks, ending
+ * after the stream's end (its end marker, an error the provider sent, or the body's end). A
+ * connection that fails is `stream_interrupted`; an abort ends quietly; leaving early destroys
+ * the response (closes the connection).
+ */
+export async function* incomingBatches(
+  incoming: IncomingMessage,
+  batches: SseBatchReader,
+  signal: AbortSignal,
+): AsyncGenerator<StreamEvent[]> {
+  let waiting: StreamEvent[] = [];
+  let failure: OverlapError | undefined;
+  let ended = false;
+  let wake: (() => void) | undefined;
+  const notify = (): void => {
+    const resume = wake;
+    wake = undefined;
+    resume?.();
+  };
+  const take = (bytes: Uint8Array | undefined): void => {
+    if (ended || failure) return;
+    const read = batches.read(bytes);
+    for (const event of read.events) waiting.push(event);
+    if (read.failure) failure = read.failure;
+    if (batches.over || bytes === undefined) ended = true;
+    if (waiting.length >= MAX_WAITING_EVENTS) incoming.pause();
+    notify();
+  };
+  // The pieces of the current socket read: Node emits them one after another in one go, so a
+  // microtask queued at the first runs once the read's last piece is in.
+  let pieces: Buffer[] = [];
+  const flush = (): void => {
+    const read = pieces;
+    pieces = [];
+    if (read.length === 1) take(read[0]);
+    else if (read.length > 1) take(Buffer.concat(read));
+  };
+  const onData = (chunk: Buffer): void => {
+    if (pieces.push(chunk) === 1) queueMicrotask(flush);
+  };
+  const onEnd = (): void => {
+    flush();
+    take(undefined);
+  };
+  const onError = (err: Error): void => {
+    if (!failure && !ended) failure = streamCut(err);
+    notify();
+  };
+  const onClose = (): void => {
+    // A connection closed before the body's end (no `end`): the read failed.
+    if (!ended && !failure && !incoming.complete) failure = streamCut(undefined);
+    notify();
+  };
+  incoming.on("data", onData);
+  incoming.once("end", onEnd);
+  incoming.on("error", onError);
+  incoming.once("close", onClose);
+  try {
+    for (;;) {
+      if (waiting.length === 0 && !ended && !failure) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+      }
+      if (signal.aborted) return;
+      if (waiting.length > 0) {
+        const events = waiting;
+        waiting = [];
+        if (incoming.isPaused() && !ended) incoming.resume();
+        yield events;
+      }
+      if (failure) throw failure;
+      if (ended && waiting.length === 0) return;
+    }
+  } finally {
+    incoming.off("data", onData);
+    incoming.off("end", onEnd);
+    incoming.off("error", onError);
+    incoming.off("close", onClose);
+    if (!incoming.complete) incoming.destroy();
+  }
+}

@@ -1,0 +1,291 @@
+/**
+ * A `fetch` for the official SDKs built on `node:http` / `node:https`, so that overlap can read a
+ * streamed response straight from Node's socket instead of through undici and a web stream, and
+ * so that a fast stream is read in fewer, larger pieces.
+ *
+ * Why: with fine-grained tool streaming a response is thousands of small SSE frames. Whoever reads
+ * them pays per network read (an event-loop wake-up, a socket read, the body stream's machinery)
+ * far more than per byte: reading one 64 KiB tool argument as 9,000 frames costs several times
+ * the CPU of the whole turn on a wire that buffers it into one frame. Two things cut that cost:
+ * - **the direct read**: {@link incomingBodyOf} hands the round's reader the Node response, whose
+ *   chunks it splits and parses synchronously as they come, with one await per socket read;
+ * - **paced reads**: while frames arrive faster than one per `minReadIntervalMs` (default 4 ms),
+ *   the socket is read at most once per interval, so the kernel gathers what came in between
+ *   into one read. A stream slower than that (a model writing at human-visible speed) is read as
+ *   each piece arrives, with no delay at all; on a faster one a frame waits at most the interval.
+ *
+ * Everything else is an ordinary fetch: status, headers, a body readable as a web stream (the
+ * SDKs read error bodies that way), keep-alive connections per origin, an `AbortSignal` that
+ * cancels the request or the body. A request it does not handle (a body that is neither text nor
+ * bytes, a scheme other than http/https) goes to the global `fetch`. Redirects are not followed
+ * (the model APIs answer their endpoints directly): a 3xx is returned as it came. `node:http` is
+ * loaded at the first request, so importing this module costs nothing where it is missing (an edge
+ * runtime): there every request goes to the global `fetch`.
+ */
+
+import type http from "node:http";
+import type https from "node:https";
+
+/** Options of {@link createNodeHttpFetch}. */
+export interface NodeHttpFetchOptions {
+  /**
+   * The shortest time between two reads of a response's socket, in milliseconds, while data
+   * arrives faster than that (default 4; 0 reads every piece as it arrives). Frames that arrive
+   * within the interval are read together at its end.
+   */
+  minReadIntervalMs?: number;
+  /** The agent for `http:` requests (default: one keep-alive agent shared by this fetch). */
+  httpAgent?: http.Agent;
+  /** The agent for `https:` requests (default: one keep-alive agent shared by this fetch). */
+  httpsAgent?: https.Agent;
+}
+
+/** The default interval between two reads of a fast stream's socket. */
+export const DEFAULT_MIN_READ_INTERVAL_MS = 4;
+
+/**
+ * A read at least this large is a bulk transfer, not a trickle of frames: the socket is read again
+ * at once (pacing it would cap the throughput at one receive buffer per interval).
+ */
+const BULK_READ_BYTES = 16 * 1024;
+
+/** Statuses whose response has no body (a `Response` may not be given one). */
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
+const incomingOfResponse = new WeakMap<Response, http.IncomingMessage>();
+
+/**
+ * The Node response behind a `Response` made by a {@link createNodeHttpFetch} fetch, for a reader
+ * that takes its chunks directly; undefined for any other `Response` (read its `body`). A reader
+ * that takes it must not read the `Response`'s body too.
+ */
+export function incomingBodyOf(response: Response): http.IncomingMessage | undefined {
+  return incomingOfResponse.get(response);
+}
+
+/** A `fetch` over `node:http` with paced reads (see the module's description). */
+export function createNodeHttpFetch(options: NodeHttpFetchOptions = {}): typeof fetch {
+  const interval = Math.max(0, options.minReadIntervalMs ?? DEFAULT_MIN_READ_INTERVAL_MS);
+  let transports: Promise<Transports | undefined> | undefined;
+  const nodeFetch = async (input: string | URL | Request, init?: RequestInit) => {
+    const request = plainRequest(input, init);
+    transports ??= loadTransports(options);
+    const loaded = request && (await transports);
+    if (!request || !loaded) return globalThis.fetch(input, init);
+    const https = request.url.protocol === "https:";
+    return send(
+      request,
+      https ? loaded.https : loaded.http,
+      https ? loaded.httpsAgent : loaded.httpAgent,
+      interval,
+    );
+  };
+  return nodeFetch as typeof fetch;
+}
+
+interface Transports {
+  http: typeof http;
+  https: typeof https;
+  httpAgent: http.Agent;
+  httpsAgent: https.Agent;
+}
+
+/** `node:http` and `node:https` with their agents, or undefined where Node's modules are missing. */
+async function loadTransports(options: NodeHttpFetchOptions): Promise<Transports | undefined> {
+  try {
+    const [httpModule, httpsModule] = await Promise.all([
+      import("node:http"),
+      import("node:https"),
+    ]);
+    return {
+      http: httpModule.default,
+      https: httpsModule.default,
+      httpAgent: options.httpAgent ?? new httpModule.default.Agent({ keepAlive: true }),
+      httpsAgent: options.httpsAgent ?? new httpsModule.default.Agent({ keepAlive: true }),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The default {@link createNodeHttpFetch} fetch (paced reads every 4 ms at most). */
+export const nodeHttpFetch: typeof fetch = createNodeHttpFetch();
+
+interface PlainRequest {
+  url: URL;
+  method: string;
+  headers: Headers;
+  body: string | Uint8Array | undefined;
+  signal: AbortSignal | undefined;
+}
+
+/** The request as text or bytes, or undefined when this fetch leaves it to the global one. */
+function plainRequest(input: string | URL | Request, init?: RequestInit): PlainRequest | undefined {
+  if (typeof input !== "string" && !(input instanceof URL)) return undefined;
+  const url = new URL(input);
+  if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
+  const body = init?.body;
+  let bytes: string | Uint8Array | undefined;
+  if (body === undefined || body === null) bytes = undefined;
+  else if (typeof body === "string" || body instanceof Uint8Array) bytes = body;
+  else if (body instanceof ArrayBuffer) bytes = new Uint8Array(body);
+  else return undefined;
+  return {
+    url,
+    method: (init?.method ?? "GET").toUpperCase(),
+    headers: new Headers(init?.headers),
+    body: bytes,
+    signal: init?.signal ?? undefined,
+  };
+}
+
+function abortError(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException("This operation was aborted", "AbortError");
+}
+
+function send(
+  request: PlainRequest,
+  transport: typeof http | typeof https,
+  agent: http.Agent,
+  interval: number,
+): Promise<Response> {
+  const { url, signal } = request;
+  if (signal?.aborted) return Promise.reject(abortError(signal));
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  if (request.body !== undefined && headers["content-length"] === undefined) {
+    headers["content-length"] = String(
+      typeof request.body === "string" ? Buffer.byteLength(request.body) : request.body.byteLength,
+    );
+  }
+  return new Promise<Response>((resolve, reject) => {
+    const req = transport.request(url, { method: request.method, headers, agent });
+    const onAbort = (): void => {
+      const reason = abortError(signal as AbortSignal);
+      req.destroy(reason instanceof Error ? reason : new Error(String(reason)));
+      reject(reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    req.on("error", (err) => {
+      signal?.removeEventListener("abort", onAbort);
+      // What undici's fetch rejects with for a failed connection, so callers treat it alike.
+      reject(signal?.aborted ? abortError(signal) : new TypeError("fetch failed", { cause: err }));
+    });
+    req.on("response", (incoming) => {
+      const release = (): void => signal?.removeEventListener("abort", onAbort);
+      if (signal) {
+        // An abort once the body flows ends the body (its readers see the signal aborted).
+        signal.removeEventListener("abort", onAbort);
+        const onBodyAbort = (): void => {
+          incoming.destroy(new DOMException("This operation was aborted", "AbortError"));
+        };
+        signal.addEventListener("abort", onBodyAbort, { once: true });
+        incoming.once("close", () => signal.removeEventListener("abort", onBodyAbort));
+      } else release();
+      let response: Response;
+      try {
+        response = toResponse(incoming);
+      } catch (err) {
+        // Headers a `Headers` cannot hold: as undici's fetch, a failed fetch.
+        incoming.destroy();
+        reject(new TypeError("fetch failed", { cause: err }));
+        return;
+      }
+      if (interval > 0) paceReads(incoming, interval);
+      resolve(response);
+    });
+    req.end(request.body);
+  });
+}
+
+function toResponse(incoming: http.IncomingMessage): Response {
+  const headers = new Headers();
+  const raw = incoming.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2)
+    headers.append(raw[i] as string, raw[i + 1] as string);
+  const status = incoming.statusCode ?? 200;
+  const nullBody = NULL_BODY_STATUSES.has(status);
+  if (nullBody) incoming.resume();
+  const response = new Response(nullBody ? null : lazyWebBody(incoming), {
+    status,
+    statusText: incoming.statusMessage ?? "",
+    headers,
+  });
+  if (!nullBody) incomingOfResponse.set(response, incoming);
+  return response;
+}
+
+/**
+ * The body as a web stream that takes the Node response's chunks only once somebody reads it
+ * (high-water mark 0), so that a reader taking the Node response directly finds every chunk.
+ */
+function lazyWebBody(incoming: http.IncomingMessage): ReadableStream<Uint8Array> {
+  let attached = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (attached) {
+          incoming.resume();
+          return;
+        }
+        attached = true;
+        incoming.on("data", (chunk: Buffer) => {
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) incoming.pause();
+        });
+        incoming.once("end", () => controller.close());
+        incoming.once("error", (err) => controller.error(err));
+      },
+      cancel() {
+        incoming.destroy();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+/**
+ * Reads the response's socket at most once per `interval` while data arrives faster than that:
+ * after a read that came sooner than `interval` after the previous one, the socket is paused
+ * until the interval is over, and the kernel keeps what arrives meanwhile for one read. The
+ * response's own flow control may not resume the socket while it is held.
+ */
+function paceReads(incoming: http.IncomingMessage, interval: number): void {
+  const socket = incoming.socket;
+  let lastRead = -Infinity;
+  let held: ReturnType<typeof setTimeout> | undefined;
+  const release = (): void => {
+    held = undefined;
+    lastRead = performance.now();
+    socket.resume();
+  };
+  const onRead = (bytes: Buffer): void => {
+    if (held !== undefined) return;
+    const now = performance.now();
+    if (now - lastRead >= interval || bytes.length >= BULK_READ_BYTES) {
+      lastRead = now;
+      return;
+    }
+    socket.pause();
+    held = setTimeout(release, interval - (now - lastRead));
+  };
+  // The response's `_read` resumes the socket when its buffer runs low; not while we hold it.
+  const ownRead = incoming._read.bind(incoming);
+  incoming._read = (size: number) => {
+    if (held === undefined) ownRead(size);
+  };
+  socket.on("data", onRead);
+  const stop = (): void => {
+    socket.off("data", onRead);
+    if (held !== undefined) {
+      clearTimeout(held);
+      held = undefined;
+      // The connection goes back to the agent's pool as it came: reading.
+      if (!socket.destroyed) socket.resume();
+    }
+  };
+  incoming.once("end", stop);
+  incoming.once("close", stop);
+}

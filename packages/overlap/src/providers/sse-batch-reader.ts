@@ -1,0 +1,72 @@
+/**
+ * The synchronous core of overlap's read of a provider's SSE body: one network chunk in, its
+ * events out (decoded, split into frames and translated in one pass, with no I/O).
+ */
+
+import { OverlapError } from "../errors.js";
+import { SseDecoder, type SseFrame } from "../sse/sse-decoder.js";
+import type { StreamEvent } from "../stream/stream-event.js";
+import { streamCut } from "./provider-errors.js";
+
+/**
+ * Translates one frame into events pushed onto `out`; returns true when the stream is over (an
+ * error the provider sent, its end marker).
+ */
+export type FrameTranslator = (frame: SseFrame, out: StreamEvent[]) => boolean | undefined;
+
+/** Options of {@link SseBatchReader} (and of `sseBatches`). */
+export interface SseBatchesOptions {
+  /** The longest SSE event accepted, in characters (see `SseDecoderOptions.maxEventChars`). */
+  maxEventChars?: number;
+  /** Events to add once the body ended normally (a format whose end is implicit). */
+  finish?: () => Iterable<StreamEvent>;
+}
+
+/**
+ * The synchronous core of `sseBatches`: one network chunk in, its events out.
+ */
+export class SseBatchReader {
+  #out: StreamEvent[] = [];
+  #over = false;
+  readonly #decoder: SseDecoder;
+  readonly #text = new TextDecoder();
+  readonly #finish: (() => Iterable<StreamEvent>) | undefined;
+
+  constructor(translate: FrameTranslator, options: SseBatchesOptions = {}) {
+    this.#decoder = new SseDecoder(
+      (frame) => {
+        if (!this.#over) this.#over = translate(frame, this.#out) === true;
+      },
+      undefined,
+      options.maxEventChars === undefined ? {} : { maxEventChars: options.maxEventChars },
+    );
+    this.#finish = options.finish;
+  }
+
+  /** True once the stream is over: its end marker or an error the provider sent. */
+  get over(): boolean {
+    return this.#over;
+  }
+
+  /**
+   * Reads one chunk (`undefined`: the body ended). Returns the chunk's events (possibly none)
+   * and the failure that ends the stream after them: the chunk's events before a frame that
+   * cannot be read still count, as they would have reached the round one by one before it.
+   */
+  read(bytes: Uint8Array | undefined): { events: StreamEvent[]; failure?: OverlapError } {
+    let failure: OverlapError | undefined;
+    try {
+      this.#decoder.push(
+        bytes === undefined ? this.#text.decode() : this.#text.decode(bytes, { stream: true }),
+      );
+    } catch (err) {
+      failure = err instanceof OverlapError ? err : streamCut(err);
+    }
+    if (bytes === undefined && !this.#over && !failure && this.#finish) {
+      for (const event of this.#finish()) this.#out.push(event);
+    }
+    const events = this.#out;
+    if (events.length > 0) this.#out = [];
+    return failure ? { events, failure } : { events };
+  }
+}
