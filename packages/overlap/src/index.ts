@@ -34,6 +34,7 @@ export {
   type RestoreRoundInput,
   type RestoreRoundOptions,
   restoreRound,
+  type StoredCall,
 } from "./agent/restore-round.js";
 export {
   type AgentTurnOptions,
@@ -100,8 +101,8 @@ export type {
   UserMessage,
 } from "./stream/message.js";
 export { isCallBlock } from "./stream/message.js";
+export { type ToolCall, toolCallOf } from "./stream/tool-call.js";
 export type { ApprovalNeed, ApprovalPolicy, ApprovalSummary } from "./tools/approval.js";
-export type { CallEntry } from "./tools/call-entry.js";
 export {
   defineJsonSchemaTool,
   type JsonObject,
@@ -125,7 +126,6 @@ export {
 export { ToolError } from "./tools/tool-error.js";
 export {
   type ExecuteOptions,
-  type ToolCall,
   ToolExecutor,
   type ToolExecutorOptions,
 } from "./tools/tool-executor.js";

@@ -50,6 +50,7 @@ import {
   type ToolLedger,
   type ToolOutcome,
   type ToolUseBlock,
+  toolCallOf,
   type Usage,
 } from "overlap-runtime";
 import { anthropicParams } from "overlap-runtime/anthropic";
@@ -57,7 +58,6 @@ import {
   awaitApproval,
   failedOutcome,
   normalizeStopReason,
-  parseToolInput,
   savedMsOf,
   toolResultMessage,
 } from "overlap-runtime/core";
@@ -423,15 +423,14 @@ class AgentSdkTurn {
       timing.status = replay.status;
       return { ...replay, callId: id, name: call.name, replayed: true };
     }
-    const parsed = parseToolInput(JSON.stringify(call.block.input ?? {}));
+    const record = toolCallOf(call.block, { round: round.n, index: call.index });
     const combined = signal
       ? AbortSignal.any([signal, this.#controller.signal])
       : this.#controller.signal;
-    const input = parsed.ok ? parsed.value : ({} as never);
     // The same approval gate as the streamed path: nothing irreversible runs before the user says so.
     const refusal = await awaitApproval({
       executor,
-      call: { id, name: call.name, input },
+      call: record,
       approvals: this.#options.approvals,
       ...(this.#options.approvalTimeoutMs === undefined
         ? {}
@@ -446,17 +445,14 @@ class AgentSdkTurn {
       this.#status(round, call.name, id, stateOf(refusal));
       return refusal;
     }
-    const outcome = await executor.execute(
-      { id, name: call.name, input },
-      {
-        signal: combined,
-        onStart: () => {
-          timing.startMs = this.#ms(round);
-          round.firstToolStartMs ??= timing.startMs;
-          this.#status(round, call.name, id, "running");
-        },
+    const outcome = await executor.execute(record, {
+      signal: combined,
+      onStart: () => {
+        timing.startMs = this.#ms(round);
+        round.firstToolStartMs ??= timing.startMs;
+        this.#status(round, call.name, id, "running");
       },
-    );
+    });
     timing.endMs = this.#ms(round);
     timing.status = outcome.status;
     this.#status(round, call.name, id, stateOf(outcome));
