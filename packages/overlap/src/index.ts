@@ -51,7 +51,7 @@ export {
 export { type DecideResult, InMemoryApprovals } from "./dispatch/in-memory-approvals.js";
 export { InMemoryToolLedger, type ToolLedger } from "./dispatch/tool-ledger.js";
 export { isOverlapError, OverlapError, type OverlapErrorCode } from "./errors.js";
-export type { ToolInput } from "./json/parse-tool-input.js";
+export type { ParseToolInputResult, ToolInput } from "./json/parse-tool-input.js";
 export type {
   AgentEvent,
   AgentEventBase,
