@@ -50,8 +50,9 @@ module.exports = {
         "overlap-runtime/client and /react run in the browser: protocol, sse and errors only",
       severity: "error",
       from: { path: `${RUNTIME}(client|react)/`, pathNot: "\\.test\\.ts$|__fixtures__" },
+      // The server's entry points too: they re-export every layer.
       to: {
-        path: `${RUNTIME}(json|stream|tools|dispatch|round|agent|providers|mcp|testing)/`,
+        path: `${RUNTIME}((json|stream|tools|dispatch|round|agent|providers|mcp|testing|core)/|index\\.ts$)`,
       },
     },
     {

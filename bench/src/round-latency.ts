@@ -30,17 +30,15 @@ import { performance } from "node:perf_hooks";
 import { z } from "zod";
 import type { AgentEvent } from "../../packages/overlap/src/protocol/agent-event.js";
 import { StreamedRound } from "../../packages/overlap/src/round/streamed-round.js";
-import {
-  BlockAssembler,
-  type ToolUseRecord,
-} from "../../packages/overlap/src/stream/block-assembler.js";
+import { BlockAssembler } from "../../packages/overlap/src/stream/block-assembler.js";
 import type { StreamEvent } from "../../packages/overlap/src/stream/stream-event.js";
+import type { ToolCall } from "../../packages/overlap/src/stream/tool-call.js";
 import {
   buildStreamEvents,
   type ScriptBlock,
 } from "../../packages/overlap/src/testing/stream-builder.js";
 import { defineTool, type ToolContext } from "../../packages/overlap/src/tools/define-tool.js";
-import { type ToolCall, ToolExecutor } from "../../packages/overlap/src/tools/tool-executor.js";
+import { ToolExecutor } from "../../packages/overlap/src/tools/tool-executor.js";
 import type { ToolOutcome } from "../../packages/overlap/src/tools/tool-outcome.js";
 import { paceEvents, sleep, type TimedEvent, timedReplay } from "./timed-replay.js";
 
@@ -274,17 +272,17 @@ const eager: Strategy = async (s) => {
 /** Consumes the whole stream; returns the final message's calls, checked complete and valid. */
 async function consumeAll(s: Scenario, t0: number, log: RunLog): Promise<ToolCall[]> {
   const assembler = new BlockAssembler();
-  let toolUses: ToolUseRecord[] | undefined;
+  let toolUses: ToolCall[] | undefined;
   for await (const event of timedReplay(s.events, t0, log.arrive)) {
     for (const report of assembler.push(event)) {
       if (report.type === "message-end") toolUses = report.toolUses;
     }
   }
   if (!toolUses) throw new Error(`${s.name}: the stream ended without message_stop`);
-  return toolUses.map((use) => {
-    if (!use.input?.ok) throw new Error(`${s.name}: call ${use.id} has invalid arguments`);
-    return { id: use.id, name: use.name, input: use.input.value };
-  });
+  for (const call of toolUses) {
+    if (!call.input?.ok) throw new Error(`${s.name}: call ${call.id} has invalid arguments`);
+  }
+  return toolUses;
 }
 
 const afterResponse: Strategy = async (s) => {

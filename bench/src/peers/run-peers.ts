@@ -138,10 +138,10 @@ const SYSTEMS: SystemDef[] = [
     entry: "bench/peers/node22/src/openai-agents.ts",
   },
   {
-    name: "whole-s20",
+    name: "whole-response",
     label: "whole: the shop's whole-response path, Claude Agent SDK",
     node: "20",
-    entry: "bench/src/peers/systems/whole-s20.ts",
+    entry: "bench/src/peers/systems/whole-response.ts",
     // Each turn spawns the SDK's CLI (seconds): a sample of the fault matrix only.
     faultCells: 3,
     faultTimeoutMs: 20_000,

@@ -34,6 +34,7 @@ export {
   type RestoreRoundInput,
   type RestoreRoundOptions,
   restoreRound,
+  type StoredCall,
 } from "./agent/restore-round.js";
 export {
   type AgentTurnOptions,
@@ -50,7 +51,7 @@ export {
 export { type DecideResult, InMemoryApprovals } from "./dispatch/in-memory-approvals.js";
 export { InMemoryToolLedger, type ToolLedger } from "./dispatch/tool-ledger.js";
 export { isOverlapError, OverlapError, type OverlapErrorCode } from "./errors.js";
-export type { ToolInput } from "./json/parse-tool-input.js";
+export type { ParseToolInputResult, ToolInput } from "./json/parse-tool-input.js";
 export type {
   AgentEvent,
   AgentEventBase,
@@ -100,8 +101,8 @@ export type {
   UserMessage,
 } from "./stream/message.js";
 export { isCallBlock } from "./stream/message.js";
+export { type ToolCall, toolCallOf } from "./stream/tool-call.js";
 export type { ApprovalNeed, ApprovalPolicy, ApprovalSummary } from "./tools/approval.js";
-export type { CallEntry } from "./tools/call-entry.js";
 export {
   defineJsonSchemaTool,
   type JsonObject,
@@ -125,7 +126,6 @@ export {
 export { ToolError } from "./tools/tool-error.js";
 export {
   type ExecuteOptions,
-  type ToolCall,
   ToolExecutor,
   type ToolExecutorOptions,
 } from "./tools/tool-executor.js";

@@ -30,7 +30,7 @@ export function recordCall<R, X>(
       return {
         sessionId: ctx.context.sessionId,
         outcome: ctx.outcome(built),
-        ...(ctx.entry ? { entry: ctx.entry } : {}),
+        call: ctx.call,
         ...(ctx.context.lease === undefined ? {} : { lease: ctx.context.lease }),
       };
     },

@@ -1,5 +1,4 @@
-import { ToolExecutor } from "overlap-runtime";
-import { parseToolInput } from "overlap-runtime/core";
+import { ToolExecutor, toolCallOf } from "overlap-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "../db/open-store.js";
 import type { ShopStore } from "../db/shop-store.js";
@@ -20,11 +19,9 @@ beforeAll(async () => {
 });
 afterAll(() => store.close());
 
-function call(name: string, input: object) {
-  const parsed = parseToolInput(JSON.stringify(input));
-  if (!parsed.ok) throw new Error("bad input");
+function call(name: string, input: Record<string, unknown>) {
   n += 1;
-  return { id: `call_${n}`, name, input: parsed.value };
+  return toolCallOf({ type: "tool_use", id: `call_${n}`, name, input });
 }
 
 const tableOf = (details: Record<string, unknown> | undefined) =>

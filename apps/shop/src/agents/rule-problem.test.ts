@@ -1,4 +1,4 @@
-import { parseToolInput } from "overlap-runtime/core";
+import { toolCallOf } from "overlap-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "../db/open-store.js";
 import type { ShopStore } from "../db/shop-store.js";
@@ -21,10 +21,9 @@ beforeAll(async () => {
 });
 afterAll(() => store.close());
 
-async function call(sessionId: string, name: string, input: object, id: string) {
-  const parsed = parseToolInput(JSON.stringify(input));
-  if (!parsed.ok) throw new Error(parsed.error);
-  return agents.shopper.executor(sessionId).execute({ id, name, input: parsed.value });
+async function call(sessionId: string, name: string, input: Record<string, unknown>, id: string) {
+  const record = toolCallOf({ type: "tool_use", id, name, input });
+  return agents.shopper.executor(sessionId).execute(record);
 }
 
 describe("a broken rule reaches the page as a code and its facts, beside the model's sentence", () => {

@@ -115,7 +115,7 @@ export interface ToolLedgerTable {
   status: string;
   /** JSON of the ToolOutcome. */
   outcome: string;
-  /** JSON of the call's CallEntry (tool_use block, round, index); null for older records. */
+  /** JSON of the call (round, index, tool_use block: `StoredCall`); null for older records. */
   entry: string | null;
   created_at: string;
 }
@@ -132,7 +132,7 @@ export interface RoundJournalTable {
   round: number;
   /** The block's index in the assistant message (call order). */
   call_index: number;
-  /** JSON of the CallEntry. */
+  /** JSON of the call (round, index, tool_use block: `StoredCall`). */
   entry: string;
   created_at: string;
 }

@@ -5,11 +5,11 @@
  */
 
 import type {
-  CallEntry,
   ConversationStore,
   Message,
   RestoreRoundInput,
   RoundJournal,
+  StoredCall,
   ToolLedger,
   ToolOutcome,
 } from "overlap-runtime";
@@ -114,12 +114,12 @@ export interface CartTransaction {
  * A tool call's ledger record, written in the transaction of the effect it describes: the effect
  * and its record commit together or not at all (a crash between them cannot leave an effect the
  * conversation will never learn of). `outcome` is what the tool returns (`ctx.outcome(reply)`),
- * `entry` its call (`ctx.entry`); with an entry, the call is journaled in that transaction too.
+ * `call` its call (`ctx.call`); with a call, it is journaled in that transaction too.
  */
 export interface CallRecord {
   readonly sessionId: string;
   readonly outcome: ToolOutcome;
-  readonly entry?: CallEntry;
+  readonly call?: StoredCall;
   /**
    * The turn whose lease the call's turn holds: the effect's transaction is rolled back (the tool
    * fails, nothing changed) when another instance took the chat over meanwhile.

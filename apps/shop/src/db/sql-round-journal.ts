@@ -8,7 +8,7 @@
  */
 
 import type { Kysely, Transaction } from "kysely";
-import type { CallEntry, RoundJournal } from "overlap-runtime";
+import type { RoundJournal, StoredCall, ToolCall } from "overlap-runtime";
 import { preparedQuery } from "./prepared-query.js";
 import type { ShopDatabase } from "./shop-database.js";
 
@@ -22,8 +22,8 @@ export class SqlRoundJournal implements RoundJournal {
     this.#sessionId = sessionId;
   }
 
-  async callComplete(entry: CallEntry): Promise<void> {
-    await insertJournalRow(this.#db, this.#sessionId, entry);
+  async callComplete(call: ToolCall): Promise<void> {
+    await insertJournalRow(this.#db, this.#sessionId, call);
   }
 
   // No roundEnd: the conversation write that stores the round clears the rows atomically.
@@ -37,17 +37,26 @@ export class SqlRoundJournal implements RoundJournal {
 export async function insertJournalRow(
   db: Kysely<ShopDatabase> | Transaction<ShopDatabase>,
   sessionId: string,
-  entry: CallEntry,
+  call: StoredCall,
 ): Promise<void> {
   await insertRow(
     db,
     sessionId,
-    entry.block.id,
-    entry.round,
-    entry.index,
-    JSON.stringify(entry),
+    call.block.id,
+    call.round,
+    call.index,
+    storedCallJson(call),
     new Date().toISOString(),
   );
+}
+
+/**
+ * The JSON a row keeps of a call: what `restoreRound` reads back (round, index, tool_use block).
+ * The rest of the call record (its raw and parsed arguments) repeats the block's input, so it is
+ * left out, and rows keep the shape they had before the record carried it.
+ */
+export function storedCallJson(call: StoredCall): string {
+  return JSON.stringify({ round: call.round, index: call.index, block: call.block });
 }
 
 // Run at every tool call's block stop: compiled once per database.
@@ -78,9 +87,9 @@ const insertRow = preparedQuery(
 export async function journaledCalls(
   db: Kysely<ShopDatabase>,
   sessionId: string,
-): Promise<CallEntry[]> {
+): Promise<StoredCall[]> {
   const { rows } = await journalOf(db, sessionId);
-  return rows.map((row) => JSON.parse(row.entry) as CallEntry);
+  return rows.map((row) => JSON.parse(row.entry) as StoredCall);
 }
 
 const journalOf = preparedQuery((db, sessionId: string) =>

@@ -11,9 +11,10 @@
  */
 
 import type { Kysely, Transaction } from "kysely";
-import type { CallEntry, RecordedCall, ToolLedger, ToolOutcome } from "overlap-runtime";
+import type { RecordedCall, StoredCall, ToolCall, ToolLedger, ToolOutcome } from "overlap-runtime";
 import { preparedQuery } from "./prepared-query.js";
 import type { ShopDatabase } from "./shop-database.js";
+import { storedCallJson } from "./sql-round-journal.js";
 
 /** The ledger of one session in the `tool_ledger` table. */
 export class SqlToolLedger implements ToolLedger {
@@ -30,8 +31,8 @@ export class SqlToolLedger implements ToolLedger {
     return row ? (JSON.parse(row.outcome) as ToolOutcome) : undefined;
   }
 
-  async record(outcome: ToolOutcome, entry?: CallEntry): Promise<void> {
-    await insertLedgerRecord(this.#db, this.#sessionId, outcome, entry);
+  async record(outcome: ToolOutcome, call?: ToolCall): Promise<void> {
+    await insertLedgerRecord(this.#db, this.#sessionId, outcome, call);
   }
 }
 
@@ -44,7 +45,7 @@ export async function insertLedgerRecord(
   db: Kysely<ShopDatabase> | Transaction<ShopDatabase>,
   sessionId: string,
   outcome: ToolOutcome,
-  entry: CallEntry | undefined,
+  call: StoredCall | undefined,
 ): Promise<void> {
   // `replayed` describes one delivery, not the call: it is never stored.
   const stored: ToolOutcome = { ...outcome };
@@ -56,7 +57,7 @@ export async function insertLedgerRecord(
     outcome.name,
     outcome.status,
     JSON.stringify(stored),
-    entry ? JSON.stringify(entry) : null,
+    call ? storedCallJson(call) : null,
     new Date().toISOString(),
   );
 }
@@ -98,9 +99,9 @@ const insertRecord = preparedQuery(
 export async function recordsOf(
   db: Kysely<ShopDatabase>,
   sessionId: string,
-  calls: readonly CallEntry[],
+  calls: readonly StoredCall[],
 ): Promise<RecordedCall[]> {
-  const byId = new Map(calls.map((entry) => [entry.block.id, entry]));
+  const byId = new Map(calls.map((call) => [call.block.id, call]));
   const ids = [...byId.keys()];
   const out: RecordedCall[] = [];
   // Chunked: both databases cap the number of parameters in one statement.
@@ -112,8 +113,8 @@ export async function recordsOf(
       .where("call_id", "in", ids.slice(i, i + 500))
       .execute();
     for (const row of rows) {
-      const entry = byId.get(row.call_id);
-      if (entry) out.push({ entry, outcome: JSON.parse(row.outcome) as ToolOutcome });
+      const call = byId.get(row.call_id);
+      if (call) out.push({ call, outcome: JSON.parse(row.outcome) as ToolOutcome });
     }
   }
   return out;

@@ -8,7 +8,13 @@ import { createHash } from "node:crypto";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { type Kysely, sql } from "kysely";
-import type { CallEntry, Message, ToolOutcome } from "overlap-runtime";
+import {
+  type Message,
+  type StoredCall,
+  type ToolCall,
+  type ToolOutcome,
+  toolCallOf,
+} from "overlap-runtime";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   addToCart,
@@ -28,6 +34,9 @@ import type { OpenStoreOptions } from "./open-store.js";
 import type { ShopDatabase } from "./shop-database.js";
 import type { ShopStore } from "./shop-store.js";
 import type { StoreDialect } from "./store-dialect.js";
+
+/** What the store keeps of a call, and gives back for `restoreRound`. */
+const stored = ({ round, index, block }: ToolCall): StoredCall => ({ round, index, block });
 
 /** One fresh database for one test. */
 export interface StoreHarness {
@@ -428,11 +437,11 @@ export function registerStoreSuite(name: string, createHarness: StoreHarnessFact
     });
 
     it("keeps the round journal until a write that stores the round clears it", async () => {
-      const entry = (id: string, index: number): CallEntry => ({
-        round: 1,
-        index,
-        block: { type: "tool_use", id, name: "add_to_cart", input: { productId: "p-0001" } },
-      });
+      const entry = (id: string, index: number): ToolCall =>
+        toolCallOf(
+          { type: "tool_use", id, name: "add_to_cart", input: { productId: "p-0001" } },
+          { index },
+        );
       const journal = store.roundJournal("s1");
       await journal.callComplete(entry("call_b", 2));
       await journal.callComplete(entry("call_a", 1));
@@ -451,8 +460,8 @@ export function registerStoreSuite(name: string, createHarness: StoreHarnessFact
       await store.ledger("s1").record({ ...outcome, callId: "call_old" });
       await store.ledger("s1").record({ ...outcome, callId: "call_held" }, entry("call_held", 0));
       const lost = await (await harness.openPeer()).lostCalls("s1", new Set(["call_held"]));
-      expect(lost.journaled).toEqual([entry("call_a", 1), entry("call_b", 2)]);
-      expect(lost.recorded).toEqual([{ entry: entry("call_a", 1), outcome }]);
+      expect(lost.journaled).toEqual([stored(entry("call_a", 1)), stored(entry("call_b", 2))]);
+      expect(lost.recorded).toEqual([{ call: stored(entry("call_a", 1)), outcome }]);
 
       const user: Message = { role: "user", content: "add shoes" };
       await store.conversations.write("s1", 0, [user]);
@@ -471,11 +480,8 @@ export function registerStoreSuite(name: string, createHarness: StoreHarnessFact
 
     it("writes a call's record in the transaction of its effect: both commit, or neither", async () => {
       const { cheap, limited } = fixtures;
-      const entry = (id: string): CallEntry => ({
-        round: 1,
-        index: 0,
-        block: { type: "tool_use", id, name: "add_to_cart", input: { productId: cheap.id } },
-      });
+      const entry = (id: string): ToolCall =>
+        toolCallOf({ type: "tool_use", id, name: "add_to_cart", input: { productId: cheap.id } });
       const outcome = (id: string, text: string): ToolOutcome => ({
         callId: id,
         name: "add_to_cart",
@@ -493,7 +499,7 @@ export function registerStoreSuite(name: string, createHarness: StoreHarnessFact
               // The record sees the transaction's own writes.
               expect(await tx.getCart()).toEqual(result.ok ? result.cart : await tx.getCart());
               if (fail) throw new Error("crash between the effect and its record");
-              return { sessionId: "s", outcome: outcome(id, `ok ${id}`), entry: entry(id) };
+              return { sessionId: "s", outcome: outcome(id, `ok ${id}`), call: entry(id) };
             },
           },
         );
@@ -507,8 +513,8 @@ export function registerStoreSuite(name: string, createHarness: StoreHarnessFact
       expect((await store.ledger("s").lookup("call_1"))?.resultText).toBe("ok call_1");
       // The effect's transaction journaled its call too (the block-stop write never happened).
       const lost = await store.lostCalls("s", new Set());
-      expect(lost.journaled).toEqual([entry("call_1")]);
-      expect(lost.recorded.map((r) => r.entry)).toEqual([entry("call_1")]);
+      expect(lost.journaled).toEqual([stored(entry("call_1"))]);
+      expect(lost.recorded.map((r) => r.call)).toEqual([stored(entry("call_1"))]);
       // A record without a journal row (a round stored since) is not a lost call.
       await store.conversations.write("s", 0, [], { clearRoundJournal: true });
       expect(await store.lostCalls("s", new Set())).toEqual({ journaled: [], recorded: [] });

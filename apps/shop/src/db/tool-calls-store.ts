@@ -40,7 +40,7 @@ export class ToolCallsStore {
   /** See `ShopStore.lostCalls`. */
   async lostCalls(sessionId: string, present: ReadonlySet<string>): Promise<RestoreRoundInput> {
     const journaled = (await journaledCalls(this.#db, sessionId)).filter(
-      (entry) => !present.has(entry.block.id),
+      (call) => !present.has(call.block.id),
     );
     return { journaled, recorded: await recordsOf(this.#db, sessionId, journaled) };
   }
@@ -58,7 +58,7 @@ export class ToolCallsStore {
     if (record.lease !== undefined) {
       await assertLeaseHeld(trx, this.#dialect, record.sessionId, record.lease);
     }
-    await insertLedgerRecord(trx, record.sessionId, record.outcome, record.entry);
-    if (record.entry) await insertJournalRow(trx, record.sessionId, record.entry);
+    await insertLedgerRecord(trx, record.sessionId, record.outcome, record.call);
+    if (record.call) await insertJournalRow(trx, record.sessionId, record.call);
   }
 }

@@ -5,7 +5,7 @@
  * `apps/shop/web/src`, imported as they are.
  */
 
-import type { AgentState, CallEntry } from "overlap-runtime/client";
+import type { AgentState, CallView } from "overlap-runtime/client";
 import { initialAgentState } from "overlap-runtime/client";
 import { describe, expect, it } from "vitest";
 
@@ -46,8 +46,8 @@ const load = (path: string): Promise<unknown> => import(path);
 const { callProblem, callSentence, tidyText } = (await load(
   "../../web/src/chat/call-words.ts",
 )) as {
-  callSentence(entry: CallEntry, ctx: WordsContext): string;
-  callProblem(entry: CallEntry, ctx: WordsContext): string | undefined;
+  callSentence(entry: CallView, ctx: WordsContext): string;
+  callProblem(entry: CallView, ctx: WordsContext): string | undefined;
   tidyText(text: string, book: Book): string;
 };
 const { productBook } = (await load("../../web/src/chat/product-book.ts")) as {
@@ -65,7 +65,7 @@ const { explainRound, explainTurn, roundChart } = (await load(
   roundChart(info: { round: number; stopReason: string | undefined; timings: unknown }): RoundChart;
 };
 
-function call(fields: Partial<CallEntry> & Pick<CallEntry, "name">): CallEntry {
+function call(fields: Partial<CallView> & Pick<CallView, "name">): CallView {
   return {
     callId: "toolu_1",
     round: 1,
@@ -83,7 +83,7 @@ function call(fields: Partial<CallEntry> & Pick<CallEntry, "name">): CallEntry {
     startedAt: undefined,
     endedAt: undefined,
     ...fields,
-  } as CallEntry;
+  } as CallView;
 }
 
 const book = new Map([
@@ -190,7 +190,7 @@ describe("a call in words", () => {
         name: "add_to_cart",
         phase: "done",
         input: { productId: "p-0001", quantity: 11 },
-        result: { isError: true, status, text: modelText, problem } as CallEntry["result"],
+        result: { isError: true, status, text: modelText, problem } as CallView["result"],
       });
     const invalid = failed(
       {
@@ -349,7 +349,7 @@ describe("the product book", () => {
           text: "Only 5 in stock.",
           problem: { code: "insufficient_stock", params },
         },
-      } as Partial<CallEntry> & Pick<CallEntry, "name">);
+      } as Partial<CallView> & Pick<CallView, "name">);
     const stock = refused({ productId: "p-0001", name: "Aero Trail Runner", available: 5 });
     const choice = refused({
       choices: [{ productId: "p-0002", name: "Merino Wool Socks", missing: ["size"] }],

@@ -1,5 +1,4 @@
-import type { ToolInput } from "overlap-runtime";
-import { parseToolInput } from "overlap-runtime/core";
+import { toolCallOf } from "overlap-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cartTotal } from "../domain/cart.js";
 import type { Product } from "../domain/catalog.js";
@@ -10,12 +9,6 @@ beforeAll(async () => {
   t = await createTestShop();
 });
 afterAll(() => t.close());
-
-function input(value: object): ToolInput {
-  const parsed = parseToolInput(JSON.stringify(value));
-  if (!parsed.ok) throw new Error("bad input");
-  return parsed.value;
-}
 
 describe("cart changes from tools and REST at once, under the cart lock", () => {
   it("30 concurrent add_to_cart outcomes on one session never break the rules", async () => {
@@ -42,11 +35,14 @@ describe("cart changes from tools and REST at once, under the cart lock", () => 
     const outcomes = await Promise.all(
       attempts.map(async (a, i) => {
         if (a.via === "tool") {
-          const outcome = await executor.execute({
-            id: `toolu_concurrent_${i}`,
-            name: "add_to_cart",
-            input: input({ productId: a.productId, quantity: a.quantity, ...firstVariant(a) }),
-          });
+          const outcome = await executor.execute(
+            toolCallOf({
+              type: "tool_use",
+              id: `toolu_concurrent_${i}`,
+              name: "add_to_cart",
+              input: { productId: a.productId, quantity: a.quantity, ...firstVariant(a) },
+            }),
+          );
           return { ok: !outcome.isError, text: outcome.resultText };
         }
         const response = await t.call("POST", `/api/sessions/${id}/cart/items`, {

@@ -23,9 +23,9 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import {
   type AgentEvent,
-  type CallEntry,
   type Message,
   notRunAfterRestartText,
+  type StoredCall,
   type ToolOutcome,
   validateConversation,
 } from "overlap-runtime";
@@ -87,8 +87,8 @@ const KILL_POINTS: readonly KillPoint[] = [
 
 /** What the database holds for a session, read by the test itself. */
 interface Snapshot {
-  ledger: Array<{ callId: string; name: string; outcome: ToolOutcome; entry: CallEntry | null }>;
-  journal: CallEntry[];
+  ledger: Array<{ callId: string; name: string; outcome: ToolOutcome; entry: StoredCall | null }>;
+  journal: StoredCall[];
 }
 
 interface Target {
@@ -105,9 +105,9 @@ function toSnapshot(ledger: Row[], journal: Array<{ entry: string }>): Snapshot 
       callId: r.call_id,
       name: r.name,
       outcome: JSON.parse(r.outcome) as ToolOutcome,
-      entry: r.entry === null ? null : (JSON.parse(r.entry) as CallEntry),
+      entry: r.entry === null ? null : (JSON.parse(r.entry) as StoredCall),
     })),
-    journal: journal.map((r) => JSON.parse(r.entry) as CallEntry),
+    journal: journal.map((r) => JSON.parse(r.entry) as StoredCall),
   };
 }
 

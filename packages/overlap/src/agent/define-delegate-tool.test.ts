@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { AgentEvent } from "../protocol/agent-event.js";
+import { toolCallOf } from "../stream/tool-call.js";
 import { buildStreamEvents, fakeModel } from "../testing/stream-builder.js";
 import { defineTool } from "../tools/define-tool.js";
 import { ToolExecutor } from "../tools/tool-executor.js";
@@ -82,11 +83,9 @@ describe("defineDelegateTool", () => {
         prompt: "hi",
       }),
     });
-    const outcome = await new ToolExecutor([broken]).execute({
-      id: "c",
-      name: "ask_merchant",
-      input: {} as never,
-    });
+    const outcome = await new ToolExecutor([broken]).execute(
+      toolCallOf({ type: "tool_use", id: "c", name: "ask_merchant", input: {} }),
+    );
     expect(outcome.isError).toBe(true);
     expect(outcome.resultText).toContain("could not answer");
   });

@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Message, ToolResultBlock, ToolUseBlock } from "../stream/message.js";
-import type { CallEntry } from "../tools/call-entry.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
 import { MISSING_RESULT_TEXT } from "./repair-conversation.js";
 import {
@@ -9,12 +8,13 @@ import {
   notRunAfterRestartText,
   type RecordedCall,
   restoreRound,
+  type StoredCall,
 } from "./restore-round.js";
 import { validateConversation } from "./validate-conversation.js";
 
 const block = (id: string, name = "add_to_cart", input: Record<string, unknown> = {}) =>
   ({ type: "tool_use", id, name, input }) as ToolUseBlock;
-const entry = (id: string, index: number, round = 1, name = "add_to_cart"): CallEntry => ({
+const entry = (id: string, index: number, round = 1, name = "add_to_cart"): StoredCall => ({
   round,
   index,
   block: block(id, name, { productId: `p-${id}` }),
@@ -27,8 +27,8 @@ const outcome = (id: string, text: string, isError = false): ToolOutcome => ({
   events: [],
   isError,
 });
-const recorded = (e: CallEntry, text: string, isError = false): RecordedCall => ({
-  entry: e,
+const recorded = (e: StoredCall, text: string, isError = false): RecordedCall => ({
+  call: e,
   outcome: outcome(e.block.id, text, isError),
 });
 
@@ -166,7 +166,7 @@ describe("restoreRound", () => {
       fc.property(scenario, ({ storedRounds, lost, trailingAssistant, flags, indexes }) => {
         const id = (n: number) => `toolu_${n}`;
         const messages: Message[] = [{ role: "user", content: "hello" }];
-        const stale: CallEntry[] = [];
+        const stale: StoredCall[] = [];
         storedRounds.forEach((round, r) => {
           if (round.length === 0) return;
           const blocks = round.map((n, i) => {
@@ -187,7 +187,7 @@ describe("restoreRound", () => {
           messages.push({ role: "assistant", content: [{ type: "text", text: "paused" }] });
         }
         const entries = lost.map((n, i) => ({ round: 9, index: indexes[i]!, block: block(id(n)) }));
-        const journaled: CallEntry[] = [];
+        const journaled: StoredCall[] = [];
         const records: RecordedCall[] = [];
         entries.forEach((e, i) => {
           const f = flags[i]!;
@@ -217,7 +217,7 @@ describe("restoreRound", () => {
           expect(uses.filter((b) => b.id === e.block.id)).toHaveLength(1);
           const answers = results.filter((b) => b.tool_use_id === e.block.id);
           expect(answers).toHaveLength(1);
-          const record = records.find((r) => r.entry.block.id === e.block.id);
+          const record = records.find((r) => r.call.block.id === e.block.id);
           if (record) {
             expect(answers[0]?.content).toBe(record.outcome.resultText);
             expect(answers[0]?.is_error === true).toBe(record.outcome.isError);

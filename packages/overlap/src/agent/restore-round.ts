@@ -16,7 +16,7 @@ import {
   type ToolResultBlock,
   type ToolUseBlock,
 } from "../stream/message.js";
-import type { CallEntry } from "../tools/call-entry.js";
+import type { ToolCall } from "../stream/tool-call.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
 import { MISSING_RESULT_TEXT } from "./repair-conversation.js";
 
@@ -28,16 +28,23 @@ export function notRunAfterRestartText(name: string): string {
   return `${name} was not run: ${NOT_RUN_AFTER_RESTART}. Call it again if it is still wanted.`;
 }
 
+/**
+ * What restoring needs of a stored call: where it stood and its block (which holds its id, name
+ * and input). A host may store just these; records stored before a call carried more read back
+ * as they are.
+ */
+export type StoredCall = Pick<ToolCall, "round" | "index" | "block">;
+
 /** A ledger record with the call it belongs to. */
 export interface RecordedCall {
-  entry: CallEntry;
+  call: StoredCall;
   outcome: ToolOutcome;
 }
 
 /** What storage holds about the calls of rounds that may never have been stored. */
 export interface RestoreRoundInput {
-  /** Journal entries not cleared yet. */
-  journaled: readonly CallEntry[];
+  /** Journaled calls not cleared yet. */
+  journaled: readonly StoredCall[];
   /** Ledger records of calls the conversation may lack (records of calls it holds are ignored). */
   recorded: readonly RecordedCall[];
 }
@@ -76,32 +83,32 @@ export function restoreRound(
   options: RestoreRoundOptions = {},
 ): RestoredRound {
   const present = callIds(messages);
-  const calls = new Map<string, { entry: CallEntry; outcome?: ToolOutcome }>();
-  for (const entry of input.journaled) {
-    const id = entry.block.id;
-    if (!present.has(id) && !calls.has(id)) calls.set(id, { entry });
+  const byId = new Map<string, { call: StoredCall; outcome?: ToolOutcome }>();
+  for (const call of input.journaled) {
+    const id = call.block.id;
+    if (!present.has(id) && !byId.has(id)) byId.set(id, { call });
   }
-  for (const { entry, outcome } of input.recorded) {
-    const id = entry.block.id;
+  for (const { call, outcome } of input.recorded) {
+    const id = call.block.id;
     if (present.has(id) || outcome.callId !== id) continue;
-    // The journal's entry and the record's are the same call; the record adds its outcome.
-    calls.set(id, { entry: calls.get(id)?.entry ?? entry, outcome });
+    // The journal and the ledger name the same call: the record adds its outcome.
+    byId.set(id, { call: byId.get(id)?.call ?? call, outcome });
   }
-  if (calls.size === 0) return { messages: [...messages], from: messages.length, restored: [] };
+  if (byId.size === 0) return { messages: [...messages], from: messages.length, restored: [] };
 
-  const ordered = [...calls.values()].sort(
+  const ordered = [...byId.values()].sort(
     (a, b) =>
-      a.entry.round - b.entry.round ||
-      a.entry.index - b.entry.index ||
-      (a.entry.block.id < b.entry.block.id ? -1 : 1),
+      a.call.round - b.call.round ||
+      a.call.index - b.call.index ||
+      (a.call.block.id < b.call.block.id ? -1 : 1),
   );
   const notRun =
     options.notRunText ?? ((block: ToolUseBlock) => notRunAfterRestartText(block.name));
-  const blocks = ordered.map(({ entry }) => structuredClone(entry.block));
-  const results = ordered.map(({ entry, outcome }): ToolResultBlock => {
-    const id = entry.block.id;
+  const blocks = ordered.map(({ call }) => structuredClone(call.block));
+  const results = ordered.map(({ call, outcome }): ToolResultBlock => {
+    const id = call.block.id;
     if (!outcome) {
-      return { type: "tool_result", tool_use_id: id, content: notRun(entry.block), is_error: true };
+      return { type: "tool_result", tool_use_id: id, content: notRun(call.block), is_error: true };
     }
     return outcome.isError
       ? { type: "tool_result", tool_use_id: id, content: outcome.resultText, is_error: true }
@@ -133,7 +140,7 @@ export function restoreRound(
     out.push(assistant);
   }
   out.push({ role: "user", content: results });
-  return { messages: out, from, restored: ordered.map(({ entry }) => entry.block.id) };
+  return { messages: out, from, restored: ordered.map(({ call }) => call.block.id) };
 }
 
 /** Every call id the conversation holds (local and provider-side calls). */

@@ -12,7 +12,7 @@ import { type RoundSettings, roundSettingsOf } from "../round/round-settings.js"
 import { type RoundResult, StreamedRound } from "../round/streamed-round.js";
 import { isCallBlock, type Message } from "../stream/message.js";
 import type { StreamEvent } from "../stream/stream-event.js";
-import type { CallEntry } from "../tools/call-entry.js";
+import type { ToolCall } from "../stream/tool-call.js";
 import type { ToolExecutor } from "../tools/tool-executor.js";
 import type { ModelClient } from "./model-client.js";
 import { startTurnTracing } from "./turn-tracing.js";
@@ -48,8 +48,8 @@ export interface AgentTurnOptions extends RoundSettings {
    * `onMessages` stored the round.
    */
   journal?: RoundJournal;
-  /** Told when a journal write fails (`entry` absent: the end of a round); the turn goes on. */
-  onJournalError?: (error: unknown, entry: CallEntry | undefined) => void;
+  /** Told when a journal write fails (`call` absent: the end of a round); the turn goes on. */
+  onJournalError?: (error: unknown, call: ToolCall | undefined) => void;
 }
 
 /** What a turn produced. */
@@ -123,11 +123,11 @@ async function runTurn(options: AgentTurnOptions): Promise<AgentTurnResult> {
             : new OverlapError("storage_error", "The conversation could not be saved.", {
                 cause: err,
               });
-        // The round is not stored: its journal entries stay for the next start to restore.
+        // The round is not stored: its journaled calls stay for the next start to restore.
         break;
       }
     }
-    await endJournalRound(options, round, result.entries);
+    await endJournalRound(options, round, result.calls);
     if (result.error) {
       error = result.error;
       break;
@@ -153,12 +153,12 @@ async function runTurn(options: AgentTurnOptions): Promise<AgentTurnResult> {
 async function endJournalRound(
   options: AgentTurnOptions,
   round: number,
-  entries: readonly CallEntry[],
+  calls: readonly ToolCall[],
 ): Promise<void> {
   const journal = options.journal;
-  if (!journal?.roundEnd || entries.length === 0) return;
+  if (!journal?.roundEnd || calls.length === 0) return;
   try {
-    await journal.roundEnd(round, entries);
+    await journal.roundEnd(round, calls);
   } catch (err) {
     try {
       options.onJournalError?.(err, undefined);

@@ -62,8 +62,12 @@ export interface CallResult {
   problem?: ToolProblem;
 }
 
-/** Everything known about one tool call, keyed by its call id. */
-export interface CallEntry {
+/**
+ * The browser's view of one tool call: everything its events told so far, keyed by its call id.
+ * (The server's record of a call, with its block and raw arguments, is the runtime's `ToolCall`;
+ * the browser never sees it.)
+ */
+export interface CallView {
   callId: string;
   /** The tool's name. */
   name: string;
@@ -189,7 +193,7 @@ export interface AgentState {
    * Every tool call made by this state's agent, by call id (ids are unique in a conversation).
    * Calls of a delegate's inner agent live in {@link AgentState.delegated}.
    */
-  calls: Readonly<Record<string, CallEntry>>;
+  calls: Readonly<Record<string, CallView>>;
   /** Call ids in the order their calls finished (terminal `tool-status`): completion order. */
   statusOrder: readonly string[];
   /** Call ids in the order their results arrived (`tool-result`): call order. */
@@ -279,7 +283,7 @@ export function cartOf(state: AgentState): unknown {
  * The calls waiting for the user's approval (`approval.status` `pending`), in the order the
  * calls were first seen. Delegated inner agents' calls are not included.
  */
-export function pendingApprovals(state: AgentState): CallEntry[] {
+export function pendingApprovals(state: AgentState): CallView[] {
   return Object.values(state.calls).filter((entry) => entry.approval?.status === "pending");
 }
 
@@ -293,7 +297,7 @@ export type CallCard =
     };
 
 /** The card of a call: final cards replace the preview in place (same call id). */
-export function callCard(entry: CallEntry): CallCard {
+export function callCard(entry: CallView): CallCard {
   if (entry.ui.length > 0) return { kind: "final", ui: entry.ui };
   return { kind: "pending", args: entry.input ?? entry.preview };
 }

@@ -11,9 +11,9 @@ import type { AgentEvent, DispatchDecision } from "../protocol/agent-event.js";
 import {
   type AgentState,
   type AssistantTurn,
-  type CallEntry,
   type CallPhase,
   type CallResult,
+  type CallView,
   initialAgentState,
   type RoundInfo,
   type ServerToolItem,
@@ -265,10 +265,10 @@ function replaceItem(
 function updateCall(
   state: AgentState,
   event: CallEvent,
-  update: (entry: CallEntry) => CallEntry,
+  update: (entry: CallView) => CallView,
 ): AgentState {
   const existing = state.calls[event.callId];
-  const entry = existing ?? newCallEntry(event);
+  const entry = existing ?? newCallView(event);
   const next = update(entry);
   if (next === existing) return state;
   const calls = { ...state.calls, [event.callId]: next };
@@ -279,7 +279,7 @@ function updateCall(
   }));
 }
 
-function newCallEntry(event: CallEvent): CallEntry {
+function newCallView(event: CallEvent): CallView {
   return {
     callId: event.callId,
     name: event.name,

@@ -20,7 +20,6 @@ export {
   type DispatchResult,
   EagerDispatcher,
   type EagerDispatcherOptions,
-  type FinalToolUse,
 } from "../dispatch/eager-dispatcher.js";
 export { type ParseToolInputResult, parseToolInput } from "../json/parse-tool-input.js";
 export { PartialJsonParser, parsePartialJson } from "../json/partial-json-parser.js";
@@ -47,7 +46,6 @@ export {
   type BlockAssemblerOptions,
   DEFAULT_MAX_BLOCK_CHARS,
   isServerToolResult,
-  type ToolUseRecord,
 } from "../stream/block-assembler.js";
 export { isProviderCallBlock, SERVER_TOOL_RESULT_TYPES } from "../stream/message.js";
 export {

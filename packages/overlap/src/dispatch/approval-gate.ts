@@ -15,7 +15,8 @@ import type {
   ApprovalResolved,
   ApprovalSource,
 } from "../protocol/approval.js";
-import type { ToolCall, ToolExecutor } from "../tools/tool-executor.js";
+import type { ToolCall } from "../stream/tool-call.js";
+import type { ToolExecutor } from "../tools/tool-executor.js";
 import { failedOutcome, type ToolOutcome } from "../tools/tool-outcome.js";
 
 /** Default time to wait for the user: 5 minutes. */
@@ -75,7 +76,8 @@ export async function awaitApproval(
   const request: ApprovalRequest = {
     callId: call.id,
     name: call.name,
-    input: call.input,
+    // Only a call whose arguments parsed can need approval (approvalOf says so).
+    input: call.input?.ok ? call.input.value : {},
     summary: need.summary,
     ...(need.details ? { details: need.details } : {}),
     ...(limited ? { timeoutMs: Math.max(0, timeoutMs) } : {}),

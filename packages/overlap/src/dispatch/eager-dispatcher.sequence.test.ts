@@ -1,17 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { parseToolInput, type ToolInput } from "../json/parse-tool-input.js";
 import type { ToolCallState } from "../protocol/agent-event.js";
+import { type ToolCall, toolCallOf } from "../stream/tool-call.js";
 import { defineTool } from "../tools/define-tool.js";
-import { type ToolCall, ToolExecutor } from "../tools/tool-executor.js";
-import { EagerDispatcher, type FinalToolUse } from "./eager-dispatcher.js";
-
-function input(value: object): ToolInput {
-  const parsed = parseToolInput(JSON.stringify(value));
-  if (!parsed.ok) throw new Error(parsed.error);
-  return parsed.value;
-}
+import { ToolExecutor } from "../tools/tool-executor.js";
+import { EagerDispatcher } from "./eager-dispatcher.js";
 
 /**
  * Tools of one sequence ("cart": change and deferred checkout) beside a free one ("search"): every
@@ -68,22 +62,13 @@ function harness(options: { concurrency?: number } = {}) {
     onStatus: (id, _name, s) => statuses.push([id, s]),
     ...options,
   });
-  const call = (name: string, tag: string, ms: number): ToolCall => ({
-    id: `call_${tag}`,
-    name,
-    input: input({ tag, ms }),
-  });
-  const use = (c: ToolCall): FinalToolUse => ({
-    id: c.id,
-    name: c.name,
-    input: { ok: true, value: c.input },
-  });
+  const call = (name: string, tag: string, ms: number): ToolCall =>
+    toolCallOf({ type: "tool_use", id: `call_${tag}`, name, input: { tag, ms } });
   return {
     dispatcher,
     log,
     statuses,
     call,
-    use,
     get overlapInSequence() {
       return overlapInSequence;
     },
@@ -103,7 +88,7 @@ describe("EagerDispatcher: calls of one sequence", () => {
       h.call("change", "c", 1),
     ];
     for (const c of calls) h.dispatcher.dispatch(c);
-    const outcomes = await h.dispatcher.collect(calls.map(h.use), "tool_use");
+    const outcomes = await h.dispatcher.collect(calls, "tool_use");
     expect(outcomes.map((o) => o.status)).toEqual(["ok", "ok", "ok", "ok"]);
     expect(h.overlapInSequence).toBe(false);
     // The free call ran while the first change was still running.
@@ -140,7 +125,7 @@ describe("EagerDispatcher: calls of one sequence", () => {
     await new Promise((r) => setTimeout(r, 20));
     // The stream has not ended: the checkout has not run, so the call after it waits too.
     expect(starts(h.log)).toEqual(["a"]);
-    await h.dispatcher.collect(calls.map(h.use), "tool_use");
+    await h.dispatcher.collect(calls, "tool_use");
     expect(starts(h.log)).toEqual(["a", "pay", "after"]);
   });
 
@@ -149,7 +134,7 @@ describe("EagerDispatcher: calls of one sequence", () => {
     const calls = [h.call("checkout", "pay", 5), h.call("change", "after", 1)];
     for (const c of calls) h.dispatcher.dispatch(c);
     // The response ended without tool_use: the deferred checkout is refused, the change runs.
-    const outcomes = await h.dispatcher.collect(calls.map(h.use), "end_turn");
+    const outcomes = await h.dispatcher.collect(calls, "end_turn");
     expect(outcomes.map((o) => o.status)).toEqual(["not_executed", "ok"]);
     expect(starts(h.log)).toEqual(["after"]);
   });
@@ -164,7 +149,7 @@ describe("EagerDispatcher: calls of one sequence", () => {
     for (const c of calls) h.dispatcher.dispatch(c);
     await new Promise((r) => setTimeout(r, 10));
     h.dispatcher.cancelAll("the user stopped the turn");
-    const outcomes = await h.dispatcher.collect(calls.map(h.use), "error");
+    const outcomes = await h.dispatcher.collect(calls, "error");
     expect(outcomes.map((o) => o.status)).toEqual(["interrupted", "not_executed", "not_executed"]);
     expect(starts(h.log)).toEqual(["a"]);
   });
@@ -187,7 +172,7 @@ describe("EagerDispatcher: calls of one sequence", () => {
           // The stream dispatches the calls whose blocks ended before it did, in order; collect
           // starts the rest.
           for (const c of calls.slice(0, cut % (calls.length + 1))) h.dispatcher.dispatch(c);
-          const outcomes = await h.dispatcher.collect(calls.map(h.use), "tool_use");
+          const outcomes = await h.dispatcher.collect(calls, "tool_use");
           expect(outcomes.map((o) => o.callId)).toEqual(calls.map((c) => c.id));
           expect(outcomes.every((o) => o.status === "ok")).toBe(true);
           const started = starts(h.log);

@@ -1,19 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { parseToolInput, type ToolInput } from "../json/parse-tool-input.js";
+import { parseToolInput } from "../json/parse-tool-input.js";
 import type { ToolCallState } from "../protocol/agent-event.js";
+import { type ToolCall, toolCallOf } from "../stream/tool-call.js";
 import { defineTool } from "../tools/define-tool.js";
-import { type ToolCall, ToolExecutor } from "../tools/tool-executor.js";
-import { EagerDispatcher, type FinalToolUse } from "./eager-dispatcher.js";
+import { ToolExecutor } from "../tools/tool-executor.js";
+import { EagerDispatcher } from "./eager-dispatcher.js";
 import { InMemoryToolLedger } from "./tool-ledger.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function input(value: object): ToolInput {
-  const parsed = parseToolInput(JSON.stringify(value));
-  if (!parsed.ok) throw new Error(parsed.error);
-  return parsed.value;
-}
 
 /** A harness: tools that record every run, with per-call delays. */
 function harness(options: { concurrency?: number; ledger?: InMemoryToolLedger } = {}) {
@@ -62,16 +57,8 @@ function harness(options: { concurrency?: number; ledger?: InMemoryToolLedger } 
     onStatus: (id, _name, s) => statuses.push([id, s]),
     ...options,
   });
-  const call = (id: string, ms: number, tag = id): ToolCall => ({
-    id,
-    name: "work",
-    input: input({ ms, tag }),
-  });
-  const use = (c: ToolCall): FinalToolUse => ({
-    id: c.id,
-    name: c.name,
-    input: { ok: true, value: c.input },
-  });
+  const call = (id: string, ms: number, tag = id): ToolCall =>
+    toolCallOf({ type: "tool_use", id, name: "work", input: { ms, tag } });
   return {
     dispatcher,
     runs,
@@ -79,7 +66,6 @@ function harness(options: { concurrency?: number; ledger?: InMemoryToolLedger } 
     aborted,
     statuses,
     call,
-    use,
     get maxRunning() {
       return maxRunning;
     },
@@ -91,7 +77,7 @@ describe("EagerDispatcher", () => {
     const h = harness();
     const calls = [h.call("a", 40), h.call("b", 25), h.call("c", 10), h.call("d", 1)];
     for (const c of calls) expect(h.dispatcher.dispatch(c)).toBe("started");
-    const outcomes = await h.dispatcher.collect(calls.map(h.use), "tool_use");
+    const outcomes = await h.dispatcher.collect(calls, "tool_use");
     expect(h.finished).toEqual(["d", "c", "b", "a"]);
     expect(outcomes.map((o) => o.callId)).toEqual(["a", "b", "c", "d"]);
     expect(outcomes.map((o) => o.resultText)).toEqual(["done a", "done b", "done c", "done d"]);
@@ -102,7 +88,7 @@ describe("EagerDispatcher", () => {
     const a = h.call("a", 5);
     expect(h.dispatcher.dispatch(a)).toBe("started");
     expect(h.dispatcher.dispatch(a)).toBe("duplicate");
-    const outcomes = await h.dispatcher.collect([h.use(a), h.use(a)], "tool_use");
+    const outcomes = await h.dispatcher.collect([a, a], "tool_use");
     expect(h.runs).toEqual(["a"]);
     expect(outcomes[0]?.status).toBe("ok");
     expect(outcomes[1]?.status).toBe("not_executed");
@@ -113,18 +99,18 @@ describe("EagerDispatcher", () => {
     const a = h.call("a", 5);
     const b = h.call("b", 5);
     h.dispatcher.dispatch(a);
-    const outcomes = await h.dispatcher.collect([h.use(a), h.use(b)], "tool_use");
+    const outcomes = await h.dispatcher.collect([a, b], "tool_use");
     expect(h.runs.sort()).toEqual(["a", "b"]);
     expect(outcomes.map((o) => o.status)).toEqual(["ok", "ok"]);
   });
 
   it("defers a deferred tool until the message ends with tool_use", async () => {
     const h = harness();
-    const checkout: ToolCall = { id: "co", name: "checkout", input: input({}) };
+    const checkout = toolCallOf({ type: "tool_use", id: "co", name: "checkout", input: {} });
     expect(h.dispatcher.dispatch(checkout)).toBe("deferred");
     await sleep(5);
     expect(h.runs).toEqual([]);
-    const [outcome] = await h.dispatcher.collect([h.use(checkout)], "tool_use");
+    const [outcome] = await h.dispatcher.collect([checkout], "tool_use");
     expect(outcome?.resultText).toBe("ordered");
     expect(h.runs).toEqual(["checkout"]);
   });
@@ -133,9 +119,9 @@ describe("EagerDispatcher", () => {
     "never runs a deferred tool when the message ends with %s",
     async (stopReason) => {
       const h = harness();
-      const checkout: ToolCall = { id: "co", name: "checkout", input: input({}) };
+      const checkout = toolCallOf({ type: "tool_use", id: "co", name: "checkout", input: {} });
       h.dispatcher.dispatch(checkout);
-      const [outcome] = await h.dispatcher.collect([h.use(checkout)], stopReason);
+      const [outcome] = await h.dispatcher.collect([checkout], stopReason);
       expect(h.runs).toEqual([]);
       expect(outcome?.status).toBe("not_executed");
       expect(outcome?.resultText).toContain(stopReason);
@@ -146,8 +132,8 @@ describe("EagerDispatcher", () => {
     const h = harness();
     const outcomes = await h.dispatcher.collect(
       [
-        { id: "x", name: "work", input: null },
-        { id: "y", name: "work", input: parseToolInput('{"ms": 1, "tag": ') },
+        { ...h.call("x", 1), input: null },
+        { ...h.call("y", 1), input: parseToolInput('{"ms": 1, "tag": ') },
       ],
       "max_tokens",
     );
@@ -163,7 +149,7 @@ describe("EagerDispatcher", () => {
     const calls = ["a", "b", "c", "d", "e"].map((id) => h.call(id, 10));
     const results = calls.map((c) => h.dispatcher.dispatch(c));
     expect(results).toEqual(["started", "started", "queued", "queued", "queued"]);
-    const outcomes = await h.dispatcher.collect(calls.map(h.use), "tool_use");
+    const outcomes = await h.dispatcher.collect(calls, "tool_use");
     expect(h.maxRunning).toBe(2);
     expect(h.runs).toEqual(["a", "b", "c", "d", "e"]);
     expect(outcomes.every((o) => o.status === "ok")).toBe(true);
@@ -181,7 +167,7 @@ describe("EagerDispatcher", () => {
     const late = h.call("late", 1);
     h.dispatcher.cancelAll("the response was cancelled");
     expect(h.dispatcher.dispatch(late)).toBe("cancelled");
-    const outcomes = await h.dispatcher.collect([fast, slow, queued, late].map(h.use), "error");
+    const outcomes = await h.dispatcher.collect([fast, slow, queued, late], "error");
     expect(outcomes.map((o) => o.status)).toEqual(["ok", "interrupted", "ok", "not_executed"]);
     expect(h.aborted).toEqual(["slow"]);
     expect(h.runs).not.toContain("late");
@@ -195,7 +181,7 @@ describe("EagerDispatcher", () => {
     h.dispatcher.dispatch(b);
     await sleep(5); // a is running, b waits for its slot
     h.dispatcher.cancelAll("stop");
-    const outcomes = await h.dispatcher.collect([h.use(a), h.use(b)], "error");
+    const outcomes = await h.dispatcher.collect([a, b], "error");
     expect(outcomes.map((o) => o.status)).toEqual(["interrupted", "not_executed"]);
     expect(h.runs).toEqual(["a"]);
     expect(h.statuses.filter(([id]) => id === "b").map(([, s]) => s)).toEqual([
@@ -209,12 +195,12 @@ describe("EagerDispatcher", () => {
     const first = harness({ ledger });
     const a = first.call("a", 1);
     first.dispatcher.dispatch(a);
-    const [original] = await first.dispatcher.collect([first.use(a)], "tool_use");
+    const [original] = await first.dispatcher.collect([a], "tool_use");
     expect(ledger.size).toBe(1);
 
     const retry = harness({ ledger }); // a retried round with the same call id
     retry.dispatcher.dispatch(a);
-    const [replayed] = await retry.dispatcher.collect([retry.use(a)], "tool_use");
+    const [replayed] = await retry.dispatcher.collect([a], "tool_use");
     expect(retry.runs).toEqual([]);
     expect(replayed).toEqual({ ...original, replayed: true });
   });
@@ -224,7 +210,7 @@ describe("EagerDispatcher", () => {
     const a = h.call("a", 10_000);
     h.dispatcher.dispatch(a);
     h.dispatcher.cancelAll("stop"); // synchronously: the tool has not begun yet
-    const [outcome] = await h.dispatcher.collect([h.use(a)], "error");
+    const [outcome] = await h.dispatcher.collect([a], "error");
     expect(outcome?.status).toBe("not_executed");
     expect(h.runs).toEqual([]);
   });
@@ -233,7 +219,7 @@ describe("EagerDispatcher", () => {
     const h = harness();
     const a = h.call("a", 1);
     h.dispatcher.dispatch(a);
-    await h.dispatcher.collect([h.use(a)], "tool_use");
+    await h.dispatcher.collect([a], "tool_use");
     expect(h.statuses).toEqual([
       ["a", "running"],
       ["a", "done"],
@@ -261,11 +247,9 @@ describe("EagerDispatcher", () => {
       ledger,
       onError: (e) => errors.push(e),
     });
-    d.dispatch({ id: "a", name: "once", input: input({}) });
-    const [outcome] = await d.collect(
-      [{ id: "a", name: "once", input: { ok: true, value: input({}) } }],
-      "tool_use",
-    );
+    const a = toolCallOf({ type: "tool_use", id: "a", name: "once", input: {} });
+    d.dispatch(a);
+    const [outcome] = await d.collect([a], "tool_use");
     expect(outcome).toMatchObject({ status: "ok", resultText: "charged" });
     expect(runs).toEqual(["a"]);
     expect(errors).toHaveLength(1);

@@ -5,25 +5,14 @@
  * call id, and a ledger (when given) replays outcomes recorded by an earlier attempt.
  */
 
-import type { ParseToolInputResult } from "../json/parse-tool-input.js";
 import type { AgentEventSink, ToolCallState } from "../protocol/agent-event.js";
 import type { ApprovalRequest, ApprovalResolved } from "../protocol/approval.js";
 import type { StopReason } from "../protocol/stop-reason.js";
-import type { CallEntry } from "../tools/call-entry.js";
-import type { ToolCall, ToolExecutor } from "../tools/tool-executor.js";
+import type { ToolCall } from "../stream/tool-call.js";
+import type { ToolExecutor } from "../tools/tool-executor.js";
 import { failedOutcome, type ToolOutcome } from "../tools/tool-outcome.js";
 import { awaitApproval } from "./approval-gate.js";
 import type { DispatchSettings } from "./dispatch-settings.js";
-
-/** A call as listed in the final message: the truth for {@link EagerDispatcher.collect}. */
-export interface FinalToolUse {
-  id: string;
-  name: string;
-  /** Strict parse of its arguments; `null` when they were cut off before the block ended. */
-  input: ParseToolInputResult | null;
-  /** The call's block and position, passed on to the tool and the ledger when it starts here. */
-  entry?: CallEntry;
-}
 
 /** Options of an {@link EagerDispatcher}: its {@link DispatchSettings} and where it reports. */
 export interface EagerDispatcherOptions extends DispatchSettings {
@@ -97,7 +86,8 @@ export class EagerDispatcher {
 
   /**
    * Starts a complete call now (moment 2). A deferred tool is only noted; it starts in collect if
-   * the message ends with stop reason tool_use. A second dispatch of the same id is a no-op.
+   * the message ends with stop reason tool_use. A second dispatch of the same id is a no-op. A
+   * call whose arguments did not parse is answered by the executor without running.
    */
   dispatch(call: ToolCall): DispatchResult {
     const decision = this.decide(call);
@@ -144,34 +134,33 @@ export class EagerDispatcher {
   }
 
   /**
-   * Joins the round. `toolUses` is the final message's list of local calls, the truth:
-   * started tasks are reused, missing ones are started when allowed, and every call gets exactly
-   * one outcome, returned in this list's order.
+   * Joins the round. `calls` is the final message's list of local calls, the truth: started
+   * tasks are reused, missing ones are started when allowed, and every call gets exactly one
+   * outcome, returned in this list's order.
    */
-  async collect(toolUses: readonly FinalToolUse[], stopReason: StopReason): Promise<ToolOutcome[]> {
+  async collect(calls: readonly ToolCall[], stopReason: StopReason): Promise<ToolOutcome[]> {
     const seen = new Set<string>();
-    const outcomes = toolUses.map((use): Promise<ToolOutcome> => {
-      if (seen.has(use.id)) {
+    const outcomes = calls.map((call): Promise<ToolOutcome> => {
+      if (seen.has(call.id)) {
         return Promise.resolve(
-          failedOutcome(use.id, use.name, "not_executed", `Duplicate call id ${use.id}: ignored.`),
+          failedOutcome(
+            call.id,
+            call.name,
+            "not_executed",
+            `Duplicate call id ${call.id}: ignored.`,
+          ),
         );
       }
-      seen.add(use.id);
-      const task = this.#tasks.get(use.id);
+      seen.add(call.id);
+      const task = this.#tasks.get(call.id);
       if (task) return task.outcome;
-      const refusal = this.#whyNotStart(use, stopReason, use === toolUses.at(-1));
+      const refusal = this.#whyNotStart(call, stopReason, call === calls.at(-1));
       if (refusal) {
-        this.#freePlace(use.id);
+        this.#freePlace(call.id);
         return Promise.resolve(refusal);
       }
-      const input = use.input as Extract<ParseToolInputResult, { ok: true }>;
-      this.#start({
-        id: use.id,
-        name: use.name,
-        input: input.value,
-        ...(use.entry ? { entry: use.entry } : {}),
-      });
-      return this.#tasks.get(use.id)!.outcome;
+      this.#start(call);
+      return this.#tasks.get(call.id)!.outcome;
     });
     // A deferred call the final message does not hold never runs: its place is given up.
     for (const id of [...this.#heldPlaces.keys()]) this.#freePlace(id);
@@ -195,9 +184,9 @@ export class EagerDispatcher {
     }
   }
 
-  #whyNotStart(use: FinalToolUse, stopReason: StopReason, last: boolean): ToolOutcome | undefined {
-    const { id, name } = use;
-    if (use.input === null) {
+  #whyNotStart(call: ToolCall, stopReason: StopReason, last: boolean): ToolOutcome | undefined {
+    const { id, name } = call;
+    if (call.input === null) {
       const why =
         stopReason === "max_tokens"
           ? "the response reached its length limit (max_tokens) before the arguments were complete"
@@ -210,10 +199,10 @@ export class EagerDispatcher {
         stopReason === "max_tokens" ? { code: "input_cut" } : undefined,
       );
     }
-    if (!use.input.ok) {
+    if (!call.input.ok) {
       // Only the response's last call can have been cut by its token limit.
       const cut = last && stopReason === "max_tokens";
-      return failedOutcome(id, name, "invalid_input", `${name} was not run. ${use.input.error}`, {
+      return failedOutcome(id, name, "invalid_input", `${name} was not run. ${call.input.error}`, {
         code: cut ? "input_cut" : "invalid_json",
       });
     }
@@ -418,7 +407,7 @@ export class EagerDispatcher {
         // A record already written by the tool itself (in its transaction) is kept.
         const recorded = outcome;
         await Promise.resolve()
-          .then(() => ledger.record(recorded, call.entry))
+          .then(() => ledger.record(recorded, call))
           .catch((error: unknown) => this.#options.onError?.(error, call));
       }
       status(stateOf(outcome));

@@ -4,7 +4,7 @@
  * {@link InMemoryToolLedger} serves tests and single-process use.
  */
 
-import type { CallEntry } from "../tools/call-entry.js";
+import type { ToolCall } from "../stream/tool-call.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
 
 /** Durable record of finished tool calls, keyed by call id. */
@@ -12,12 +12,13 @@ export interface ToolLedger {
   /** The recorded outcome of a call, if it finished before. */
   lookup(callId: string): Promise<ToolOutcome | undefined>;
   /**
-   * Records a finished call. Called before the outcome is reported anywhere. `entry` is the call
-   * itself (its tool_use block and position) when it came from a model round: keep it, so a
-   * restart can put a call that ran back into the conversation (`restoreRound`). A record that
-   * exists already (written by the tool in its own transaction) must be kept as it is.
+   * Records a finished call. Called before the outcome is reported anywhere. `call` is the call
+   * itself (its tool_use block and position; absent when a host records an outcome of its own):
+   * keep its `round`, `index` and `block`, so a restart can put a call that ran back into the
+   * conversation (`restoreRound`). A record that exists already (written by the tool in its own
+   * transaction) must be kept as it is.
    */
-  record(outcome: ToolOutcome, entry?: CallEntry): Promise<void>;
+  record(outcome: ToolOutcome, call?: ToolCall): Promise<void>;
 }
 
 /** A ledger in memory. */
@@ -28,7 +29,7 @@ export class InMemoryToolLedger implements ToolLedger {
     return this.#outcomes.get(callId);
   }
 
-  async record(outcome: ToolOutcome, _entry?: CallEntry): Promise<void> {
+  async record(outcome: ToolOutcome, _call?: ToolCall): Promise<void> {
     if (!this.#outcomes.has(outcome.callId)) this.#outcomes.set(outcome.callId, outcome);
   }
 

@@ -12,11 +12,11 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runAgentTurn } from "../agent/run-agent-turn.js";
 import { validateConversation } from "../agent/validate-conversation.js";
-import { parseToolInput, type ToolInput } from "../json/parse-tool-input.js";
 import type { AgentEvent } from "../protocol/agent-event.js";
 import type { ToolResultBlock } from "../stream/message.js";
+import { type ToolCall, toolCallOf } from "../stream/tool-call.js";
 import { buildStreamEvents, fakeModel } from "../testing/index.js";
-import { type ToolCall, ToolExecutor } from "../tools/tool-executor.js";
+import { ToolExecutor } from "../tools/tool-executor.js";
 import { createTestServer, type ServerLogEntry } from "./__fixtures__/test-mcp-server.js";
 import {
   defaultMcpDispatch,
@@ -29,18 +29,9 @@ import {
 const FIXTURE = fileURLToPath(new URL("./__fixtures__/test-mcp-server.ts", import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 
-function input(value: object): ToolInput {
-  const parsed = parseToolInput(JSON.stringify(value));
-  if (!parsed.ok) throw new Error(parsed.error);
-  return parsed.value;
-}
-
 let ids = 0;
-const call = (name: string, value: object): ToolCall => ({
-  id: `call_${++ids}`,
-  name,
-  input: input(value),
-});
+const call = (name: string, value: Record<string, unknown>): ToolCall =>
+  toolCallOf({ type: "tool_use", id: `call_${++ids}`, name, input: value });
 
 /** An MCP server process over stdio (the SDK's McpServer in the fixture), and what it saw. */
 interface StdioServer {

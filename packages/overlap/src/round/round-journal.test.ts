@@ -5,8 +5,8 @@ import { runAgentTurn } from "../agent/run-agent-turn.js";
 import { validateConversation } from "../agent/validate-conversation.js";
 import { InMemoryToolLedger, type ToolLedger } from "../dispatch/tool-ledger.js";
 import type { Message } from "../stream/message.js";
+import type { ToolCall } from "../stream/tool-call.js";
 import { buildStreamEvents, fakeModel } from "../testing/stream-builder.js";
-import type { CallEntry } from "../tools/call-entry.js";
 import { defineTool, type ToolContext } from "../tools/define-tool.js";
 import { ToolExecutor } from "../tools/tool-executor.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
@@ -35,22 +35,22 @@ function shop(ledger?: ToolLedger) {
       contexts.push(ctx);
       log.push(`run ${ctx.callId}`);
       const reply = { text: `added ${sku}`, events: [{ type: "cart-updated" }] };
-      await ledger?.record(ctx.outcome(reply), ctx.entry);
+      await ledger?.record(ctx.outcome(reply), ctx.call);
       return reply;
     },
   });
   return { log, contexts, executor: new ToolExecutor([add]) };
 }
 
-function recordingJournal(log: string[], delayMs = 0): RoundJournal & { entries: CallEntry[] } {
-  const entries: CallEntry[] = [];
+function recordingJournal(log: string[], delayMs = 0): RoundJournal & { entries: ToolCall[] } {
+  const entries: ToolCall[] = [];
   return {
     entries,
-    async callComplete(entry) {
-      log.push(`journal ${entry.block.id}`);
+    async callComplete(call) {
+      log.push(`journal ${call.id}`);
       if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-      entries.push(entry);
-      log.push(`journaled ${entry.block.id}`);
+      entries.push(call);
+      log.push(`journaled ${call.id}`);
     },
   };
 }
@@ -67,10 +67,26 @@ describe("the round journal", () => {
     expect(journal.entries.map((e) => e.block.id)).toEqual(["toolu_1", "toolu_2"]);
     const blocks = result.assistant.content.filter((b) => b.type === "tool_use");
     expect(journal.entries).toEqual([
-      { round: 3, index: 1, block: blocks[0] },
-      { round: 3, index: 3, block: blocks[2] },
+      {
+        id: "toolu_1",
+        name: "add",
+        round: 3,
+        index: 1,
+        raw: '{"sku":"AERO"}',
+        input: { ok: true, value: { sku: "AERO" } },
+        block: blocks[0],
+      },
+      {
+        id: "toolu_2",
+        name: "add",
+        round: 3,
+        index: 3,
+        raw: '{"sku":"SOCK"}',
+        input: { ok: true, value: { sku: "SOCK" } },
+        block: blocks[2],
+      },
     ]);
-    expect(result.entries).toEqual(journal.entries);
+    expect(result.calls).toEqual(journal.entries);
   });
 
   it("ends the round only after every journal write settled, without delaying the tools", async () => {
@@ -90,12 +106,12 @@ describe("the round journal", () => {
       executor,
       sink: () => {},
       journal: {
-        callComplete: (entry) => {
-          if (entry.block.id === "toolu_1") throw new Error("disk full");
+        callComplete: (call) => {
+          if (call.block.id === "toolu_1") throw new Error("disk full");
           return Promise.reject(new Error("db down"));
         },
       },
-      onJournalError: (error, entry) => failures.push(`${entry.block.id}: ${String(error)}`),
+      onJournalError: (error, call) => failures.push(`${call.block.id}: ${String(error)}`),
     });
     const result = await relay.relay(streamOf(round));
     expect(failures).toEqual(["toolu_1: Error: disk full", "toolu_2: Error: db down"]);
@@ -103,22 +119,22 @@ describe("the round journal", () => {
     expect(result.outcomes.map((o) => o.status)).toEqual(["ok", "invalid_input", "ok"]);
   });
 
-  it("gives the tool its entry and the outcome it will be reported with", async () => {
+  it("gives the tool its call and the outcome it will be reported with", async () => {
     const ledger = new InMemoryToolLedger();
-    const records: Array<{ outcome: ToolOutcome; entry: CallEntry | undefined }> = [];
+    const records: Array<{ outcome: ToolOutcome; call: ToolCall | undefined }> = [];
     const record = ledger.record.bind(ledger);
-    ledger.record = async (outcome, entry) => {
-      records.push({ outcome, entry });
-      await record(outcome, entry);
+    ledger.record = async (outcome, call) => {
+      records.push({ outcome, call });
+      await record(outcome, call);
     };
     const { contexts, executor } = shop(ledger);
     const relay = new StreamedRound({ executor, sink: () => {}, ledger });
     const result = await relay.relay(streamOf(round));
-    expect(contexts.map((c) => c.entry?.block.id)).toEqual(["toolu_1", "toolu_2"]);
+    expect(contexts.map((c) => c.call.block.id)).toEqual(["toolu_1", "toolu_2"]);
     // The tool's own record and the runtime's later one are the same; the first is kept.
     expect(records).toHaveLength(4);
     expect(records[0]?.outcome).toEqual(result.outcomes[0]);
-    expect(records.map((r) => r.entry?.index)).toEqual([1, 1, 3, 3]);
+    expect(records.map((r) => r.call?.index)).toEqual([1, 1, 3, 3]);
     expect(await ledger.lookup("toolu_2")).toEqual(result.outcomes[2]);
   });
 
@@ -128,9 +144,9 @@ describe("the round journal", () => {
     const { executor } = shop(ledger);
     const ends: number[][] = [];
     const roundEnd = journal.roundEnd.bind(journal);
-    journal.roundEnd = (n, entries) => {
-      ends.push(entries.map((e) => e.index));
-      roundEnd(n, entries);
+    journal.roundEnd = (n, calls) => {
+      ends.push(calls.map((c) => c.index));
+      roundEnd(n, calls);
     };
     const user: Message = { role: "user", content: "add both" };
     const stored = await runAgentTurn({
@@ -166,7 +182,7 @@ describe("the round journal", () => {
     const outcome = await ledger.lookup("toolu_3");
     const restored = restoreRound(stored.messages, {
       journaled: journal.entries,
-      recorded: outcome ? [{ entry: journal.entries[0]!, outcome }] : [],
+      recorded: outcome ? [{ call: journal.entries[0]!, outcome }] : [],
     });
     expect(restored.restored).toEqual(["toolu_3"]);
     expect(restored.messages.at(-1)).toEqual({
@@ -184,7 +200,7 @@ describe("the round journal", () => {
       description: "Adds an item.",
       input: z.object({ sku: z.string() }),
       run: async ({ sku }, ctx) => {
-        await ledger.record(ctx.outcome(`added ${sku}`), ctx.entry); // the commit
+        await ledger.record(ctx.outcome(`added ${sku}`), ctx.call); // the commit
         controller.abort(); // the round is cancelled right after it
         await new Promise((resolve) => setTimeout(resolve, 200)); // slow to return
         return `added ${sku}`;

@@ -5,13 +5,13 @@
  * outcome with its call) is what a restarted process rebuilds the round from (`restoreRound`).
  *
  * Why the journal is not awaited before a call starts: the tools whose effects matter record their
- * outcome, with the call's block, in the effect's own transaction (`ctx.entry`, `ctx.outcome`), so
+ * outcome, with the call's block, in the effect's own transaction (`ctx.call`, `ctx.outcome`), so
  * an effect never exists without a record that names its call, whatever became of the journal
  * write. The journal adds the calls that did not (or not yet) produce an effect, which a restart
  * answers as not run. Waiting for it would delay every tool by one write for no guarantee more.
  */
 
-import type { CallEntry } from "../tools/call-entry.js";
+import type { ToolCall } from "../stream/tool-call.js";
 
 /** Where a host persists the calls of the round in flight. */
 export interface RoundJournal {
@@ -21,30 +21,30 @@ export interface RoundJournal {
    * every pending write before it ends, so the round's messages are handed to `onMessages` only
    * after its journal writes settled. A rejection is reported to `onJournalError`.
    */
-  callComplete(entry: CallEntry): Promise<void> | void;
+  callComplete(call: ToolCall): Promise<void> | void;
   /**
    * The round's messages were persisted by `onMessages` (or there is no `onMessages`): its
-   * entries may go. Not called when that write failed; the entries then serve the next restart.
-   * `entries` are the round's own (those given to `callComplete`, in call order). A host whose
+   * calls may go. Not called when that write failed; the calls then serve the next restart.
+   * `calls` are the round's own (those given to `callComplete`, in call order). A host whose
    * conversation write clears the journal in the same transaction needs nothing here.
    */
-  roundEnd?(round: number, entries: readonly CallEntry[]): Promise<void> | void;
+  roundEnd?(round: number, calls: readonly ToolCall[]): Promise<void> | void;
 }
 
 /** A journal in memory, for tests and single-process use. */
 export class InMemoryRoundJournal implements RoundJournal {
-  readonly #entries = new Map<string, CallEntry>();
+  readonly #entries = new Map<string, ToolCall>();
 
-  callComplete(entry: CallEntry): void {
-    this.#entries.set(entry.block.id, structuredClone(entry));
+  callComplete(call: ToolCall): void {
+    this.#entries.set(call.id, structuredClone(call));
   }
 
-  roundEnd(_round: number, entries: readonly CallEntry[]): void {
-    for (const entry of entries) this.#entries.delete(entry.block.id);
+  roundEnd(_round: number, calls: readonly ToolCall[]): void {
+    for (const call of calls) this.#entries.delete(call.id);
   }
 
-  /** The entries not cleared yet, in journal order. */
-  get entries(): CallEntry[] {
-    return [...this.#entries.values()].map((entry) => structuredClone(entry));
+  /** The calls not cleared yet, in journal order. */
+  get entries(): ToolCall[] {
+    return [...this.#entries.values()].map((call) => structuredClone(call));
   }
 }

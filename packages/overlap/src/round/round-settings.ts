@@ -5,8 +5,7 @@
 
 import type { DISPATCH_SETTINGS, DispatchSettings } from "../dispatch/dispatch-settings.js";
 import { DISPATCH_SETTINGS as DISPATCH_KEYS } from "../dispatch/dispatch-settings.js";
-import type { CallEntry } from "../tools/call-entry.js";
-import type { ToolCall } from "../tools/tool-executor.js";
+import type { ToolCall } from "../stream/tool-call.js";
 import type { RoundJournal } from "./round-journal.js";
 
 /** How a round runs: its {@link DispatchSettings} and the round's own. */
@@ -27,7 +26,7 @@ export interface RoundSettings extends DispatchSettings {
    */
   journal?: RoundJournal;
   /** Told when a journal write fails (the call still runs; its ledger record names it). */
-  onJournalError?: (error: unknown, entry: CallEntry) => void;
+  onJournalError?: (error: unknown, call: ToolCall) => void;
 }
 
 /** The names of {@link RoundSettings}, to pass them on without listing them again. */

@@ -7,7 +7,7 @@
  * tool_use still gets exactly one result, so the conversation stays valid.
  */
 
-import { EagerDispatcher, type FinalToolUse } from "../dispatch/eager-dispatcher.js";
+import { EagerDispatcher } from "../dispatch/eager-dispatcher.js";
 import { OverlapError } from "../errors.js";
 import type { AgentEvent, AgentEventSink } from "../protocol/agent-event.js";
 import { citationLinks } from "../protocol/citation-links.js";
@@ -19,12 +19,11 @@ import {
   type AssistantMessage,
   isCallBlock,
   type ToolResultBlock,
-  type ToolUseBlock,
   type UserMessage,
 } from "../stream/message.js";
 import type { StreamEvent } from "../stream/stream-event.js";
-import type { CallEntry } from "../tools/call-entry.js";
-import type { ToolCall, ToolExecutor } from "../tools/tool-executor.js";
+import type { ToolCall } from "../stream/tool-call.js";
+import type { ToolExecutor } from "../tools/tool-executor.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
 import { PreviewCoalescer } from "./preview-coalescer.js";
 import { RoundClock } from "./round-clock.js";
@@ -53,8 +52,11 @@ export interface RoundResult {
   stopReason: StopReason;
   /** One outcome per tool_use of `assistant`, in call order. */
   outcomes: ToolOutcome[];
-  /** The entries given to the journal (valid local calls at their block stop), in call order. */
-  entries: CallEntry[];
+  /**
+   * The valid local calls, as given to the journal at their block stop, in call order (invalid
+   * and cut-off calls, which never run, are only in `outcomes`).
+   */
+  calls: ToolCall[];
   usage: Usage;
   timings: RoundTimings;
   /** Set when the stream failed or the round was cancelled; the messages were repaired. */
@@ -63,7 +65,8 @@ export interface RoundResult {
 
 interface Final {
   message: AssistantMessage;
-  toolUses: FinalToolUse[];
+  /** The message's local calls: the truth for the join. */
+  toolUses: ToolCall[];
   stopReason: StopReason;
 }
 
@@ -91,15 +94,18 @@ export class StreamedRound {
   #streamError: OverlapError | undefined;
   /** A call was started since the last look: give it the event loop before reading on. */
   #started = false;
-  /** Entries of the calls whose block stopped with valid arguments, by call id. */
-  readonly #entries = new Map<string, CallEntry>();
+  /** The calls whose block stopped with valid arguments, by call id. */
+  readonly #calls = new Map<string, ToolCall>();
   /** Journal writes still in flight. */
   readonly #journaling: Promise<void>[] = [];
 
   constructor(options: StreamedRoundOptions) {
     this.#options = options;
     this.#round = options.round ?? 1;
-    this.#assembler = new BlockAssembler(options.usedIds ? { usedIds: options.usedIds } : {});
+    this.#assembler = new BlockAssembler({
+      round: this.#round,
+      ...(options.usedIds ? { usedIds: options.usedIds } : {}),
+    });
     const now = options.now ?? (() => performance.now());
     this.#clock = new RoundClock(now, (name) => options.executor.tool(name)?.sequence);
     this.#previews = new PreviewCoalescer(options.previewIntervalMs ?? 50, now);
@@ -142,11 +148,7 @@ export class StreamedRound {
       this.#clock.streamEnd();
       this.#previews.dispose();
       const final = error || !this.#final ? this.#interrupt(error) : this.#final;
-      const toolUses = final.toolUses.map((use) => {
-        const entry = this.#entries.get(use.id);
-        return entry ? { ...use, entry } : use;
-      });
-      const outcomes = await this.#dispatcher.collect(toolUses, final.stopReason);
+      const outcomes = await this.#dispatcher.collect(final.toolUses, final.stopReason);
       // The round's messages go to storage next: every journal write must have landed first.
       await Promise.all(this.#journaling);
       if (!error && signal?.aborted) error = abortedError();
@@ -379,11 +381,13 @@ export class StreamedRound {
       });
       return;
     }
-    const entry = this.#entryOf(index, callId);
-    const call: ToolCall = { id: callId, name, input: input.value, ...(entry ? { entry } : {}) };
+    const call = report.call;
+    // A repeated id: the first call owns it (the assembler renames repeats, so this is a guard).
+    const first = !this.#calls.has(callId);
+    if (first) this.#calls.set(callId, call);
     // Announce the real decision before dispatching, so no status event precedes the call.
     const dispatch = this.#dispatcher.decide(call);
-    if (entry && dispatch !== "duplicate") this.#journal(entry);
+    if (first && dispatch !== "duplicate") this.#journal(call);
     this.#emit({ type: "tool-call", round, index, callId, name, input: value, dispatch });
     if (dispatch === "started") {
       this.#clock.toolReady(callId, name);
@@ -392,31 +396,21 @@ export class StreamedRound {
     this.#dispatcher.dispatch(call);
   }
 
-  /** The call's entry (its block as the message will hold it), kept for the ledger and the tool. */
-  #entryOf(index: number, callId: string): CallEntry | undefined {
-    if (this.#entries.has(callId)) return undefined; // a repeated id: the first call owns it
-    const block = this.#assembler.block(index);
-    if (block?.type !== "tool_use") return undefined;
-    const entry: CallEntry = { round: this.#round, index, block: block as ToolUseBlock };
-    this.#entries.set(callId, entry);
-    return entry;
-  }
-
-  /** Hands the entry to the journal without waiting; the round joins the write before it ends. */
-  #journal(entry: CallEntry): void {
+  /** Hands the call to the journal without waiting; the round joins the write before it ends. */
+  #journal(call: ToolCall): void {
     const journal = this.#options.journal;
     if (!journal) return;
     let write: Promise<void> | void;
     try {
       // Called now, before the dispatch: the write is issued ahead of anything the tool does.
-      write = journal.callComplete(entry);
+      write = journal.callComplete(call);
     } catch (error) {
       write = Promise.reject(error);
     }
     this.#journaling.push(
       Promise.resolve(write).catch((error: unknown) => {
         try {
-          this.#options.onJournalError?.(error, entry);
+          this.#options.onJournalError?.(error, call);
         } catch {
           // A failing error handler must not break the round.
         }
@@ -463,7 +457,7 @@ export class StreamedRound {
       toolResults: outcomes.length > 0 ? toolResultMessage(outcomes) : undefined,
       stopReason: final.stopReason,
       outcomes,
-      entries: [...this.#entries.values()].sort((a, b) => a.index - b.index),
+      calls: [...this.#calls.values()].sort((a, b) => a.index - b.index),
       usage,
       timings,
     };

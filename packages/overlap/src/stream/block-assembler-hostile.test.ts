@@ -314,7 +314,15 @@ describe("BlockAssembler size limit (maxBlockChars)", () => {
     expect((thrown as OverlapError).details).toEqual({ index: 0, limit: 20 });
     const { toolUses } = assembler.partial();
     expect(toolUses).toEqual([
-      { index: 0, id: "toolu_1", name: "add_to_cart", input: null, raw: '{"productId": "p-01"' },
+      {
+        id: "toolu_1",
+        name: "add_to_cart",
+        round: 1,
+        index: 0,
+        raw: '{"productId": "p-01"',
+        input: null,
+        block: { type: "tool_use", id: "toolu_1", name: "add_to_cart", input: {} },
+      },
     ]);
   });
 

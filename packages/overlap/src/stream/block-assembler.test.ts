@@ -16,13 +16,14 @@ import {
   splitSeeded,
   sseToStreamEvents,
 } from "../testing/replay.js";
-import { type AssemblerReport, BlockAssembler, type ToolUseRecord } from "./block-assembler.js";
+import { type AssemblerReport, BlockAssembler } from "./block-assembler.js";
 import type { StreamEvent } from "./stream-event.js";
+import type { ToolCall } from "./tool-call.js";
 
 /** Everything observable from feeding a list of events to a fresh assembler. */
 interface Replay extends StreamFixtureExpectation {
   steps: { event: StreamEvent; reports: readonly AssemblerReport[] }[];
-  toolUses: ToolUseRecord[];
+  toolUses: ToolCall[];
 }
 
 function replay(events: readonly StreamEvent[]): Replay {
@@ -344,6 +345,16 @@ describe("BlockAssembler rules", () => {
         name: "add_to_cart",
         server: false,
         input: { ok: true, value: { a: 1 } },
+        // The call's one record: where it stands, what was streamed, what it parsed to.
+        call: {
+          id: "toolu_b1",
+          name: "add_to_cart",
+          round: 1,
+          index: 0,
+          raw: '{"a":1}  ',
+          input: { ok: true, value: { a: 1 } },
+          block: { type: "tool_use", id: "toolu_b1", name: "add_to_cart", input: { a: 1 } },
+        },
       },
     ]);
   });

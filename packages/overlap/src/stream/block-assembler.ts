@@ -25,19 +25,10 @@ import {
   SERVER_TOOL_RESULT_TYPES,
   type TextBlock,
   type ThinkingBlock,
+  type ToolUseBlock,
 } from "./message.js";
 import { normalizeStopReason, type StreamEvent } from "./stream-event.js";
-
-/** A tool call as recorded in the assembled message, with the fate of its arguments. */
-export interface ToolUseRecord {
-  index: number;
-  id: string;
-  name: string;
-  /** Strict parse of the complete arguments; `null` when the block never stopped (cut off). */
-  input: ParseToolInputResult | null;
-  /** The raw argument text received. */
-  raw: string;
-}
+import type { ToolCall } from "./tool-call.js";
 
 /** What the assembler observed for one event. */
 export type AssemblerReport =
@@ -61,15 +52,17 @@ export type AssemblerReport =
     }
   /** A non-tool block finished. */
   | { type: "block-stop"; index: number; block: AssistantContentBlock }
-  /** Moment 2: a tool block finished; its arguments were parsed strictly. */
-  | {
+  /**
+   * Moment 2: a tool block finished; its arguments were parsed strictly. A local call comes with
+   * its record; a provider-side one (`server`) has none: it is never run here.
+   */
+  | ({
       type: "tool-call";
       index: number;
       callId: string;
       name: string;
-      server: boolean;
       input: ParseToolInputResult;
-    }
+    } & ({ server: false; call: ToolCall } | { server: true }))
   | { type: "message-delta"; stopReason: StopReason | null; usage: Usage }
   | {
       type: "message-end";
@@ -77,7 +70,7 @@ export type AssemblerReport =
       stopReason: StopReason;
       usage: Usage;
       /** The message's local tool calls in index order: the truth for the join. */
-      toolUses: ToolUseRecord[];
+      toolUses: ToolCall[];
     }
   | { type: "stream-error"; errorType: string; message: string };
 
@@ -106,6 +99,8 @@ type BlockState =
       /** The parser's snapshot as a function, made once per block (not once per delta). */
       preview: () => JsonPreview | undefined;
       input: ParseToolInputResult | null;
+      /** The record of a local call, made at its block stop. */
+      call: ToolCall | undefined;
       stopped: boolean;
       size: number;
     }
@@ -143,6 +138,8 @@ export interface BlockAssemblerOptions {
    * {@link DEFAULT_MAX_BLOCK_CHARS}.
    */
   maxBlockChars?: number;
+  /** The round's number within its turn, carried by each {@link ToolCall}. Default 1. */
+  round?: number;
 }
 
 /** Assembles one model message from neutral stream events. Create one per round. */
@@ -150,6 +147,7 @@ export class BlockAssembler {
   readonly #blocks = new Map<number, BlockState>();
   readonly #usedIds: Set<string>;
   readonly #maxBlockChars: number;
+  readonly #round: number;
   #usage: Usage = {};
   #stopReason: StopReason | null = null;
   #started = false;
@@ -158,6 +156,7 @@ export class BlockAssembler {
   constructor(options: BlockAssemblerOptions = {}) {
     this.#usedIds = new Set(options.usedIds);
     this.#maxBlockChars = options.maxBlockChars ?? DEFAULT_MAX_BLOCK_CHARS;
+    this.#round = options.round ?? 1;
   }
 
   /** True once message_stop was seen. */
@@ -244,7 +243,7 @@ export class BlockAssembler {
    * record); empty text, unsigned thinking and server tool calls without their result are left
    * out because the API rejects them.
    */
-  partial(): { message: AssistantMessage; toolUses: ToolUseRecord[] } {
+  partial(): { message: AssistantMessage; toolUses: ToolCall[] } {
     return this.#assemble(true);
   }
 
@@ -328,6 +327,7 @@ export class BlockAssembler {
         parser,
         preview: () => parser.snapshot(),
         input: null,
+        call: undefined,
         stopped: false,
         size: 0,
       };
@@ -425,16 +425,10 @@ export class BlockAssembler {
       state.raw === "" && state.startInput !== undefined
         ? { ok: true, value: state.startInput as ToolInput }
         : parseToolInput(state.raw);
-    return [
-      {
-        type: "tool-call",
-        index,
-        callId: state.id,
-        name: state.name,
-        server: state.server,
-        input: state.input,
-      },
-    ];
+    const stopped = { type: "tool-call", index, callId: state.id, name: state.name } as const;
+    if (state.server) return [{ ...stopped, input: state.input, server: true }];
+    state.call = this.#callOf(state, index);
+    return [{ ...stopped, input: state.input, server: false, call: state.call }];
   }
 
   #messageStop(): readonly AssemblerReport[] {
@@ -452,9 +446,9 @@ export class BlockAssembler {
     return reports;
   }
 
-  #assemble(partial: boolean): { message: AssistantMessage; toolUses: ToolUseRecord[] } {
+  #assemble(partial: boolean): { message: AssistantMessage; toolUses: ToolCall[] } {
     const content: AssistantContentBlock[] = [];
-    const toolUses: ToolUseRecord[] = [];
+    const toolUses: ToolCall[] = [];
     const answered = new Set<string>();
     if (partial) {
       for (const state of this.#blocks.values()) {
@@ -471,17 +465,24 @@ export class BlockAssembler {
       // A provider-side call cut off before its result cannot be sent back: it has no answer.
       if (partial && state.kind === "tool" && state.server && !answered.has(state.id)) continue;
       content.push(this.#blockOf(state));
-      if (state.kind === "tool" && !state.server) {
-        toolUses.push({
-          index,
-          id: state.id,
-          name: state.name,
-          input: state.input,
-          raw: state.raw,
-        });
-      }
+      // A call cut off before its block stopped gets its record here, with nothing parsed.
+      if (state.kind === "tool" && !state.server)
+        toolUses.push(state.call ?? this.#callOf(state, index));
     }
     return { message: { role: "assistant", content }, toolUses };
+  }
+
+  /** The record of a local call as it stands (its block as the message will hold it). */
+  #callOf(state: Extract<BlockState, { kind: "tool" }>, index: number): ToolCall {
+    return {
+      id: state.id,
+      name: state.name,
+      round: this.#round,
+      index,
+      raw: state.raw,
+      input: state.input,
+      block: this.#blockOf(state) as ToolUseBlock,
+    };
   }
 
   /** A copy of the block as it stands, safe to hand out. */

@@ -1,21 +1,12 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { OverlapError } from "../errors.js";
-import { parseToolInput, type ToolInput } from "../json/parse-tool-input.js";
+import { type ToolCall, toolCallOf } from "../stream/tool-call.js";
 import { defineJsonSchemaTool } from "./define-json-schema-tool.js";
-import { type ToolCall, ToolExecutor } from "./tool-executor.js";
+import { ToolExecutor } from "./tool-executor.js";
 
-function input(value: object): ToolInput {
-  const parsed = parseToolInput(JSON.stringify(value));
-  if (!parsed.ok) throw new Error(parsed.error);
-  return parsed.value;
-}
-
-const call = (name: string, value: object): ToolCall => ({
-  id: "call_1",
-  name,
-  input: input(value),
-});
+const call = (name: string, value: Record<string, unknown>): ToolCall =>
+  toolCallOf({ type: "tool_use", id: "call_1", name, input: value });
 
 const ORDER_SCHEMA = {
   type: "object",

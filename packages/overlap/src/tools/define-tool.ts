@@ -8,8 +8,8 @@ import { z } from "zod";
 import type { AgentEvent } from "../protocol/agent-event.js";
 import type { ToolProblem } from "../protocol/tool-problem.js";
 import type { UiEvent } from "../protocol/ui-event.js";
+import type { ToolCall } from "../stream/tool-call.js";
 import { type ApprovalPolicy, type ApprovalSummary, approvalMethods } from "./approval.js";
-import type { CallEntry } from "./call-entry.js";
 import {
   checkToolBasics,
   checkZodInput,
@@ -40,12 +40,12 @@ export interface ToolContext<C = unknown> {
   /** The call id (tool_use id): stable across retries, the key of the ledger. */
   callId: string;
   /**
-   * The call as its model round saw it (tool_use block, round, index); absent when the call did
-   * not come from a round (an executor called directly). A tool whose effect lives in a database
-   * stores it with {@link outcome} in the effect's transaction, so the effect never exists without
-   * a record of its call (the ledger's later write of the same call is then a no-op).
+   * The call being run (its tool_use block, round, index, arguments). A tool whose effect lives
+   * in a database stores it with {@link outcome} in the effect's transaction, so the effect never
+   * exists without a record of its call (the ledger's later write of the same call is then a
+   * no-op).
    */
-  entry?: CallEntry;
+  call: ToolCall;
   /**
    * The outcome the executor reports when `run` returns `value` (same text, events and error
    * flag), for a tool that records its own outcome inside its transaction.

@@ -1,22 +1,13 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { parseToolInput, type ToolInput } from "../json/parse-tool-input.js";
 import type { AgentEvent } from "../protocol/agent-event.js";
+import { type ToolCall, toolCallOf } from "../stream/tool-call.js";
 import { defineTool } from "./define-tool.js";
 import { ToolError } from "./tool-error.js";
-import { type ToolCall, ToolExecutor } from "./tool-executor.js";
+import { ToolExecutor } from "./tool-executor.js";
 
-function input(value: object): ToolInput {
-  const parsed = parseToolInput(JSON.stringify(value));
-  if (!parsed.ok) throw new Error(parsed.error);
-  return parsed.value;
-}
-
-const call = (name: string, value: object, id = "call_1"): ToolCall => ({
-  id,
-  name,
-  input: input(value),
-});
+const call = (name: string, value: Record<string, unknown>, id = "call_1"): ToolCall =>
+  toolCallOf({ type: "tool_use", id, name, input: value });
 
 const add = defineTool({
   name: "add",

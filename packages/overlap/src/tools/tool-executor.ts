@@ -5,10 +5,10 @@
  */
 
 import { z } from "zod";
-import type { ToolInput } from "../json/parse-tool-input.js";
+import type { ParseToolInputResult } from "../json/parse-tool-input.js";
 import type { AgentEvent, AgentEventSink } from "../protocol/agent-event.js";
+import type { ToolCall } from "../stream/tool-call.js";
 import { type ApprovalNeed, approvalNeedOf, defaultApprovalSummary } from "./approval.js";
-import type { CallEntry } from "./call-entry.js";
 import {
   type AnyTool,
   type ToolResultSpec,
@@ -19,15 +19,6 @@ import {
 import { inputIssues } from "./input-issues.js";
 import { ToolError } from "./tool-error.js";
 import { failedOutcome, type ToolOutcome } from "./tool-outcome.js";
-
-/** A call ready to run: its arguments passed the strict parse (a preview can never be one). */
-export interface ToolCall {
-  id: string;
-  name: string;
-  input: ToolInput;
-  /** The call as its round saw it at block stop; given to the tool as `ctx.entry`. */
-  entry?: CallEntry;
-}
 
 /** Options of a {@link ToolExecutor}. */
 export interface ToolExecutorOptions<C> {
@@ -93,14 +84,15 @@ export class ToolExecutor<C = unknown> {
    */
   async approvalOf(call: ToolCall): Promise<ApprovalNeed | undefined> {
     const tool = this.#tools.get(call.name);
-    if (!tool?.requiresApproval) return undefined;
+    if (!tool?.requiresApproval || !call.input?.ok) return undefined;
+    const input = call.input.value;
     let parsed: Awaited<ReturnType<typeof tool.input.safeParseAsync>>;
     try {
-      parsed = await tool.input.safeParseAsync(call.input);
+      parsed = await tool.input.safeParseAsync(input);
     } catch (error) {
       // A schema that throws: ask rather than guess.
       this.#onUnexpectedError?.(error, call);
-      return { summary: defaultApprovalSummary(call.name, call.input) };
+      return { summary: defaultApprovalSummary(call.name, input) };
     }
     if (!parsed.success) return undefined;
     let required = true;
@@ -118,11 +110,17 @@ export class ToolExecutor<C = unknown> {
         this.#onUnexpectedError?.(error, call);
       }
     }
-    return need ?? { summary: defaultApprovalSummary(call.name, call.input) };
+    return need ?? { summary: defaultApprovalSummary(call.name, input) };
   }
 
-  /** Runs one call. Never rejects: every failure is an outcome. */
+  /**
+   * Runs one call. Never rejects: every failure is an outcome. A call whose arguments did not
+   * pass the strict parse is not run (the dispatcher refuses those before they get here).
+   */
   async execute(call: ToolCall, options: ExecuteOptions = {}): Promise<ToolOutcome> {
+    const { input: strict } = call;
+    if (!strict?.ok) return notParsed(call, strict);
+    const input = strict.value;
     const tool = this.#tools.get(call.name);
     if (!tool) {
       const known = [...this.#tools.keys()].join(", ");
@@ -134,7 +132,7 @@ export class ToolExecutor<C = unknown> {
         { code: "unknown_tool", params: { name: call.name } },
       );
     }
-    const parsed = await tool.input.safeParseAsync(call.input);
+    const parsed = await tool.input.safeParseAsync(input);
     // Checked after validation too: it may be async, and the round may be cancelled meanwhile.
     if (options.signal?.aborted) {
       return failedOutcome(
@@ -151,7 +149,7 @@ export class ToolExecutor<C = unknown> {
         call.name,
         "invalid_input",
         `Invalid arguments for ${call.name}: ${z.prettifyError(parsed.error)}. Fix them and call the tool again.`,
-        { code: "invalid_input", params: { issues: inputIssues(parsed.error, call.input) } },
+        { code: "invalid_input", params: { issues: inputIssues(parsed.error, input) } },
       );
     }
     return this.#run(tool, call, parsed.data, options);
@@ -195,7 +193,7 @@ export class ToolExecutor<C = unknown> {
     let open = true;
     const ctx = {
       callId: call.id,
-      ...(call.entry ? { entry: call.entry } : {}),
+      call,
       outcome: (value: ToolReturn) => this.#success(tool, call, value),
       signal: controller.signal,
       context: this.#context,
@@ -310,6 +308,24 @@ function delay(ms: number): { promise: Promise<typeof TIMEOUT>; cancel: () => vo
 
 function isAbortLike(error: unknown): boolean {
   return error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError");
+}
+
+/** The answer to a call whose arguments were cut off (`null`) or are not one JSON object. */
+function notParsed(
+  call: ToolCall,
+  parsed: Extract<ParseToolInputResult, { ok: false }> | null,
+): ToolOutcome {
+  const { id, name } = call;
+  return parsed === null
+    ? failedOutcome(
+        id,
+        name,
+        "not_executed",
+        `${name} was not run: the response was interrupted before the arguments were complete. Call it again with complete arguments.`,
+      )
+    : failedOutcome(id, name, "invalid_input", `${name} was not run. ${parsed.error}`, {
+        code: "invalid_json",
+      });
 }
 
 function interrupted(call: ToolCall, when: string): ToolOutcome {

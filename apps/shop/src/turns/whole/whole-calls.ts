@@ -5,15 +5,16 @@
  * (checkout runs only once the user said so). Each call's status goes out as `tool-status`.
  */
 
-import type {
-  AgentEvent,
-  ApprovalSource,
-  RoundTimings,
-  ToolExecutor,
-  ToolLedger,
-  ToolOutcome,
+import {
+  type AgentEvent,
+  type ApprovalSource,
+  type RoundTimings,
+  type ToolExecutor,
+  type ToolLedger,
+  type ToolOutcome,
+  toolCallOf,
 } from "overlap-runtime";
-import { awaitApproval, failedOutcome, parseToolInput } from "overlap-runtime/core";
+import { awaitApproval, failedOutcome } from "overlap-runtime/core";
 import type { CallGates } from "./call-gates.js";
 import { toolUseIdOf } from "./shop-mcp-server.js";
 import type { Round, RoundCall, WholeRounds } from "./whole-rounds.js";
@@ -120,15 +121,14 @@ export class WholeCalls {
       timing.status = replay.status;
       return { ...replay, callId: id, name: call.name, replayed: true };
     }
-    const parsed = parseToolInput(JSON.stringify(call.block.input ?? {}));
+    const record = toolCallOf(call.block, { round: round.n, index: call.index });
     const combined = signal
       ? AbortSignal.any([signal, this.#options.signal])
       : this.#options.signal;
-    const input = parsed.ok ? parsed.value : ({} as never);
     // The same approval gate as the streamed path: nothing irreversible runs before the user says so.
     const refusal = await awaitApproval({
       executor,
-      call: { id, name: call.name, input },
+      call: record,
       approvals: this.#options.approvals,
       ...(this.#options.approvalTimeoutMs === undefined
         ? {}
@@ -144,17 +144,14 @@ export class WholeCalls {
       this.#status(round, call.name, id, stateOf(refusal));
       return refusal;
     }
-    const outcome = await executor.execute(
-      { id, name: call.name, input },
-      {
-        signal: combined,
-        onStart: () => {
-          timing.startMs = rounds.ms(round);
-          round.firstToolStartMs ??= timing.startMs;
-          this.#status(round, call.name, id, "running");
-        },
+    const outcome = await executor.execute(record, {
+      signal: combined,
+      onStart: () => {
+        timing.startMs = rounds.ms(round);
+        round.firstToolStartMs ??= timing.startMs;
+        this.#status(round, call.name, id, "running");
       },
-    );
+    });
     timing.endMs = rounds.ms(round);
     timing.status = outcome.status;
     this.#status(round, call.name, id, stateOf(outcome));

@@ -42,11 +42,13 @@ function wholeTurn(
     });
     const read = await store.conversations.loadVersioned(sessionId);
     const appended = appendUserText(read.messages, text);
-    // As on the streamed path: every write names the version it read and the turn's lease.
+    // As on the streamed path: every write names the version it read and the turn's lease, and
+    // clears the journal rows the effects of the stored round's calls wrote (`recordCall`).
     let version = read.version;
     const write = async (from: number, messages: readonly Message[]) => {
       version = await store.conversations.writeVersioned(sessionId, from, messages, {
         expectedVersion: version,
+        clearRoundJournal: true,
         ...(turn.lease === undefined ? {} : { lease: turn.lease }),
       });
     };

@@ -6,7 +6,7 @@
  * {@link answerApproval}.
  */
 
-import type { CallEntry } from "overlap-runtime/client";
+import type { CallView } from "overlap-runtime/client";
 import { useState } from "react";
 import { messageOf } from "../api/http";
 import { isRecord } from "../api/types";
@@ -53,7 +53,7 @@ function orderOf(
 
 /** What the card says once the wait ended; `problem` is a failed call's plain sentence. */
 function outcomeOf(
-  entry: CallEntry,
+  entry: CallView,
   checkout: boolean,
   lang: Lang,
   problem: string | undefined,
@@ -98,7 +98,7 @@ function outcomeOf(
   return { text: pick(lang, `The reply was stopped. ${what}`, `回复已停止，${what}`), ok: false };
 }
 
-export function ApprovalCard({ entry }: { entry: CallEntry }) {
+export function ApprovalCard({ entry }: { entry: CallView }) {
   const [sending, setSending] = useState<"confirm" | "cancel" | undefined>();
   const [error, setError] = useState<string | undefined>();
   const view = useChatView();

@@ -4,7 +4,7 @@
  * its place in both, so the card never jumps when it becomes final.
  */
 
-import type { CallEntry, UiEvent } from "overlap-runtime/client";
+import type { CallView, UiEvent } from "overlap-runtime/client";
 import type { ReactNode } from "react";
 import {
   isRecord,
@@ -91,7 +91,7 @@ function CardHead({
   );
 }
 
-function Settled({ entry }: { entry: CallEntry }) {
+function Settled({ entry }: { entry: CallView }) {
   const view = useChatView();
   const { lang } = view;
   const problem = callProblem(entry, view);
@@ -114,7 +114,7 @@ export function PreviewBody({
   stage,
   actions,
 }: {
-  entry: CallEntry;
+  entry: CallView;
   stage: CardStage;
   actions: CardActions;
 }) {
@@ -208,7 +208,7 @@ export function UiBody({
   actions,
 }: {
   ui: UiEvent;
-  entry: CallEntry;
+  entry: CallView;
   actions: CardActions;
 }) {
   const view = useChatView();

@@ -6,7 +6,7 @@
  * started. The chip toggles its details.
  */
 
-import type { CallEntry } from "overlap-runtime/client";
+import type { CallView } from "overlap-runtime/client";
 import { formatMs, langOf } from "../api/format";
 import { pick } from "../i18n/lang";
 import { Icon, Spinner } from "../ui/Icon";
@@ -14,7 +14,7 @@ import { callFailed, callSentence, tidyText } from "./call-words";
 import { isActivePhase, PHASE_LABEL, summarizeArgs } from "./tool-meta";
 import { useChatView } from "./view-context";
 
-function PhaseIcon({ entry }: { entry: CallEntry }) {
+function PhaseIcon({ entry }: { entry: CallView }) {
   if (entry.phase === "done" && callFailed(entry)) return <Icon name="x" size={13} />;
   switch (entry.phase) {
     case "streaming-args":
@@ -36,7 +36,7 @@ function PhaseIcon({ entry }: { entry: CallEntry }) {
 }
 
 /** How long before the response's end the call started (positive), once the round has timings. */
-export function earlyByMs(entry: CallEntry, streamEndMs: number | undefined): number | undefined {
+export function earlyByMs(entry: CallView, streamEndMs: number | undefined): number | undefined {
   if (entry.startedAt === undefined || streamEndMs === undefined) return undefined;
   const early = streamEndMs - entry.startedAt;
   return early >= 1 ? early : undefined;
@@ -49,7 +49,7 @@ export function ToolChip({
   onToggle,
   detailsId,
 }: {
-  entry: CallEntry;
+  entry: CallView;
   streamEndMs: number | undefined;
   expanded: boolean;
   onToggle: () => void;
@@ -141,7 +141,7 @@ export function CallDetails({
   id,
   streamEndMs,
 }: {
-  entry: CallEntry;
+  entry: CallView;
   id: string;
   streamEndMs: number | undefined;
 }) {
@@ -214,7 +214,7 @@ function CallDetailsInWords({
   id,
   streamEndMs,
 }: {
-  entry: CallEntry;
+  entry: CallView;
   id: string;
   streamEndMs: number | undefined;
 }) {

@@ -7,7 +7,7 @@
 
 import type {
   AgentState,
-  CallEntry,
+  CallView,
   CitationLink,
   RoundInfo,
   ServerToolItem,
@@ -59,7 +59,7 @@ function groupItems(items: readonly TurnItem[]): Group[] {
 }
 
 /** True when the call draws a card. */
-export function hasCard(entry: CallEntry): boolean {
+export function hasCard(entry: CallView): boolean {
   return (
     DISPLAY_TOOLS.has(entry.name) ||
     DELEGATE_TOOLS.has(entry.name) ||
@@ -141,7 +141,7 @@ function CallRun({
   const view = useChatView();
   const entries = callIds
     .map((id) => state.calls[id])
-    .filter((e): e is CallEntry => e !== undefined);
+    .filter((e): e is CallView => e !== undefined);
   const open = entries.find((e) => e.callId === expanded);
   return (
     <div className="call-run">
@@ -191,7 +191,7 @@ function CallRun({
   );
 }
 
-function stageOf(entry: CallEntry): CardStage {
+function stageOf(entry: CallView): CardStage {
   if (entry.ui.length > 0) return "final";
   if (entry.result !== undefined || !(isActivePhase(entry.phase) || entry.phase === "deferred")) {
     return "settled";
@@ -205,7 +205,7 @@ function CallCard({
   state,
   actions,
 }: {
-  entry: CallEntry;
+  entry: CallView;
   state: AgentState;
   actions: CardActions;
 }) {
@@ -245,7 +245,7 @@ function DelegateBody({
   inner,
   actions,
 }: {
-  entry: CallEntry;
+  entry: CallView;
   inner: AgentState | undefined;
   actions: CardActions;
 }) {

@@ -7,7 +7,7 @@
  * Pure: no React, no DOM.
  */
 
-import type { CallEntry } from "overlap-runtime/client";
+import type { CallView } from "overlap-runtime/client";
 import { isRecord } from "../api/types";
 import { categoryName } from "../i18n/category-words";
 import { colorName } from "../i18n/color-words";
@@ -31,7 +31,7 @@ interface Phrase {
 
 type Args = Readonly<Record<string, unknown>>;
 
-const argsOf = (entry: CallEntry): Args => {
+const argsOf = (entry: CallView): Args => {
   const args = entry.input ?? entry.preview;
   return isRecord(args) ? args : {};
 };
@@ -67,7 +67,7 @@ function zh(text: string): Phrase {
 }
 
 /** The phrase of a call, in `ctx.lang`. */
-function phrase(entry: CallEntry, ctx: WordsContext): Phrase {
+function phrase(entry: CallView, ctx: WordsContext): Phrase {
   const { lang, book } = ctx;
   const z = lang === "zh";
   const args = argsOf(entry);
@@ -340,7 +340,7 @@ function phrase(entry: CallEntry, ctx: WordsContext): Phrase {
 }
 
 /** What a finished call found out, when its cards or result say more than "done". */
-function outcome(entry: CallEntry, ctx: WordsContext): string | undefined {
+function outcome(entry: CallView, ctx: WordsContext): string | undefined {
   const { lang } = ctx;
   const text = entry.result?.text ?? "";
   const cartUi = entry.ui.find((u) => u.type === "cart-updated");
@@ -417,7 +417,7 @@ function outcome(entry: CallEntry, ctx: WordsContext): string | undefined {
 }
 
 /** True when the call ended without doing what it was asked. */
-export function callFailed(entry: CallEntry): boolean {
+export function callFailed(entry: CallView): boolean {
   return (
     entry.phase === "failed" ||
     entry.phase === "invalid" ||
@@ -427,7 +427,7 @@ export function callFailed(entry: CallEntry): boolean {
 }
 
 /** The chip's sentence for where the call is now. */
-export function callSentence(entry: CallEntry, ctx: WordsContext): string {
+export function callSentence(entry: CallView, ctx: WordsContext): string {
   const p = phrase(entry, ctx);
   const z = ctx.lang === "zh";
   // A call that needs the shopper's yes (checkout) waits for them, not for the shop: say so.
@@ -451,7 +451,7 @@ export function callSentence(entry: CallEntry, ctx: WordsContext): string {
  * While a call waits for the shopper's confirmation, and when they said no or did not answer in
  * time: what the chip says then (the approval card next to it holds the details and the buttons).
  */
-function approvalSentence(entry: CallEntry, lang: Lang): string | undefined {
+function approvalSentence(entry: CallView, lang: Lang): string | undefined {
   const checkout = entry.name === "checkout";
   switch (entry.approval?.status) {
     case "pending":
@@ -491,7 +491,7 @@ export function tidyText(text: string, book: ProductBook): string {
  * never from the text the model reads: on an English page a failure without a known code shows
  * that text tidied, on a Chinese page a plain sentence.
  */
-export function callProblem(entry: CallEntry, ctx: WordsContext): string | undefined {
+export function callProblem(entry: CallView, ctx: WordsContext): string | undefined {
   const { lang } = ctx;
   if (entry.phase === "invalid") {
     return pick(

@@ -5,7 +5,7 @@
  * only names `p-0001`. Pure: built from the client state and the cart.
  */
 
-import type { AgentState, CallEntry } from "overlap-runtime/client";
+import type { AgentState, CallView } from "overlap-runtime/client";
 import { type Cart, isRecord } from "../api/types";
 
 /** What is known of one product. */
@@ -58,7 +58,7 @@ function noteText(book: Book, text: string): void {
   }
 }
 
-function noteCall(book: Book, entry: CallEntry): void {
+function noteCall(book: Book, entry: CallView): void {
   for (const ui of entry.ui) {
     noteProducts(book, ui.products);
     if (isRecord(ui.product)) noteProducts(book, [ui.product]);
@@ -90,7 +90,7 @@ export function productBook(state: AgentState, cart?: Cart | undefined): Product
 }
 
 /** A call's own product name for `id`, from its cards or result (before the book has it). */
-export function nameFromCall(entry: CallEntry, id: string): string | undefined {
+export function nameFromCall(entry: CallView, id: string): string | undefined {
   const book: Book = new Map();
   noteCall(book, entry);
   return book.get(id)?.name;

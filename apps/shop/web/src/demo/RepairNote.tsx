@@ -5,7 +5,7 @@
  * from the turn's own events (each call's result status), never from the demo settings.
  */
 
-import type { AgentState, AssistantTurn, CallEntry } from "overlap-runtime/client";
+import type { AgentState, AssistantTurn, CallView } from "overlap-runtime/client";
 import { callSentence } from "../chat/call-words";
 import { toolLabel } from "../chat/tool-meta";
 import { useChatView } from "../chat/view-context";
@@ -21,7 +21,7 @@ export type BreakCause = "dropped" | "error" | "max_tokens" | "invalid_json";
 /** The break a turn went through, from its events. */
 export function breakCause(
   turn: AssistantTurn,
-  calls: readonly CallEntry[],
+  calls: readonly CallView[],
 ): BreakCause | undefined {
   const code = turn.error?.code;
   if (code === "stream_interrupted") return "dropped";
@@ -77,7 +77,7 @@ export function RepairNote({ turn, state }: { turn: AssistantTurn; state: AgentS
   });
   const cause = breakCause(turn, calls);
   if (cause === undefined) return null;
-  const name = (c: CallEntry) => (developer ? `${c.name} ${c.callId}` : toolLabel(c.name));
+  const name = (c: CallView) => (developer ? `${c.name} ${c.callId}` : toolLabel(c.name));
   const kept = calls.filter((c) => c.result?.status === "ok");
   const notRun = calls.filter(
     (c) => c.result?.status === "not_executed" || c.dispatch === "invalid",

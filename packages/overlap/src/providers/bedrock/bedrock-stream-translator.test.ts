@@ -100,7 +100,7 @@ describe("BedrockStreamTranslator: blocks", () => {
       },
     ]);
     // Moment 2 at contentBlockStop: the strict parse, before anything later arrives.
-    expect(perEvent[7]).toEqual([
+    expect(perEvent[7]).toMatchObject([
       {
         type: "tool-call",
         index: 1,
@@ -158,7 +158,7 @@ describe("BedrockStreamTranslator: blocks", () => {
       delta: { type: "input_json_delta", partial_json: '{"sku":' },
     });
     // The partial message keeps the text and the unfinished call (answered by the round).
-    expect(cut.assembler.partial().toolUses).toEqual([
+    expect(cut.assembler.partial().toolUses).toMatchObject([
       { index: 1, id: "tooluse_a", name: "add_to_cart", input: null, raw: '{"sku":' },
     ]);
   });

@@ -93,7 +93,7 @@ async function load(): Promise<PeerSystem> {
     return proxy;
   };
   return {
-    name: "whole-s20",
+    name: "whole-response",
     versions: {
       "@anthropic-ai/claude-agent-sdk": packageVersion(
         "@anthropic-ai/claude-agent-sdk",
