@@ -44,7 +44,7 @@ import {
   runAgentTurn,
   ToolExecutor,
 } from "overlap-runtime";
-import { anthropicModel, nodeHttpFetch } from "overlap-runtime/anthropic";
+import { anthropicModel, incomingBodyOf, nodeHttpFetch } from "overlap-runtime/anthropic";
 import type { StreamEvent } from "overlap-runtime/core";
 import { benchTool, recorder, tappedFetch } from "./peers/child-kit.js";
 import {
@@ -292,7 +292,8 @@ function sdkFloorTurn(eager: boolean): Turn {
 }
 
 const SYSTEMS: Record<string, () => Turn> = {
-  overlap: () => overlapTurn(true),
+  // As `bench:peers` runs it: its client sends through `nodeHttpFetch`, tapped beside its read.
+  overlap: () => overlapTurn(true, false, tappedFetch(nodeHttpFetch, incomingBodyOf)),
   // The same, reading the response through the SDK's stream (the fallback) instead of overlap's.
   "overlap-sdk-stream": () => overlapTurn(true, true),
   "overlap-buffered": () => overlapTurn(false),

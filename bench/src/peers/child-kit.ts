@@ -19,6 +19,7 @@
  */
 
 import { readFileSync } from "node:fs";
+import type { IncomingMessage } from "node:http";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -171,7 +172,11 @@ function lastMessageRole(body: string): string | undefined {
 }
 
 /** Reads a copy of a streamed answer as it arrives, noting the moments the bound needs. */
-async function watchStream(stream: ReadableStream<Uint8Array>, record: WireRequest) {
+/**
+ * Reads the tapped copy of a streamed answer: `chunk` for each piece as it is read, then `end`
+ * (with the read's failure, if it failed). Frames are split on blank lines and noted in `record`.
+ */
+function wireWatcher(record: WireRequest) {
   const decoder = new TextDecoder();
   let buffer = "";
   const anthropicCalls = new Map<number, number>();
@@ -215,11 +220,8 @@ async function watchStream(stream: ReadableStream<Uint8Array>, record: WireReque
       }
     }
   };
-  const reader = stream.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
+  return {
+    chunk(value: Uint8Array): void {
       const at = now();
       record.lastByte = at;
       buffer += decoder.decode(value, { stream: true });
@@ -230,21 +232,65 @@ async function watchStream(stream: ReadableStream<Uint8Array>, record: WireReque
         buffer = buffer.slice(cut + 2);
         if (text.trim() !== "") frame(text, at);
       }
+    },
+    end(error?: unknown): void {
+      if (error !== undefined) {
+        record.readFailed = error instanceof Error ? error.message : String(error);
+      }
+      for (const [index, at] of [...chatLastArgs].sort((a, b) => a[0] - b[0])) {
+        record.stops[index] = at;
+      }
+    },
+  };
+}
+
+async function watchStream(stream: ReadableStream<Uint8Array>, record: WireRequest) {
+  const watcher = wireWatcher(record);
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      watcher.chunk(value);
     }
+    watcher.end();
   } catch (error) {
-    record.readFailed = error instanceof Error ? error.message : String(error);
-  } finally {
-    for (const [index, at] of [...chatLastArgs].sort((a, b) => a[0] - b[0])) {
-      record.stops[index] = at;
-    }
+    watcher.end(error);
   }
+}
+
+/**
+ * Watches a Node response body (from overlap's `nodeHttpFetch`) beside its reader: one more
+ * listener on the same pieces, no copy of the stream, so the system under test keeps its own
+ * read of the socket.
+ */
+function watchIncoming(incoming: IncomingMessage, record: WireRequest) {
+  const watcher = wireWatcher(record);
+  let over = false;
+  const end = (error?: unknown) => {
+    if (over) return;
+    over = true;
+    watcher.end(error);
+  };
+  incoming.on("data", (chunk: Buffer) => watcher.chunk(chunk));
+  incoming.once("end", () => end());
+  incoming.once("error", (error) => end(error));
+  incoming.once("close", () => end(incoming.complete ? undefined : "the connection closed"));
 }
 
 /**
  * A `fetch` that records every request and a copy of every streamed answer (see the module
  * comment). Give it to each SDK as its fetch (or as `globalThis.fetch` where it has no option).
  */
-export function tappedFetch(inner: typeof fetch = globalThis.fetch): typeof fetch {
+export function tappedFetch(
+  inner: typeof fetch = globalThis.fetch,
+  /**
+   * The Node response behind a `Response` of `inner`, where the system reads that directly
+   * (overlap's `incomingBodyOf` with its `nodeHttpFetch`): the tap then listens to the same
+   * pieces and hands the system its own `Response`, instead of a copy of the web stream.
+   */
+  nodeBodyOf: (response: Response) => IncomingMessage | undefined = () => undefined,
+): typeof fetch {
   const tapped = async (input: string | URL | Request, init?: RequestInit) => {
     const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
     const record: WireRequest = {
@@ -274,6 +320,11 @@ export function tappedFetch(inner: typeof fetch = globalThis.fetch): typeof fetc
     record.status = response.status;
     record.headersAt = now();
     if (!response.body || !(response.headers.get("content-type") ?? "").includes("event-stream")) {
+      return response;
+    }
+    const incoming = nodeBodyOf(response);
+    if (incoming) {
+      watchIncoming(incoming, record);
       return response;
     }
     const [mine, theirs] = response.body.tee();

@@ -13,7 +13,7 @@ import {
   runAgentTurn,
   ToolExecutor,
 } from "overlap-runtime";
-import { anthropicModel } from "overlap-runtime/anthropic";
+import { anthropicModel, incomingBodyOf, nodeHttpFetch } from "overlap-runtime/anthropic";
 import {
   benchTool,
   type PeerSystem,
@@ -29,7 +29,9 @@ const version = (name: string) => packageVersion(name, import.meta.url);
 const buffered = process.argv[2] === "buffered";
 
 async function load(): Promise<PeerSystem> {
-  const fetch = tappedFetch();
+  // The client `anthropicModel` would make itself sends through `nodeHttpFetch`: so does this one,
+  // tapped beside overlap's own read of the socket.
+  const fetch = tappedFetch(nodeHttpFetch, incomingBodyOf);
   const tools = BENCH_TOOLS.map((t) =>
     defineJsonSchemaTool({
       name: t.name,

@@ -157,6 +157,7 @@ function eagerInput(tool: Anthropic.ToolUnion): Anthropic.ToolUnion {
 export {
   createNodeHttpFetch,
   DEFAULT_MIN_READ_INTERVAL_MS,
+  incomingBodyOf,
   type NodeHttpFetchOptions,
   nodeHttpFetch,
 } from "../node-http-fetch.js";

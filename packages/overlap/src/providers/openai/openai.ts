@@ -105,6 +105,7 @@ export function chatParams(
 export {
   createNodeHttpFetch,
   DEFAULT_MIN_READ_INTERVAL_MS,
+  incomingBodyOf,
   type NodeHttpFetchOptions,
   nodeHttpFetch,
 } from "../node-http-fetch.js";
