@@ -266,7 +266,7 @@ const models: ModelClient[] = [
 ];
 const state: AgentState = addUserMessage(initialAgentState(), "hi");
 const settled: boolean = isTurnSettled(state);
-const event: AgentEvent | undefined = parseAgentEvent('{"type":"done","rounds":1,"stopReason":"end_turn"}');
+const event: AgentEvent | undefined = parseAgentEvent('{"type":"done","roundCount":1,"stopReason":"end_turn"}');
 const hook: (options: Parameters<typeof useAgentSession>[0]) => AgentSession = useAgentSession;
 const sim: Promise<SimServer> = startSim({ policy: genericPolicy, pacing: { fast: true } });
 export const all = { echo, models, settled, event, hook, sim, runAgentTurn, ToolExecutor };
