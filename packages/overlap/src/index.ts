@@ -106,6 +106,7 @@ export type { ApprovalNeed, ApprovalPolicy, ApprovalSummary } from "./tools/appr
 export {
   defineJsonSchemaTool,
   type JsonObject,
+  type JsonObjectSchema,
   type JsonSchemaInput,
   type JsonSchemaToolConfig,
 } from "./tools/define-json-schema-tool.js";

@@ -5,7 +5,8 @@
  * tarballs the way a user would and
  * - imports every entry point from plain Node ESM (and CommonJS: Node 20.19+ can require() ESM),
  * - runs the README's scripted-model quick start against the installed `overlap-sim` command and
- *   compares what it prints with the output shown in the README,
+ *   compares what it prints with the output shown in the README, and its OpenAI-compatible quick
+ *   start against the same command's Chat Completions route (`OPENAI_BASE_URL`),
  * - runs every README example marked `<!-- checked: example-name -->` (one per entry point) against
  *   the installed `overlap-sim` command, its port in `SIM_PORT`, and compares what it prints with
  *   {@link EXAMPLE_OUTPUT}; the React one is compiled by `tsc` and rendered with react-dom/server,
@@ -162,6 +163,16 @@ async function startSimCommand(cwd: string): Promise<{ child: ChildProcess; url:
 
 const SUMMARY = "Calling get_weather.\nResults: get_weather: sunny in Paris\nend_turn\n";
 
+/**
+ * What the README's OpenAI-compatible quick start prints against overlap-sim: its prompt is written
+ * for a language model, so the scripted model answers with how to drive it, naming the tool the
+ * request offered (the whole way through `openaiChatModel`, tools included, and back).
+ */
+const QUICKSTART_OPENAI_OUTPUT =
+  'I am a scripted model (overlap-sim), not a language model. You said: "What is the weather in Paris and in Oslo?". ' +
+  'Write "call <tool_name> {json}" to make me call a tool; several directives make parallel calls. ' +
+  "Tools on offer: get_weather. When the tool results come back, I summarise them.\nend_turn\n";
+
 /** What each README example (`<!-- checked: example-... -->`) prints, run against overlap-sim. */
 const EXAMPLE_OUTPUT: Record<string, string> = {
   "example-openai-responses": SUMMARY,
@@ -266,7 +277,7 @@ const models: ModelClient[] = [
 ];
 const state: AgentState = addUserMessage(initialAgentState(), "hi");
 const settled: boolean = isTurnSettled(state);
-const event: AgentEvent | undefined = parseAgentEvent('{"type":"done","rounds":1,"stopReason":"end_turn"}');
+const event: AgentEvent | undefined = parseAgentEvent('{"type":"done","roundCount":1,"stopReason":"end_turn"}');
 const hook: (options: Parameters<typeof useAgentSession>[0]) => AgentSession = useAgentSession;
 const sim: Promise<SimServer> = startSim({ policy: genericPolicy, pacing: { fast: true } });
 export const all = { echo, models, settled, event, hook, sim, runAgentTurn, ToolExecutor };
@@ -448,6 +459,42 @@ describe("the packed packages", { timeout: 2 * MINUTE }, () => {
     sim.kill("SIGINT");
     const [code] = await once(sim, "exit");
     expect(code, "overlap-sim stops on Ctrl-C").toBe(0);
+  });
+
+  it("run the README's OpenAI-compatible quick start against the installed overlap-sim", async () => {
+    const readme = await readFile(join(consumer, "node_modules/overlap-runtime/README.md"), "utf8");
+    const quickstart = checkedBlocks(readme).get("quickstart-openai")?.code;
+    expect(quickstart, "the README's quickstart-openai block").toBeDefined();
+    const example = await readFile(
+      join(PACKAGES.runtime, "examples/quickstart-openai.mjs"),
+      "utf8",
+    );
+    expect(example, "packages/overlap/examples/quickstart-openai.mjs is the README's code").toBe(
+      quickstart,
+    );
+    expect(
+      quickstart,
+      "the quick start takes its address from OPENAI_BASE_URL, Ollama's by default",
+    ).toContain('process.env.OPENAI_BASE_URL ?? "http://localhost:11434/v1"');
+
+    const started = await startSimCommand(consumer);
+    sim = started.child;
+    await writeFile(join(consumer, "quickstart-openai.mjs"), quickstart!);
+    const result = await runOk(
+      "node quickstart-openai.mjs",
+      process.execPath,
+      ["quickstart-openai.mjs"],
+      {
+        cwd: consumer,
+        timeoutMs: MINUTE,
+        // A key of this run's environment is not sent to the scripted model.
+        env: { OPENAI_BASE_URL: `${started.url}/v1`, OPENAI_API_KEY: "unused" },
+      },
+    );
+    expect(result.stdout).toBe(QUICKSTART_OPENAI_OUTPUT);
+
+    sim.kill("SIGINT");
+    await once(sim, "exit");
   });
 
   it("run the README's example of every entry point against the installed overlap-sim", async () => {

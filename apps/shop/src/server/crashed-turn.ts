@@ -17,13 +17,17 @@ interface CrashedTurnView {
 export const TURN_CRASHED_MESSAGE =
   "The server writing this reply stopped. Whatever it finished is kept; send your message again to continue.";
 
-/** The crash's two events after the turn's event `last` (its seq), in `rounds` rounds. */
-export function* crashEnd(turnId: string, last: number, rounds: number): Generator<LoggedEvent> {
+/** The crash's two events after the turn's event `last` (its seq), after `roundCount` rounds. */
+export function* crashEnd(
+  turnId: string,
+  last: number,
+  roundCount: number,
+): Generator<LoggedEvent> {
   yield {
     id: `${turnId}:${last + 1}`,
     event: { type: "error", code: "turn_crashed", message: TURN_CRASHED_MESSAGE },
   };
-  yield { id: `${turnId}:${last + 2}`, event: { type: "done", rounds, stopReason: "error" } };
+  yield { id: `${turnId}:${last + 2}`, event: { type: "done", roundCount, stopReason: "error" } };
 }
 
 /**

@@ -105,7 +105,7 @@ describe("GracefulTurnRegistry.settle", () => {
       await new Promise<void>((resolve) => {
         finish = resolve;
       });
-      turn.emit({ type: "done", rounds: 1, stopReason: "end_turn" });
+      turn.emit({ type: "done", roundCount: 1, stopReason: "end_turn" });
     });
     expect(turns.runningCount).toBe(1);
     expect(await turns.settle(30)).toBe(false);

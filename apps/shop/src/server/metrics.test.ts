@@ -467,11 +467,11 @@ describe("observedTurnBody: the tap every turn runs through", () => {
     const metrics = new ShopMetrics();
     const body: TurnBody = () => async (turn) => {
       turn.emit(roundEnd);
-      turn.emit({ type: "done", rounds: 1, stopReason: "end_turn" });
+      turn.emit({ type: "done", roundCount: 1, stopReason: "end_turn" });
     };
     const events: AgentEvent[] = [];
     await observedTurnBody(metrics, body)(input(log))(context(events));
-    expect(events).toEqual([roundEnd, { type: "done", rounds: 1, stopReason: "end_turn" }]);
+    expect(events).toEqual([roundEnd, { type: "done", roundCount: 1, stopReason: "end_turn" }]);
     expect(await metricValue(metrics, "shop_rounds_total")).toEqual([
       { value: 1, labels: { agent: "merchant", stop_reason: "end_turn" } },
     ]);

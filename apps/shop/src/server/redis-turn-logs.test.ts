@@ -25,7 +25,7 @@ const silent = pino({ level: "silent" });
 const prefix = uniqueKeyPrefix();
 
 const text = (n: number): AgentEvent => ({ type: "text-delta", round: 1, index: 0, text: `t${n}` });
-const done: AgentEvent = { type: "done", rounds: 1, stopReason: "end_turn" };
+const done: AgentEvent = { type: "done", roundCount: 1, stopReason: "end_turn" };
 
 type Redis = Awaited<ReturnType<typeof connectRedis>>;
 
@@ -211,7 +211,7 @@ describe.skipIf(skip)("RedisTurnLogs: turns shared by several instances", () => 
       text(1),
       text(2),
       { type: "error", code: "turn_crashed", message: TURN_CRASHED_MESSAGE },
-      { type: "done", rounds: 0, stopReason: "error" },
+      { type: "done", roundCount: 0, stopReason: "error" },
     ]);
     // The ids go on from the last one logged, and a resume from any of them ends the same way.
     expect(read.map((e) => e.id)).toEqual([1, 2, 3, 4].map((n) => `${log.turnId}:${n}`));

@@ -300,7 +300,7 @@ export class RedisTurnLogs implements SharedTurnLogs {
       }
       let cursor = `${after}-0`;
       let last = after;
-      let rounds = 0;
+      let roundCount = 0;
       let quietOnce = false;
       while (!signal?.aborted) {
         const answer = await conn.xread(
@@ -319,7 +319,7 @@ export class RedisTurnLogs implements SharedTurnLogs {
             if (quietOnce) {
               // No end entry and no lease: the instance died mid-turn. Its readers are told so,
               // with the ids the turn's next events would have had.
-              yield* crashEnd(turnId, last, rounds);
+              yield* crashEnd(turnId, last, roundCount);
               return;
             }
             quietOnce = true; // one more read: the end may have been written just before
@@ -331,7 +331,7 @@ export class RedisTurnLogs implements SharedTurnLogs {
           if (id.endsWith("-1") || fields[0] === "end") return;
           const event = JSON.parse(fields[1] ?? "null") as LoggedEvent["event"];
           last = seqOfEntry(id);
-          if (event.type === "round-start") rounds = Math.max(rounds, event.round);
+          if (event.type === "round-start") roundCount = Math.max(roundCount, event.round);
           yield { id: `${turnId}:${last}`, event };
           if (signal?.aborted) return;
         }

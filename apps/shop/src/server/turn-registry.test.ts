@@ -6,7 +6,7 @@ import { openStore } from "../db/open-store.js";
 import { leaseHolderId, TurnLeaseLost } from "../db/sql-turn-leases.js";
 import { TurnRegistry } from "./turn-registry.js";
 
-const done: AgentEvent = { type: "done", rounds: 1, stopReason: "end_turn" };
+const done: AgentEvent = { type: "done", roundCount: 1, stopReason: "end_turn" };
 
 describe("TurnRegistry", () => {
   it("runs one turn per session: a second start while running is refused", async () => {
@@ -38,7 +38,7 @@ describe("TurnRegistry", () => {
     turns.start("s", async (t) => {
       await new Promise<void>((resolve) => t.signal.addEventListener("abort", () => resolve()));
       t.emit({ type: "error", code: "aborted", message: "The request was cancelled." });
-      t.emit({ type: "done", rounds: 0, stopReason: "error" });
+      t.emit({ type: "done", roundCount: 0, stopReason: "error" });
     });
     expect(await turns.cancel("s")).toBe(true);
     expect(turns.running("s")).toBe(false);
@@ -151,7 +151,7 @@ describe("TurnRegistry with the database's turn leases", () => {
       async (t) => {
         await new Promise<void>((resolve) => t.signal.addEventListener("abort", () => resolve()));
         reason = t.signal.reason;
-        t.emit({ type: "done", rounds: 0, stopReason: "error" });
+        t.emit({ type: "done", roundCount: 0, stopReason: "error" });
       },
       claimed.claim,
     )!;

@@ -276,7 +276,7 @@ export class TurnRegistry {
           code: "internal",
           message: "Something went wrong. Please try again.",
         });
-        emit({ type: "done", rounds: 0, stopReason: "error" });
+        emit({ type: "done", roundCount: 0, stopReason: "error" });
       } finally {
         approvals.close();
         stopRenewing();

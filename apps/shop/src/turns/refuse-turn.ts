@@ -21,5 +21,5 @@ export function refuseTurn(
       ? err.publicMessage
       : "This conversation was changed at the same time elsewhere. Reload it to continue.",
   });
-  turn.emit({ type: "done", rounds: 0, stopReason: "error" });
+  turn.emit({ type: "done", roundCount: 0, stopReason: "error" });
 }

@@ -95,7 +95,7 @@ describe("runAgentTurn", () => {
     ]);
     expect(seen.at(-1)).toEqual({
       type: "done",
-      rounds: 2,
+      roundCount: 2,
       stopReason: "end_turn",
       agent: "shopper",
     });

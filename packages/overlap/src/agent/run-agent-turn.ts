@@ -142,7 +142,7 @@ async function runTurn(options: AgentTurnOptions): Promise<AgentTurnResult> {
     stopReason = error.code === "max_rounds" ? stopReason : "error";
     emit({ type: "error", code: error.code, message: error.publicMessage });
   }
-  emit({ type: "done", rounds: rounds.length, stopReason });
+  emit({ type: "done", roundCount: rounds.length, stopReason });
   const added = messages.slice(options.messages.length);
   const out: AgentTurnResult = { added, messages, stopReason, rounds };
   if (error) out.error = error;

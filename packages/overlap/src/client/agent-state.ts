@@ -162,7 +162,7 @@ export interface AssistantTurn {
   /** The turn's `error`, when it stopped early. */
   error: AgentError | undefined;
   /** The turn's own `done`; `undefined` while it runs. */
-  done: { rounds: number; stopReason: StopReason } | undefined;
+  done: { roundCount: number; stopReason: StopReason } | undefined;
 }
 
 /** One entry of the conversation as the UI shows it. */

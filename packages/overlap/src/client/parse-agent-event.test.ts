@@ -49,6 +49,26 @@ describe("parseAgentEvent", () => {
     }
   });
 
+  // Stored event logs of turns that ran before the rename are replayed on reload and resume.
+  it("reads a done of the older shape (its count named rounds) with roundCount", () => {
+    const old = { type: "done", rounds: 3, stopReason: "end_turn", agent: "shopper" };
+    expect(parseAgentEvent(JSON.stringify(old))).toEqual({
+      type: "done",
+      roundCount: 3,
+      stopReason: "end_turn",
+      agent: "shopper",
+    });
+    // The type guard checks today's shape only: it is given a value, not asked to convert one.
+    expect(isAgentEvent(old)).toBe(false);
+  });
+
+  it("prefers roundCount when a done carries both names, and refuses a done with neither", () => {
+    const both = { type: "done", roundCount: 2, rounds: 5, stopReason: "end_turn" };
+    expect(parseAgentEvent(JSON.stringify(both))).toMatchObject({ roundCount: 2 });
+    expect(parseAgentEvent('{"type":"done","stopReason":"end_turn"}')).toBeUndefined();
+    expect(parseAgentEvent('{"type":"done","rounds":"3","stopReason":"end_turn"}')).toBeUndefined();
+  });
+
   it("keeps fields it does not know (a newer server may add some)", () => {
     const event = { ...AGENT_EVENT_SAMPLES["text-delta"], traceId: "abc" };
     expect(parseAgentEvent(JSON.stringify(event))).toEqual(event);
@@ -87,9 +107,9 @@ describe("parseAgentEvent", () => {
     ],
     [
       "a mistyped parentCallId",
-      '{"type":"done","rounds":1,"stopReason":"end_turn","parentCallId":7}',
+      '{"type":"done","roundCount":1,"stopReason":"end_turn","parentCallId":7}',
     ],
-    ["a mistyped agent", '{"type":"done","rounds":1,"stopReason":"end_turn","agent":false}'],
+    ["a mistyped agent", '{"type":"done","roundCount":1,"stopReason":"end_turn","agent":false}'],
     [
       "an unknown approval decision",
       '{"type":"approval-resolved","round":1,"callId":"a","name":"checkout","decision":"maybe"}',

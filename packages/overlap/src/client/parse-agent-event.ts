@@ -132,7 +132,7 @@ const FIELDS: { readonly [T in AgentEventType]: Readonly<Record<string, Check>> 
     problem: optional(isProblem),
   },
   "round-end": { round: isNumber, stopReason: isString, usage: isRecord, timings: isTimings },
-  done: { rounds: isNumber, stopReason: isString },
+  done: { roundCount: isNumber, stopReason: isString },
   error: { code: isString, message: isString },
 };
 
@@ -143,7 +143,8 @@ const BASE_FIELDS: Readonly<Record<string, Check>> = {
 };
 
 /**
- * Parses and validates the `data` of one SSE frame.
+ * Parses and validates the `data` of one SSE frame. A `done` in its older shape (its count of
+ * rounds named `rounds`, as stored logs of earlier turns still hold it) is read with `roundCount`.
  * @returns the event, or `undefined` when the data is not JSON, not an object, names an unknown
  *   type, or lacks (or mistypes) a field its type requires. Never throws.
  */
@@ -154,10 +155,30 @@ export function parseAgentEvent(data: string): AgentEvent | undefined {
   } catch {
     return undefined;
   }
+  value = upgradeOldShape(value);
   return isAgentEvent(value) ? value : undefined;
 }
 
-/** True when `value` is a well-formed {@link AgentEvent} of a type this client knows. */
+/**
+ * Renames the fields of events written before a rename to today's names. Servers keep each turn's
+ * event log and replay it to a browser that reloads or resumes, so a turn that ran before the
+ * rename still arrives in its old shape; dropping its `done` would leave that turn looking as if it
+ * were still running. Done here, where the data is parsed into a new value, rather than in
+ * {@link isAgentEvent}, a type guard that only checks the value it is given.
+ */
+function upgradeOldShape(value: unknown): unknown {
+  // `done` carried its count of rounds as `rounds` (a number) before it was named `roundCount`.
+  if (isRecord(value) && value.type === "done" && value.roundCount === undefined) {
+    const { rounds, ...rest } = value;
+    if (isNumber(rounds)) return { ...rest, roundCount: rounds };
+  }
+  return value;
+}
+
+/**
+ * True when `value` is a well-formed {@link AgentEvent} of a type this client knows, in today's
+ * shape: unlike {@link parseAgentEvent}, it does not accept the older names of renamed fields.
+ */
 export function isAgentEvent(value: unknown): value is AgentEvent {
   if (!isRecord(value) || typeof value.type !== "string") return false;
   // hasOwn: a `type` of "constructor" or "__proto__" must not find an inherited entry.

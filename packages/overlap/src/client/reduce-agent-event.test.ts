@@ -70,7 +70,7 @@ describe("reduceAgentEvent", () => {
       index: 0,
       thinking: "The user wants tea and a cart update.",
     });
-    expect(turn.done).toEqual({ rounds: 2, stopReason: "end_turn" });
+    expect(turn.done).toEqual({ roundCount: 2, stopReason: "end_turn" });
     expect(state.running).toBe(false);
     expect(isTurnSettled(state)).toBe(true);
     expect(state.lastEventId).toBe(`t1:${built.events.length}`);
@@ -169,7 +169,7 @@ describe("reduceAgentEvent", () => {
     expect(inner.turns).toHaveLength(1);
     expect(assistant(inner)).toMatchObject({
       agent: "merchant",
-      done: { rounds: 1, stopReason: "end_turn" },
+      done: { roundCount: 1, stopReason: "end_turn" },
     });
     expect(inner.calls.toolu_1_3_inner).toMatchObject({
       parentCallId: "toolu_1_3",
@@ -188,7 +188,7 @@ describe("reduceAgentEvent", () => {
     expect(state.error).toEqual({ code: "provider_error", message: "The model is unavailable." });
     expect(assistant(state).error).toEqual(state.error);
     expect(state.running).toBe(true);
-    state = reduceAgentEvent(state, noId({ type: "done", rounds: 1, stopReason: "error" }));
+    state = reduceAgentEvent(state, noId({ type: "done", roundCount: 1, stopReason: "error" }));
     expect(state.running).toBe(false);
     state = addUserMessage(state, "again");
     expect(state.error).toBeUndefined();

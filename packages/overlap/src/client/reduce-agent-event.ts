@@ -145,7 +145,7 @@ function applyOwn(state: AgentState, event: AgentEvent): AgentState {
     case "done":
       return updateTurn(state, event.agent, (turn) => ({
         ...turn,
-        done: { rounds: event.rounds, stopReason: event.stopReason },
+        done: { roundCount: event.roundCount, stopReason: event.stopReason },
       }));
     default:
       // Unreachable for validated events; a hand-built unknown one changes nothing.

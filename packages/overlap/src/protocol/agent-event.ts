@@ -139,7 +139,15 @@ export type AgentEvent = AgentEventBase &
         usage: Usage;
         timings: RoundTimings;
       }
-    | { type: "done"; rounds: number; stopReason: StopReason }
+    | {
+        type: "done";
+        /**
+         * How many rounds the turn ran (a count; the rounds themselves are
+         * `AgentTurnResult.rounds` on the server and `AssistantTurn.rounds` in the client).
+         */
+        roundCount: number;
+        stopReason: StopReason;
+      }
     | { type: "error"; code: string; message: string }
   );
 

@@ -620,7 +620,7 @@ if (!fixtures) {
           }
           expect(events.at(-1)).toMatchObject({
             type: "done",
-            rounds,
+            roundCount: rounds,
             stopReason: turn.stopReason,
           });
           expect(validateConversation(turn.messages), "validateConversation").toEqual([]);

@@ -13,7 +13,7 @@ describe("useAgentSession", () => {
   it("binds send, stop and resume to the client", async () => {
     const frames =
       encodeAgentEvent({ type: "text-delta", round: 1, index: 0, text: "你好" }, "t1:1") +
-      encodeAgentEvent({ type: "done", rounds: 1, stopReason: "end_turn" }, "t1:2");
+      encodeAgentEvent({ type: "done", roundCount: 1, stopReason: "end_turn" }, "t1:2");
     const resumed: (string | undefined)[] = [];
     const client = new AgentStreamClient({
       send: async () => new Response(frames),

@@ -145,7 +145,7 @@ describe("encodeAgentEvent", () => {
   });
 
   it("rejects an id that would inject a frame", () => {
-    const event: AgentEvent = { type: "done", rounds: 1, stopReason: "end_turn" };
+    const event: AgentEvent = { type: "done", roundCount: 1, stopReason: "end_turn" };
     expect(() => encodeAgentEvent(event, "1\n\nevent: error\ndata: {}")).toThrow(TypeError);
   });
 });

@@ -5,7 +5,7 @@ import { sseResponseBody } from "./sse-response-body.js";
 import { type LoggedEvent, TurnEventLog } from "./turn-event-log.js";
 
 const text = (t: string): AgentEvent => ({ type: "text-delta", round: 1, index: 0, text: t });
-const done: AgentEvent = { type: "done", rounds: 1, stopReason: "end_turn" };
+const done: AgentEvent = { type: "done", roundCount: 1, stopReason: "end_turn" };
 
 async function collect(it: AsyncIterable<LoggedEvent>): Promise<LoggedEvent[]> {
   const out: LoggedEvent[] = [];

@@ -294,7 +294,7 @@ describe("toUIMessageStream read by the AI SDK's readUIMessageStream", () => {
     const inner: AgentEvent[] = [
       { type: "round-start", round: 1, parentCallId: "toolu_add", agent: "merchant" },
       { type: "text-delta", round: 1, index: 0, text: "inner", parentCallId: "toolu_add" },
-      { type: "done", rounds: 1, stopReason: "end_turn", parentCallId: "toolu_add" },
+      { type: "done", roundCount: 1, stopReason: "end_turn", parentCallId: "toolu_add" },
     ];
     const mixed = [...events.slice(0, 3), ...inner, ...events.slice(3)];
     const plain = await collect(toUIMessageStream(from(events)));

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { OverlapError } from "../errors.js";
 import { type ToolCall, toolCallOf } from "../stream/tool-call.js";
-import { defineJsonSchemaTool } from "./define-json-schema-tool.js";
+import { defineJsonSchemaTool, type JsonObjectSchema } from "./define-json-schema-tool.js";
 import { ToolExecutor } from "./tool-executor.js";
 
 const call = (name: string, value: Record<string, unknown>): ToolCall =>
@@ -17,7 +17,7 @@ const ORDER_SCHEMA = {
   },
   required: ["sku", "quantity"],
   additionalProperties: false,
-};
+} satisfies JsonObjectSchema;
 
 describe("defineJsonSchemaTool", () => {
   it("sends the JSON Schema as is and runs on input that passes it", async () => {
@@ -114,8 +114,46 @@ describe("defineJsonSchemaTool", () => {
     expect((await executor.execute(call("b", { email: "not an email" }))).status).toBe("ok");
   });
 
+  it("the inputSchema type accepts object schemas only", () => {
+    const base = { name: "lookup", description: "", run: () => "" };
+    expect(() =>
+      defineJsonSchemaTool({
+        ...base,
+        // @ts-expect-error a tool's input schema is an object schema
+        inputSchema: { type: "array", items: { type: "string" } },
+      }),
+    ).toThrow(OverlapError);
+    expect(() =>
+      defineJsonSchemaTool({
+        ...base,
+        // @ts-expect-error a tool's input schema is an object schema
+        inputSchema: { type: "string" },
+      }),
+    ).toThrow(OverlapError);
+    // A schema held in a variable keeps its literal type with `as const` or `satisfies`.
+    const byConst = { type: "object", required: ["q"], properties: { q: {} } } as const;
+    defineJsonSchemaTool({ ...base, inputSchema: byConst });
+    // Other keywords pass through; the schema is often someone else's (an MCP server's).
+    const tool = defineJsonSchemaTool({
+      ...base,
+      inputSchema: {
+        $schema: "https://json-schema.org/draft/2020-12/schema",
+        type: "object",
+        $defs: { q: { type: "string" } },
+        properties: { q: { $ref: "#/$defs/q" } },
+        additionalProperties: { type: "number" },
+        description: "A lookup.",
+      },
+    });
+    expect(tool.inputSchema).toMatchObject({ description: "A lookup." });
+  });
+
   it("rejects what defineTool rejects, non-object schemas and schemas ajv cannot compile", () => {
-    const base = { description: "", inputSchema: { type: "object" }, run: () => "" };
+    const base = {
+      description: "",
+      inputSchema: { type: "object" } satisfies JsonObjectSchema,
+      run: () => "",
+    };
     expect(() => defineJsonSchemaTool({ ...base, name: "has space" })).toThrow(
       /Tool "has space": its name/,
     );
@@ -123,7 +161,8 @@ describe("defineJsonSchemaTool", () => {
       defineJsonSchemaTool({ ...base, name: "card", kind: "display", dispatch: "deferred" }),
     ).toThrow(/deferred/);
     expect(() =>
-      defineJsonSchemaTool({ ...base, name: "s", inputSchema: { type: "string" } }),
+      // As a caller the type does not hold (JavaScript, a cast) would pass it.
+      defineJsonSchemaTool({ ...base, name: "s", inputSchema: { type: "string" } as never }),
     ).toThrow(/type "object"/);
     expect(() =>
       defineJsonSchemaTool({
@@ -136,7 +175,10 @@ describe("defineJsonSchemaTool", () => {
 
   describe("refuses a definition it cannot use, saying what to do", () => {
     const base = { name: "lookup", description: "Looks up.", run: () => "" };
-    const object = { type: "object", properties: { q: { type: "string" } } };
+    const object = {
+      type: "object",
+      properties: { q: { type: "string" } },
+    } satisfies JsonObjectSchema;
 
     /** The sentence of the invalid_tool_definition error this definition throws. */
     function definitionError(make: () => unknown): string {
@@ -168,16 +210,19 @@ describe("defineJsonSchemaTool", () => {
       );
     });
 
+    // The type refuses these; a JavaScript caller or a cast gets the sentence.
     it('a schema whose type is not "object"', () => {
       expect(
         definitionError(() =>
-          defineJsonSchemaTool({ ...base, inputSchema: { type: "array", items: {} } }),
+          defineJsonSchemaTool({ ...base, inputSchema: { type: "array", items: {} } as never }),
         ),
       ).toBe(
         'Tool "lookup": its input schema must have type "object" (the model APIs send tool arguments as a JSON object), got type "array"; put the value in a property: { type: "object", properties: { value: {...} } }.',
       );
       expect(
-        definitionError(() => defineJsonSchemaTool({ ...base, inputSchema: { properties: {} } })),
+        definitionError(() =>
+          defineJsonSchemaTool({ ...base, inputSchema: { properties: {} } as never }),
+        ),
       ).toContain(
         'must have type "object" (the model APIs send tool arguments as a JSON object), got no type;',
       );

@@ -36,6 +36,27 @@ import {
 /** A tool input that passed its JSON Schema: a JSON object. */
 export type JsonObject = Record<string, unknown>;
 
+/**
+ * A JSON Schema a tool's input may have: an object schema. The model APIs send a call's arguments
+ * as one JSON object, so `type` must be `"object"`; typing it here refuses `{ type: "array" }` at
+ * compile time rather than when the tool is defined. The keywords a tool's schema usually has are
+ * named; any other keyword (`$schema`, `$defs`, `description`, `oneOf`...) is allowed as is, since
+ * the schema often comes from elsewhere (an MCP server, an OpenAPI operation). Readonly, so that a
+ * schema written `as const` fits.
+ */
+export interface JsonObjectSchema {
+  /** Always `"object"`: the model APIs send a call's arguments as a JSON object. */
+  readonly type: "object";
+  /** Each property's own JSON Schema, by name. */
+  readonly properties?: Readonly<Record<string, unknown>>;
+  /** The properties a call must give. */
+  readonly required?: readonly string[];
+  /** Whether (`true`, `false`) or how (a schema) properties not in `properties` are allowed. */
+  readonly additionalProperties?: boolean | Readonly<Record<string, unknown>>;
+  /** Any other JSON Schema keyword, sent to the model and checked by ajv as is. */
+  readonly [keyword: string]: unknown;
+}
+
 /** The zod schema a JSON Schema tool is held by (it runs the compiled ajv validator). */
 export type JsonSchemaInput = z.ZodType<JsonObject>;
 
@@ -43,8 +64,11 @@ export type JsonSchemaInput = z.ZodType<JsonObject>;
 export interface JsonSchemaToolConfig<C> {
   name: string;
   description: string;
-  /** JSON Schema of the input, `type: "object"`; the model receives it as is. */
-  inputSchema: Readonly<Record<string, unknown>>;
+  /**
+   * JSON Schema of the input, an object schema; the model receives it as is. A caller the type does
+   * not hold (JavaScript, a cast) is still checked when the tool is defined.
+   */
+  inputSchema: JsonObjectSchema;
   kind?: ToolKind;
   dispatch?: DispatchPolicy;
   /** Milliseconds before the call is aborted and reported as a timeout. */
@@ -151,17 +175,14 @@ function ajvFor(dialect: Dialect): Ajv {
   return ajv;
 }
 
-function dialectOf(schema: Readonly<Record<string, unknown>>): Dialect {
+function dialectOf(schema: JsonObjectSchema): Dialect {
   const uri = typeof schema.$schema === "string" ? schema.$schema : "";
   if (/draft-0[4-7]/.test(uri)) return "draft-07";
   if (uri.includes("2019-09")) return "2019-09";
   return "2020-12";
 }
 
-function compileJsonSchema(
-  name: string,
-  schema: Readonly<Record<string, unknown>>,
-): ValidateFunction {
+function compileJsonSchema(name: string, schema: JsonObjectSchema): ValidateFunction {
   // The dialect is chosen from $schema; ajv itself would look it up and know only its own.
   const { $schema: _dialect, ...rest } = schema;
   try {

@@ -89,7 +89,7 @@ export function streamedShopTurn(input: ShopTurnInput): (turn: TurnContext) => P
     });
     await display.settled();
     const summary = {
-      rounds: result.rounds.length,
+      roundCount: result.rounds.length,
       stopReason: result.stopReason,
       ms: Math.round(performance.now() - started),
       // Per round, when the first tool began and what overlapping saved.

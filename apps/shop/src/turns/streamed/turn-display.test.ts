@@ -36,7 +36,7 @@ describe("keptForDisplay", () => {
     ).toBe(true);
     expect(keptForDisplay({ type: "text-delta", round: 1, index: 0, text: "hi" })).toBe(false);
     expect(keptForDisplay({ type: "round-start", round: 1 })).toBe(false);
-    expect(keptForDisplay({ type: "done", rounds: 1, stopReason: "end_turn" })).toBe(false);
+    expect(keptForDisplay({ type: "done", roundCount: 1, stopReason: "end_turn" })).toBe(false);
   });
 
   it("leaves out a delegated agent's own events (its calls are not in the conversation)", () => {
@@ -62,7 +62,7 @@ describe("turnDisplayKeeper", () => {
     await keeper.settled();
     keeper.observe(ui("b"));
     keeper.observe(roundEnd(2));
-    keeper.observe({ type: "done", rounds: 2, stopReason: "end_turn" });
+    keeper.observe({ type: "done", roundCount: 2, stopReason: "end_turn" });
     await keeper.settled();
     expect(writes.at(-1)?.map((e) => e.type)).toEqual(["ui", "round-end", "ui", "round-end"]);
     expect(writes[0]?.map((e) => e.type)).toEqual(["ui", "round-end"]);
@@ -119,7 +119,7 @@ describe("turnDisplayKeeper", () => {
       () => {},
     );
     keeper.observe({ type: "text-delta", round: 1, index: 0, text: "hello" });
-    keeper.observe({ type: "done", rounds: 1, stopReason: "end_turn" });
+    keeper.observe({ type: "done", roundCount: 1, stopReason: "end_turn" });
     await keeper.settled();
     expect(calls).toBe(0);
   });

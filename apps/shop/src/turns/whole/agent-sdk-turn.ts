@@ -90,7 +90,8 @@ export interface AgentSdkTurnOptions {
 export interface AgentSdkTurnResult {
   /** The whole conversation after the turn. */
   messages: Message[];
-  rounds: number;
+  /** How many rounds (model responses) the turn ran. */
+  roundCount: number;
   stopReason: StopReason;
   error?: OverlapError;
 }
@@ -106,8 +107,8 @@ export async function runAgentSdkTurn(options: AgentSdkTurnOptions): Promise<Age
       "The conversation must end with the user's message.",
     );
     emitTo(options, { type: "error", code: error.code, message: error.publicMessage });
-    emitTo(options, { type: "done", rounds: 0, stopReason: "error" });
-    return { messages: conversation, rounds: 0, stopReason: "error", error };
+    emitTo(options, { type: "done", roundCount: 0, stopReason: "error" });
+    return { messages: conversation, roundCount: 0, stopReason: "error", error };
   }
   let dir: string;
   try {
@@ -117,8 +118,8 @@ export async function runAgentSdkTurn(options: AgentSdkTurnOptions): Promise<Age
       cause: err,
     });
     emitTo(options, { type: "error", code: error.code, message: error.publicMessage });
-    emitTo(options, { type: "done", rounds: 0, stopReason: "error" });
-    return { messages: conversation, rounds: 0, stopReason: "error", error };
+    emitTo(options, { type: "done", roundCount: 0, stopReason: "error" });
+    return { messages: conversation, roundCount: 0, stopReason: "error", error };
   }
   try {
     return await new AgentSdkTurn(options, conversation, dir, now).run();
@@ -214,10 +215,10 @@ class AgentSdkTurn {
     if (error) {
       emitTo(this.#options, { type: "error", code: error.code, message: error.publicMessage });
     }
-    emitTo(this.#options, { type: "done", rounds: this.#rounds.count, stopReason });
+    emitTo(this.#options, { type: "done", roundCount: this.#rounds.count, stopReason });
     const result: AgentSdkTurnResult = {
       messages: this.#conversation,
-      rounds: this.#rounds.count,
+      roundCount: this.#rounds.count,
       stopReason,
     };
     if (error) result.error = error;

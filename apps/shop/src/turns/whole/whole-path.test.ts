@@ -176,7 +176,7 @@ describe("OVERLAP_PATH=whole: the Claude Agent SDK over the embedded model, thro
     const rounds = mine.filter((e) => e.type === "round-start").length;
     expect(rounds).toBe(2);
     expect(text(ofRound(mine, 2))).toContain("$103.50");
-    expect(mine.at(-1)).toMatchObject({ type: "done", rounds: 2, stopReason: "end_turn" });
+    expect(mine.at(-1)).toMatchObject({ type: "done", roundCount: 2, stopReason: "end_turn" });
     expect(mine.some((e) => e.type === "error")).toBe(false);
 
     expect(await cartOf(whole, id, token)).toEqual({

@@ -83,7 +83,7 @@ function wholeTurn(
       onStderr: (line) => log.debug({ cli: line.slice(0, 500) }, "agent sdk stderr"),
     });
     const summary = {
-      rounds: result.rounds,
+      roundCount: result.roundCount,
       stopReason: result.stopReason,
       ms: Math.round(performance.now() - started),
     };

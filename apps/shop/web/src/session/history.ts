@@ -158,7 +158,7 @@ export function conversationState(
   };
   const close = () => {
     endRound();
-    if (open) apply({ type: "done", rounds: round, stopReason: "end_turn" });
+    if (open) apply({ type: "done", roundCount: round, stopReason: "end_turn" });
     open = false;
   };
   const calls = new Map<string, { name: string; round: number }>();

@@ -102,7 +102,7 @@ export const AGENT_EVENT_SAMPLES: {
     usage: { input_tokens: 120, output_tokens: 40 },
     timings: { startedAt: 1_700_000_000_000, blocks: [], tools: [], streamEndMs: 900 },
   },
-  done: { type: "done", rounds: 2, stopReason: "end_turn" },
+  done: { type: "done", roundCount: 2, stopReason: "end_turn" },
   error: {
     type: "error",
     code: "stream_interrupted",

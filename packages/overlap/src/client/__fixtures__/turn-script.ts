@@ -142,7 +142,7 @@ export function buildTurnEvents(script: TurnScript): BuiltTurn {
   script.rounds.forEach((round, r) => {
     buildRound(built, round, r + 1, r === script.rounds.length - 1);
   });
-  built.events.push({ type: "done", rounds: script.rounds.length, stopReason: "end_turn" });
+  built.events.push({ type: "done", roundCount: script.rounds.length, stopReason: "end_turn" });
   return built;
 }
 
@@ -311,7 +311,7 @@ function innerEvents(parentCallId: string): AgentEvent[] {
       timings: { startedAt: 1, blocks: [], tools: [] },
       ...tag,
     },
-    { type: "done", rounds: 1, stopReason: "end_turn", ...tag },
+    { type: "done", roundCount: 1, stopReason: "end_turn", ...tag },
   ];
 }
 
