@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StreamEvent } from "../stream/stream-event.js";
 import { createNodeHttpFetch, incomingBodyOf, nodeHttpFetch } from "./node-http-fetch.js";
@@ -102,6 +103,29 @@ describe("nodeHttpFetch", () => {
       (err: unknown) => err,
     );
     expect((already as Error).name).toBe("AbortError");
+  });
+
+  it("asks for an uncompressed body, and decodes one that comes compressed anyway", async () => {
+    const seen: Array<string | undefined> = [];
+    for (const [encoding, compress] of [
+      ["gzip", gzipSync],
+      ["deflate", deflateSync],
+      ["br", brotliCompressSync],
+    ] as const) {
+      handler = (req, res) => {
+        seen.push(req.headers["accept-encoding"]);
+        res.writeHead(200, { "content-type": "text/event-stream", "content-encoding": encoding });
+        res.end(compress(Buffer.from(frame(0) + frame(1) + frame(2))));
+      };
+      const response = await nodeHttpFetch(`${origin}/${encoding}`);
+      expect(incomingBodyOf(response), encoding).toBeUndefined();
+      const events = (await batchesOf(response)).flat();
+      expect(
+        events.map((e) => (e as unknown as { n: number }).n),
+        encoding,
+      ).toEqual([0, 1, 2]);
+    }
+    expect(seen).toEqual(["identity", "identity", "identity"]);
   });
 
   it("hands a request it does not handle (a stream body, another scheme) to the global fetch", async () => {

@@ -18,13 +18,17 @@
  * SDKs read error bodies that way), keep-alive connections per origin, an `AbortSignal` that
  * cancels the request or the body. A request it does not handle (a body that is neither text nor
  * bytes, a scheme other than http/https) goes to the global `fetch`. Redirects are not followed
- * (the model APIs answer their endpoints directly): a 3xx is returned as it came. `node:http` is
+ * (the model APIs answer their endpoints directly): a 3xx is returned as it came. It asks for an
+ * uncompressed body (`accept-encoding: identity` unless the caller asks otherwise); a body that
+ * comes compressed anyway is decompressed and read through its web stream. `node:http` is
  * loaded at the first request, so importing this module costs nothing where it is missing (an edge
  * runtime): there every request goes to the global `fetch`.
  */
 
 import type http from "node:http";
 import type https from "node:https";
+import type { Readable } from "node:stream";
+import type zlib from "node:zlib";
 
 /** Options of {@link createNodeHttpFetch}. */
 export interface NodeHttpFetchOptions {
@@ -77,6 +81,7 @@ export function createNodeHttpFetch(options: NodeHttpFetchOptions = {}): typeof 
       request,
       https ? loaded.https : loaded.http,
       https ? loaded.httpsAgent : loaded.httpAgent,
+      loaded.zlib,
       interval,
     );
   };
@@ -86,20 +91,23 @@ export function createNodeHttpFetch(options: NodeHttpFetchOptions = {}): typeof 
 interface Transports {
   http: typeof http;
   https: typeof https;
+  zlib: typeof zlib;
   httpAgent: http.Agent;
   httpsAgent: https.Agent;
 }
 
-/** `node:http` and `node:https` with their agents, or undefined where Node's modules are missing. */
+/** `node:http`, `node:https` (with their agents) and `node:zlib`, or undefined where missing. */
 async function loadTransports(options: NodeHttpFetchOptions): Promise<Transports | undefined> {
   try {
-    const [httpModule, httpsModule] = await Promise.all([
+    const [httpModule, httpsModule, zlibModule] = await Promise.all([
       import("node:http"),
       import("node:https"),
+      import("node:zlib"),
     ]);
     return {
       http: httpModule.default,
       https: httpsModule.default,
+      zlib: zlibModule.default,
       httpAgent: options.httpAgent ?? new httpModule.default.Agent({ keepAlive: true }),
       httpsAgent: options.httpsAgent ?? new httpsModule.default.Agent({ keepAlive: true }),
     };
@@ -147,6 +155,7 @@ function send(
   request: PlainRequest,
   transport: typeof http | typeof https,
   agent: http.Agent,
+  zlibModule: typeof zlib,
   interval: number,
 ): Promise<Response> {
   const { url, signal } = request;
@@ -155,6 +164,8 @@ function send(
   request.headers.forEach((value, name) => {
     headers[name] = value;
   });
+  // The body is read as it arrives, frame by frame: compression would only add work on both ends.
+  headers["accept-encoding"] ??= "identity";
   if (request.body !== undefined && headers["content-length"] === undefined) {
     headers["content-length"] = String(
       typeof request.body === "string" ? Buffer.byteLength(request.body) : request.body.byteLength,
@@ -186,7 +197,7 @@ function send(
       } else release();
       let response: Response;
       try {
-        response = toResponse(incoming);
+        response = toResponse(incoming, zlibModule);
       } catch (err) {
         // Headers a `Headers` cannot hold: as undici's fetch, a failed fetch.
         incoming.destroy();
@@ -200,28 +211,58 @@ function send(
   });
 }
 
-function toResponse(incoming: http.IncomingMessage): Response {
+function toResponse(incoming: http.IncomingMessage, zlibModule: typeof zlib): Response {
   const headers = new Headers();
   const raw = incoming.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2)
     headers.append(raw[i] as string, raw[i + 1] as string);
   const status = incoming.statusCode ?? 200;
-  const nullBody = NULL_BODY_STATUSES.has(status);
-  if (nullBody) incoming.resume();
-  const response = new Response(nullBody ? null : lazyWebBody(incoming), {
-    status,
-    statusText: incoming.statusMessage ?? "",
-    headers,
-  });
-  if (!nullBody) incomingOfResponse.set(response, incoming);
+  const statusText = incoming.statusMessage ?? "";
+  if (NULL_BODY_STATUSES.has(status)) {
+    incoming.resume();
+    return new Response(null, { status, statusText, headers });
+  }
+  const decoder = decompressor(incoming.headers["content-encoding"], zlibModule);
+  if (decoder) {
+    // A compressed body: decoded, then read through its web stream (not the direct read).
+    const decoded = pipelineInto(incoming, decoder);
+    return new Response(lazyWebBody(decoded), { status, statusText, headers });
+  }
+  const response = new Response(lazyWebBody(incoming), { status, statusText, headers });
+  incomingOfResponse.set(response, incoming);
   return response;
+}
+
+/** The stream that decodes `encoding`, or undefined for an uncompressed body. */
+function decompressor(encoding: string | undefined, zlibModule: typeof zlib) {
+  switch (encoding?.trim().toLowerCase()) {
+    case "gzip":
+    case "x-gzip":
+      return zlibModule.createGunzip();
+    case "deflate":
+      return zlibModule.createInflate();
+    case "br":
+      return zlibModule.createBrotliDecompress();
+    default:
+      return undefined;
+  }
+}
+
+/** `source` piped into `decoder`; a failure of either ends the decoder with it. */
+function pipelineInto(
+  source: Readable,
+  decoder: zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress,
+) {
+  source.on("error", (err) => decoder.destroy(err));
+  source.pipe(decoder);
+  return decoder;
 }
 
 /**
  * The body as a web stream that takes the Node response's chunks only once somebody reads it
  * (high-water mark 0), so that a reader taking the Node response directly finds every chunk.
  */
-function lazyWebBody(incoming: http.IncomingMessage): ReadableStream<Uint8Array> {
+function lazyWebBody(incoming: Readable): ReadableStream<Uint8Array> {
   let attached = false;
   return new ReadableStream<Uint8Array>(
     {
