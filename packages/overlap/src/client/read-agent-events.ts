@@ -1,16 +1,15 @@
 /**
  * The reading half of the client: the body of an SSE response in, validated
- * {@link AgentEvent}s with their ids out. Framing is the runtime's own {@link SseDecoder}, the one
- * the server's side and the providers use; bytes are decoded with a streaming TextDecoder, so a
- * character split across network chunks (Chinese text, emoji) arrives whole. Heartbeat comments
+ * {@link AgentEvent}s with their ids out. Framing is the runtime's own {@link SseByteReader}, the one
+ * the server's side and the providers use; bytes are decoded across chunks, so a character split
+ * across network chunks (Chinese text, emoji) arrives whole. Heartbeat comments
  * are ignored; frames that are not valid events are skipped and counted (see
  * {@link parseAgentEvent}). An event may not grow past a size limit while it is received, so a
  * never-ending line cannot grow memory without end.
  */
 
-import { OverlapError } from "../errors.js";
 import type { AgentEvent } from "../protocol/agent-event.js";
-import { SseDecoder, type SseFrame } from "../sse/sse-decoder.js";
+import { SseByteReader } from "../sse/sse-byte-reader.js";
 import { parseAgentEvent } from "./parse-agent-event.js";
 
 /** One event as received: its SSE id (for `Last-Event-ID` and de-duplication) and the event. */
@@ -57,26 +56,11 @@ export async function* readAgentEvents(
     return summary;
   }
   const reader = body.getReader();
-  // ignoreBOM: a leading byte order mark reaches the SSE decoder, which strips exactly one (spec).
-  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-  // The decoder calls back synchronously from push(); frames wait here until the loop yields them.
-  const frames: SseFrame[] = [];
-  const sse = new SseDecoder(
-    (frame) => frames.push(frame),
-    undefined,
+  // Past the limit the frames the chunk completed before the oversized event still go out, then
+  // the limit ends the read.
+  const sse = new SseByteReader(
     options.maxEventChars === undefined ? {} : { maxEventChars: options.maxEventChars },
   );
-  // Past the limit the decoder throws after dispatching the frames the chunk completed before the
-  // oversized event: those still go out, then the error ends the read.
-  let limit: OverlapError | undefined;
-  const feed = (text: string) => {
-    try {
-      sse.push(text);
-    } catch (err) {
-      if (!(err instanceof OverlapError)) throw err;
-      limit = err;
-    }
-  };
   // Cancelling the reader ends a pending read() at once, so an abort never waits for the network.
   const cancel = () => {
     reader.cancel(signal?.reason).catch(() => {});
@@ -87,13 +71,9 @@ export async function* readAgentEvents(
     while (!ended) {
       const chunk = await reader.read();
       if (signal?.aborted) return summary;
-      if (chunk.done) {
-        ended = true;
-        feed(decoder.decode());
-      } else {
-        feed(decoder.decode(chunk.value, { stream: true }));
-      }
-      for (const frame of frames.splice(0)) {
+      if (chunk.done) ended = true;
+      const { frames, limit } = sse.read(chunk.done ? undefined : chunk.value);
+      for (const frame of frames) {
         const event = parseAgentEvent(frame.data);
         if (event === undefined) {
           summary.skipped++;

@@ -18,7 +18,7 @@
 
 import type { ModelClient, ModelRequest } from "../../agent/model-client.js";
 import { OverlapError } from "../../errors.js";
-import { SseDecoder, type SseFrame } from "../../sse/sse-decoder.js";
+import { SseByteReader } from "../../sse/sse-byte-reader.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
 import { nodeHttpFetch } from "../node-http-fetch.js";
 import { httpProviderError, providerError, streamCut } from "../provider-errors.js";
@@ -100,25 +100,11 @@ async function* geminiBatches(
   const body = response.body;
   if (!body) throw streamCut(undefined, "had no body");
   const reader = body.getReader();
-  // ignoreBOM: a leading byte order mark reaches the SSE decoder, which strips exactly one (spec).
-  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-  const frames: SseFrame[] = [];
-  const sse = new SseDecoder(
-    (frame) => frames.push(frame),
-    undefined,
+  // The frames a chunk completed before an oversized event still go out, then the limit ends the
+  // stream.
+  const sse = new SseByteReader(
     options.maxEventChars === undefined ? {} : { maxEventChars: options.maxEventChars },
   );
-  // The decoder dispatches the frames a chunk completed before it throws on an oversized event:
-  // those still go out, then the limit ends the stream.
-  let limit: OverlapError | undefined;
-  const feed = (text: string) => {
-    try {
-      sse.push(text);
-    } catch (err) {
-      if (!(err instanceof OverlapError)) throw err;
-      limit = err;
-    }
-  };
   const translator = new GeminiChunkTranslator();
   const cancel = () => {
     reader.cancel(signal.reason).catch(() => {});
@@ -128,12 +114,12 @@ async function* geminiBatches(
     for (;;) {
       const chunk = await readUnlessAborted(reader, signal);
       if (!chunk) return; // aborted
-      feed(chunk.done ? decoder.decode() : decoder.decode(chunk.value, { stream: true }));
+      const { frames, limit } = sse.read(chunk.done ? undefined : chunk.value);
       // The chunk's events, up to a frame that ends the stream; those before it still go out.
       const out: StreamEvent[] = [];
       let failure: OverlapError | undefined;
       let over = false;
-      for (const frame of frames.splice(0)) {
+      for (const frame of frames) {
         const data = parseJson(frame.data);
         if (!isObject(data)) {
           failure = new OverlapError(
