@@ -115,7 +115,8 @@ describe.skipIf(noBrowser)("Forget me on this device", () => {
       const dialog = page.getByTestId("forget-dialog");
       await dialog.waitFor();
       expect(await dialog.textContent()).toContain("This cannot be undone.");
-      expect(await inView(page.getByTestId("forget-confirm"))).toBe(true);
+      // The drawer slides in (0.18 s): measured once it has come to rest, not mid-slide.
+      await expect.poll(() => inView(page.getByTestId("forget-confirm"))).toBe(true);
       await shot(page, `forget-me-confirm-${label}`);
 
       // Cancel: nothing is forgotten.
