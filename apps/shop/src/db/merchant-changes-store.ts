@@ -4,7 +4,7 @@
  * (`RecordOption`), reads what it changes inside it, and leaves the rule to the domain.
  */
 
-import type { Kysely } from "kysely";
+import type { Kysely, UpdateQueryBuilder, UpdateResult } from "kysely";
 import { type DiscountPlan, listPriceOf, planDiscount } from "../domain/discounts.js";
 import {
   changePrice,
@@ -42,22 +42,13 @@ export class MerchantChangesStore {
     quantity: number,
     options: RecordOption<ProductChangeResult, undefined> = {},
   ): Promise<ProductChangeResult> {
-    return this.#db.transaction().execute(async (trx) => {
-      const change = async (): Promise<ProductChangeResult> => {
-        const result = restockProduct(await readProduct(trx, productId), quantity);
-        if (!result.ok) return result;
-        // Relative update: a checkout committing meanwhile in another process is not overwritten.
-        await trx
-          .updateTable("products")
-          .set((eb) => ({ stock: eb("stock", "+", quantity) }))
-          .where("id", "=", productId)
-          .execute();
-        return { ok: true, product: (await readProduct(trx, productId)) ?? result.product };
-      };
-      const result = await change();
-      if (options.record) await this.#calls.record(trx, await options.record(result, undefined));
-      return result;
-    });
+    return this.#changeProduct(
+      productId,
+      options,
+      (product) => restockProduct(product, quantity),
+      // Relative update: a checkout committing meanwhile in another process is not overwritten.
+      (update) => update.set((eb) => ({ stock: eb("stock", "+", quantity) })),
+    );
   }
 
   async setPrice(
@@ -65,18 +56,32 @@ export class MerchantChangesStore {
     priceCents: number,
     options: RecordOption<ProductChangeResult, undefined> = {},
   ): Promise<ProductChangeResult> {
+    return this.#changeProduct(
+      productId,
+      options,
+      (product) => changePrice(product, priceCents),
+      (update) => update.set({ price_cents: priceCents }),
+    );
+  }
+
+  /**
+   * One product's change in one transaction: the domain's rule on the product as read inside it,
+   * then (if the rule allows) `set` on its row, the product read again, and the call's record.
+   */
+  #changeProduct(
+    productId: string,
+    options: RecordOption<ProductChangeResult, undefined>,
+    rule: (product: Awaited<ReturnType<typeof readProduct>>) => ProductChangeResult,
+    set: (
+      update: UpdateQueryBuilder<ShopDatabase, "products", "products", UpdateResult>,
+    ) => UpdateQueryBuilder<ShopDatabase, "products", "products", UpdateResult>,
+  ): Promise<ProductChangeResult> {
     return this.#db.transaction().execute(async (trx) => {
-      const change = async (): Promise<ProductChangeResult> => {
-        const result = changePrice(await readProduct(trx, productId), priceCents);
-        if (!result.ok) return result;
-        await trx
-          .updateTable("products")
-          .set({ price_cents: priceCents })
-          .where("id", "=", productId)
-          .execute();
-        return { ok: true, product: (await readProduct(trx, productId)) ?? result.product };
-      };
-      const result = await change();
+      let result = rule(await readProduct(trx, productId));
+      if (result.ok) {
+        await set(trx.updateTable("products")).where("id", "=", productId).execute();
+        result = { ok: true, product: (await readProduct(trx, productId)) ?? result.product };
+      }
       if (options.record) await this.#calls.record(trx, await options.record(result, undefined));
       return result;
     });

@@ -185,7 +185,6 @@ function send(
       reject(signal?.aborted ? abortError(signal) : new TypeError("fetch failed", { cause: err }));
     });
     req.on("response", (incoming) => {
-      const release = (): void => signal?.removeEventListener("abort", onAbort);
       if (signal) {
         // An abort once the body flows ends the body (its readers see the signal aborted).
         signal.removeEventListener("abort", onAbort);
@@ -194,7 +193,7 @@ function send(
         };
         signal.addEventListener("abort", onBodyAbort, { once: true });
         incoming.once("close", () => signal.removeEventListener("abort", onBodyAbort));
-      } else release();
+      }
       let response: Response;
       try {
         response = toResponse(incoming, zlibModule);
