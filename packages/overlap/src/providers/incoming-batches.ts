@@ -44,23 +44,16 @@ export async function* incomingBatches(
     for (const event of read.events) waiting.push(event);
     if (read.failure) failure = read.failure;
     if (batches.over || bytes === undefined) ended = true;
-    if (waiting.length >= MAX_WAITING_EVENTS) incoming.pause();
     notify();
   };
-  // The pieces of the current socket read: Node emits them one after another in one go, so a
-  // microtask queued at the first runs once the read's last piece is in.
-  let pieces: Buffer[] = [];
-  const flush = (): void => {
-    const read = pieces;
-    pieces = [];
-    if (read.length === 1) take(read[0]);
-    else if (read.length > 1) take(Buffer.concat(read));
-  };
-  const onData = (chunk: Buffer): void => {
-    if (pieces.push(chunk) === 1) queueMicrotask(flush);
+  // The stream stays paused: the pieces of body that arrive together wait in its buffer (no
+  // event each), and one `readable` hands them over joined, in one read.
+  const onReadable = (): void => {
+    if (waiting.length >= MAX_WAITING_EVENTS) return;
+    const bytes = incoming.read() as Buffer | null;
+    if (bytes !== null) take(bytes);
   };
   const onEnd = (): void => {
-    flush();
     take(undefined);
   };
   const onError = (err: Error): void => {
@@ -72,10 +65,11 @@ export async function* incomingBatches(
     if (!ended && !failure && !incoming.complete) failure = streamCut(undefined);
     notify();
   };
-  incoming.on("data", onData);
+  incoming.on("readable", onReadable);
   incoming.once("end", onEnd);
   incoming.on("error", onError);
   incoming.once("close", onClose);
+  signal.addEventListener("abort", notify, { once: true });
   try {
     for (;;) {
       if (waiting.length === 0 && !ended && !failure) {
@@ -87,14 +81,16 @@ export async function* incomingBatches(
       if (waiting.length > 0) {
         const events = waiting;
         waiting = [];
-        if (incoming.isPaused() && !ended) incoming.resume();
         yield events;
+        // Taken: what waited in the stream's buffer meanwhile (or its end) is read now.
+        if (!ended) onReadable();
       }
       if (failure) throw failure;
       if (ended && waiting.length === 0) return;
     }
   } finally {
-    incoming.off("data", onData);
+    signal.removeEventListener("abort", notify);
+    incoming.off("readable", onReadable);
     incoming.off("end", onEnd);
     incoming.off("error", onError);
     incoming.off("close", onClose);

@@ -4,7 +4,8 @@
  */
 
 import { OverlapError } from "../errors.js";
-import { SseDecoder, type SseFrame } from "../sse/sse-decoder.js";
+import { SseByteReader } from "../sse/sse-byte-reader.js";
+import type { SseFrame } from "../sse/sse-decoder.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import { streamCut } from "./provider-errors.js";
 
@@ -18,7 +19,10 @@ export type FrameTranslator = (frame: SseFrame, out: StreamEvent[]) => boolean |
 export interface SseBatchesOptions {
   /** The longest SSE event accepted, in characters (see `SseDecoderOptions.maxEventChars`). */
   maxEventChars?: number;
-  /** Events to add once the body ended normally (a format whose end is implicit). */
+  /**
+   * Events to add once the body ended normally (a format whose end is implicit). It may throw
+   * instead (e.g. `stream_interrupted` for a body that ended before the format's last event).
+   */
   finish?: () => Iterable<StreamEvent>;
 }
 
@@ -26,20 +30,16 @@ export interface SseBatchesOptions {
  * The synchronous core of `sseBatches`: one network chunk in, its events out.
  */
 export class SseBatchReader {
-  #out: StreamEvent[] = [];
   #over = false;
-  readonly #decoder: SseDecoder;
-  readonly #text = new TextDecoder();
+  readonly #bytes: SseByteReader;
+  readonly #translate: FrameTranslator;
   readonly #finish: (() => Iterable<StreamEvent>) | undefined;
 
   constructor(translate: FrameTranslator, options: SseBatchesOptions = {}) {
-    this.#decoder = new SseDecoder(
-      (frame) => {
-        if (!this.#over) this.#over = translate(frame, this.#out) === true;
-      },
-      undefined,
+    this.#bytes = new SseByteReader(
       options.maxEventChars === undefined ? {} : { maxEventChars: options.maxEventChars },
     );
+    this.#translate = translate;
     this.#finish = options.finish;
   }
 
@@ -54,19 +54,26 @@ export class SseBatchReader {
    * cannot be read still count, as they would have reached the round one by one before it.
    */
   read(bytes: Uint8Array | undefined): { events: StreamEvent[]; failure?: OverlapError } {
+    const { frames, limit } = this.#bytes.read(bytes);
+    const events: StreamEvent[] = [];
     let failure: OverlapError | undefined;
-    try {
-      this.#decoder.push(
-        bytes === undefined ? this.#text.decode() : this.#text.decode(bytes, { stream: true }),
-      );
-    } catch (err) {
-      failure = err instanceof OverlapError ? err : streamCut(err);
+    for (const frame of frames) {
+      if (this.#over) break;
+      try {
+        this.#over = this.#translate(frame, events) === true;
+      } catch (err) {
+        failure = err instanceof OverlapError ? err : streamCut(err);
+        break;
+      }
     }
+    failure ??= limit;
     if (bytes === undefined && !this.#over && !failure && this.#finish) {
-      for (const event of this.#finish()) this.#out.push(event);
+      try {
+        for (const event of this.#finish()) events.push(event);
+      } catch (err) {
+        failure = err instanceof OverlapError ? err : streamCut(err);
+      }
     }
-    const events = this.#out;
-    if (events.length > 0) this.#out = [];
     return failure ? { events, failure } : { events };
   }
 }

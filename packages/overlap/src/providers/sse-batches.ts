@@ -45,6 +45,11 @@ export async function* sseBatches(
     return;
   }
   const reader = body.getReader();
+  // A fetch that does not end the body on abort (one given by the caller) still stops here.
+  const cancel = (): void => {
+    reader.cancel(signal.reason).catch(() => {});
+  };
+  signal.addEventListener("abort", cancel, { once: true });
   try {
     for (;;) {
       // Inline rather than `readUnlessAborted`: one promise less per network chunk.
@@ -62,6 +67,7 @@ export async function* sseBatches(
       if (batches.over || chunk.done) return;
     }
   } finally {
+    signal.removeEventListener("abort", cancel);
     reader.cancel().catch(() => {});
   }
 }

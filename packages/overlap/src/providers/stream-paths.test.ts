@@ -9,7 +9,7 @@
  * pings and frames without a name, an HTTP error before the stream. Overlap's reader runs twice:
  * on a web stream (any fetch) and straight from Node's socket (`nodeHttpFetch`, a real local HTTP
  * server writing the pieces, paced reads on and off). `geminiModel` has no SDK stream: its batches
- * flattened are its events one by one.
+ * flattened are its events one by one, the same on a web stream and straight from the socket.
  */
 
 import { existsSync, readFileSync } from "node:fs";
@@ -530,7 +530,7 @@ samePaths(
   JSON.stringify({ error: { type: "invalid_request_error", message: "bad" } }),
 );
 
-describe("geminiModel gives the same events in batches and one by one", () => {
+describe("geminiModel gives the same events in batches and one by one, on both read paths", () => {
   const GEMINI = [
     { candidates: [{ content: { role: "model", parts: [{ text: "Hel" }] } }], responseId: "r1" },
     {
@@ -546,8 +546,25 @@ describe("geminiModel gives the same events in batches and one by one", () => {
   ]
     .map(data)
     .join("");
-  const gemini = (chunks: readonly Uint8Array[]) =>
-    geminiModel({ model: "m", apiKey: "x", maxRetries: 0, fetch: fetchAnswering(chunks) });
+  const gemini = (chunks: readonly Uint8Array[], path: Path = "reader") =>
+    geminiModel({ model: "m", apiKey: "x", maxRetries: 0, fetch: answering(path, chunks, 200) });
+  const geminiBodies = recordedBodies("gemini");
+  it.runIf(process.env.CI === "true")("has recordings in CI", () => {
+    expect(geminiBodies.length).toBeGreaterThan(0);
+  });
+  for (const { name, body } of geminiBodies) {
+    it(`${name}: the same events on the web stream and straight from the socket`, async () => {
+      const web = await readWith(gemini([body]));
+      expect(web.events.length).toBeGreaterThan(0);
+      for (const how of ["whole", "bytes", 7, 1_234] as const) {
+        for (const path of pathsFor(how)) {
+          expect(await readWith(gemini(pieces(body, how), path)), `${name} ${how} ${path}`).toEqual(
+            web,
+          );
+        }
+      }
+    }, 60_000);
+  }
   const cases: Array<[string, string]> = [
     ["a whole response", GEMINI],
     [
@@ -574,6 +591,12 @@ describe("geminiModel gives the same events in batches and one by one", () => {
           error = { code: e.code, message: e.message };
         }
         expect({ events: batches, error }, `${what} ${how}`).toEqual(one);
+        for (const path of ["node", "node-unpaced"] as const) {
+          expect(
+            await readWith(gemini(pieces(encode(text), how), path)),
+            `${what} ${how} ${path}`,
+          ).toEqual(one);
+        }
       }
       expect(one.events.length).toBeGreaterThan(0);
     });

@@ -5,8 +5,10 @@
  * `GenerateContentResponse`, translated by {@link GeminiChunkTranslator}: a function call arrives
  * whole, so it is complete on arrival and dispatched at once.
  *
- * No SDK: the official `@google/genai` needs Node 22, and this library supports Node 20. `fetch`
- * is the platform's (or the one given).
+ * No SDK: the official `@google/genai` needs Node 22, and this library supports Node 20. The
+ * request goes through `nodeHttpFetch` (or the fetch given), whose response is read straight from
+ * the socket as the other SSE adapters read theirs (`sseBatches`); another fetch's body is read
+ * through its web stream.
  *
  * Typed failures, as the other adapters: a non-2xx answer before the stream throws
  * `provider_error` with the API's own message and status (after up to `maxRetries` retries for
@@ -18,13 +20,12 @@
 
 import type { ModelClient, ModelRequest } from "../../agent/model-client.js";
 import { OverlapError } from "../../errors.js";
-import { SseByteReader } from "../../sse/sse-byte-reader.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
-import { nodeHttpFetch } from "../node-http-fetch.js";
+import { incomingBodyOf, nodeHttpFetch } from "../node-http-fetch.js";
 import { httpProviderError, providerError, streamCut } from "../provider-errors.js";
-import { readUnlessAborted } from "../read-model-stream.js";
 import { retryDelayMs, sleepUnlessAborted } from "../retry-before-stream.js";
-import { eachEvent } from "../sse-batches.js";
+import type { FrameTranslator } from "../sse-batch-reader.js";
+import { eachEvent, sseBatches } from "../sse-batches.js";
 import { type GeminiChunk, GeminiChunkTranslator } from "./gemini-chunk-translator.js";
 import { type GeminiRequestOptions, geminiRequestBody } from "./gemini-request.js";
 
@@ -90,68 +91,47 @@ export function geminiStreamUrl(options: Pick<GeminiModelOptions, "model" | "bas
   return `${base}/v1beta/models/${encodeURIComponent(model)}:streamGenerateContent?alt=sse`;
 }
 
-async function* geminiBatches(
+function geminiBatches(
   request: ModelRequest,
   options: GeminiModelOptions,
   signal: AbortSignal,
 ): AsyncGenerator<StreamEvent[]> {
-  const response = await open(request, options, signal);
-  if (!response) return; // aborted
-  const body = response.body;
-  if (!body) throw streamCut(undefined, "had no body");
-  const reader = body.getReader();
-  // The frames a chunk completed before an oversized event still go out, then the limit ends the
-  // stream.
-  const sse = new SseByteReader(
-    options.maxEventChars === undefined ? {} : { maxEventChars: options.maxEventChars },
-  );
   const translator = new GeminiChunkTranslator();
-  const cancel = () => {
-    reader.cancel(signal.reason).catch(() => {});
+  const body = async () => {
+    const response = await open(request, options, signal);
+    if (!response) return undefined; // aborted
+    const incoming = incomingBodyOf(response);
+    if (incoming) return incoming;
+    if (!response.body) throw streamCut(undefined, "had no body");
+    return response.body;
   };
-  signal.addEventListener("abort", cancel, { once: true });
-  try {
-    for (;;) {
-      const chunk = await readUnlessAborted(reader, signal);
-      if (!chunk) return; // aborted
-      const { frames, limit } = sse.read(chunk.done ? undefined : chunk.value);
-      // The chunk's events, up to a frame that ends the stream; those before it still go out.
-      const out: StreamEvent[] = [];
-      let failure: OverlapError | undefined;
-      let over = false;
-      for (const frame of frames) {
-        const data = parseJson(frame.data);
-        if (!isObject(data)) {
-          failure = new OverlapError(
-            "stream_protocol",
-            "The model stream sent an event that is not JSON.",
-          );
-          break;
-        }
-        if (isObject(data.error)) {
-          // An error the API sent inside the stream (e.g. UNAVAILABLE): the round repairs.
-          out.push({ type: "error", error: apiError(data.error) });
-          over = true;
-          break;
-        }
-        for (const event of translator.push(data as GeminiChunk)) out.push(event);
-      }
-      failure ??= limit;
-      const last = chunk.done && !failure && !over;
-      if (last && !translator.finished) {
-        failure = streamCut(undefined, "ended before a finishReason");
-      } else if (last) {
-        for (const event of translator.end()) out.push(event);
-      }
-      if (out.length > 0) yield out;
-      if (failure) throw failure;
-      if (over || chunk.done) return;
+  return sseBatches(body, geminiFrame(translator), signal, {
+    ...(options.maxEventChars === undefined ? {} : { maxEventChars: options.maxEventChars }),
+    finish: () => {
+      if (!translator.finished) throw streamCut(undefined, "ended before a finishReason");
+      return translator.end();
+    },
+  });
+}
+
+/**
+ * One SSE frame of the stream: a `GenerateContentResponse` for the translator, or an
+ * `{"error": …}` the API sent inside the stream (e.g. UNAVAILABLE), which ends it as a neutral
+ * `error` event (the round repairs). A frame that is not a JSON object is `stream_protocol`.
+ */
+function geminiFrame(translator: GeminiChunkTranslator): FrameTranslator {
+  return (frame, out) => {
+    const data = parseJson(frame.data);
+    if (!isObject(data)) {
+      throw new OverlapError("stream_protocol", "The model stream sent an event that is not JSON.");
     }
-  } finally {
-    signal.removeEventListener("abort", cancel);
-    // Leaving early (the round stopped reading) closes the HTTP response.
-    reader.cancel().catch(() => {});
-  }
+    if (isObject(data.error)) {
+      out.push({ type: "error", error: apiError(data.error) });
+      return true;
+    }
+    for (const event of translator.push(data as GeminiChunk)) out.push(event);
+    return undefined;
+  };
 }
 
 /** Sends the request (retrying what may be retried); undefined when aborted. */
