@@ -1,16 +1,27 @@
 /**
- * The events of an SSE body read straight from a Node response (see `node-http-fetch.ts`): the
- * pieces of body that one socket read delivers (Node's HTTP parser hands over each chunk of a
- * chunked body on its own: one per SSE frame on a fine-grained stream) are gathered, then decoded,
- * split and translated in one synchronous pass, and their events handed over as one array, with
- * one await per batch. No web stream sits between the socket and the reader.
+ * The events of a provider's body read straight from a Node stream (a response of
+ * `node-http-fetch.ts`, or the body an SDK's Node handler received): the pieces of body that one
+ * socket read delivers (Node's HTTP parser hands over each chunk of a chunked body on its own: one
+ * per SSE frame on a fine-grained stream) are gathered, then decoded, split and translated in one
+ * synchronous pass, and their events handed over as one array, with one await per batch. No web
+ * stream sits between the socket and the reader.
  */
 
-import type { IncomingMessage } from "node:http";
+import type { Readable } from "node:stream";
 import type { OverlapError } from "../errors.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import { streamCut } from "./provider-errors.js";
-import type { SseBatchReader } from "./sse-batch-reader.js";
+
+/**
+ * The synchronous core of a body's read: one chunk of bytes in (`undefined`: the body ended), its
+ * events out, and the failure that ends the stream after them (`SseBatchReader` for SSE bodies,
+ * `EventStreamBatchReader` for AWS event streams).
+ */
+export interface ChunkReader {
+  read(bytes: Uint8Array | undefined): { events: StreamEvent[]; failure?: OverlapError };
+  /** True once the stream is over: its end marker or an error the provider sent. */
+  readonly over: boolean;
+}
 
 /**
  * Events not yet taken by the round beyond which the body is paused until it takes them: a
@@ -25,14 +36,17 @@ const MAX_WAITING_EVENTS = 4_096;
  * the response (closes the connection).
  */
 export async function* incomingBatches(
-  incoming: IncomingMessage,
-  batches: SseBatchReader,
+  incoming: Readable,
+  batches: ChunkReader,
   signal: AbortSignal,
 ): AsyncGenerator<StreamEvent[]> {
   let waiting: StreamEvent[] = [];
   let failure: OverlapError | undefined;
   let ended = false;
   let wake: (() => void) | undefined;
+  // A Node response knows when its whole body came (read or not); another stream, once it ended.
+  const complete = (): boolean =>
+    (incoming as Readable & { complete?: boolean }).complete ?? incoming.readableEnded;
   const notify = (): void => {
     const resume = wake;
     wake = undefined;
@@ -62,7 +76,7 @@ export async function* incomingBatches(
   };
   const onClose = (): void => {
     // A connection closed before the body's end (no `end`): the read failed.
-    if (!ended && !failure && !incoming.complete) failure = streamCut(undefined);
+    if (!ended && !failure && !complete()) failure = streamCut(undefined);
     notify();
   };
   incoming.on("readable", onReadable);
@@ -94,6 +108,6 @@ export async function* incomingBatches(
     incoming.off("end", onEnd);
     incoming.off("error", onError);
     incoming.off("close", onClose);
-    if (!incoming.complete) incoming.destroy();
+    if (!complete()) incoming.destroy();
   }
 }

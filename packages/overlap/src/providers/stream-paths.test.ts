@@ -16,12 +16,17 @@ import { existsSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
+import { Readable } from "node:stream";
 import Anthropic from "@anthropic-ai/sdk";
+import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
+import { NodeHttpHandler } from "@smithy/node-http-handler";
 import OpenAI from "openai";
+import { awsEvent, awsException, encodeEventStreamMessage } from "overlap-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ModelClient, ModelRequest } from "../agent/model-client.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import { anthropicModel } from "./anthropic/anthropic.js";
+import { bedrockModel } from "./bedrock/bedrock.js";
 import { geminiModel } from "./google/google.js";
 import { createNodeHttpFetch } from "./node-http-fetch.js";
 import { openaiChatModel } from "./openai/openai.js";
@@ -118,6 +123,8 @@ beforeAll(async () => {
     }
     res.writeHead(answer.status, {
       "content-type": answer.status === 200 ? "text/event-stream" : "application/json",
+      // Bedrock reads its message id from here; the other formats ignore it.
+      "x-amzn-requestid": "r1",
     });
     for (const [i, chunk] of answer.chunks.entries()) {
       if (chunk.length > 0) res.write(chunk);
@@ -601,4 +608,143 @@ describe("geminiModel gives the same events in batches and one by one, on both r
       expect(one.events.length).toBeGreaterThan(0);
     });
   }
+});
+
+describe("bedrockModel reads a response the same way on both paths", () => {
+  /** An SDK client answering with these pieces: a handler giving a Node stream, or Node's HTTP handler over a real server. */
+  const bedrockOn = (chunks: readonly Uint8Array[], path: Path, status = 200): ModelClient => {
+    const overHttp = path === "node" || path === "node-unpaced";
+    const client = new BedrockRuntimeClient({
+      region: "us-east-1",
+      credentials: { accessKeyId: "x", secretAccessKey: "x" },
+      maxAttempts: 1,
+      ...(overHttp
+        ? { endpoint: origin, requestHandler: new NodeHttpHandler() }
+        : {
+            requestHandler: {
+              handle: async () => ({
+                response: {
+                  statusCode: status,
+                  reason: "",
+                  headers: {
+                    "content-type":
+                      status === 200 ? "application/vnd.amazon.eventstream" : "application/json",
+                    "x-amzn-requestid": "r1",
+                  },
+                  body: Readable.from(chunks.map((c) => Buffer.from(c))),
+                },
+              }),
+            } as never,
+          }),
+    });
+    if (overHttp) {
+      const id = String(nextAnswer++);
+      answers.set(id, { chunks, status });
+      client.middlewareStack.add(
+        (next) => (args) => {
+          (args.request as { headers: Record<string, string> }).headers["x-answer"] = id;
+          return next(args);
+        },
+        { step: "build", name: "answerId" },
+      );
+    }
+    return bedrockModel({ client, modelId: "m", sdkStream: path === "sdk" });
+  };
+  const concat = (...parts: Uint8Array[]) => new Uint8Array(Buffer.concat(parts));
+  const START = awsEvent("messageStart", { role: "assistant", p: "abc" });
+  const TEXT = concat(
+    awsEvent("contentBlockDelta", { contentBlockIndex: 0, delta: { text: "Hel" }, p: "a" }),
+    awsEvent("contentBlockDelta", { contentBlockIndex: 0, delta: { text: "lo 你好" }, p: "ab" }),
+    awsEvent("contentBlockStop", { contentBlockIndex: 0 }),
+  );
+  const CALL = concat(
+    awsEvent("contentBlockStart", {
+      contentBlockIndex: 1,
+      start: { toolUse: { toolUseId: "t1", name: "f" } },
+    }),
+    awsEvent("contentBlockDelta", { contentBlockIndex: 1, delta: { toolUse: { input: '{"a":' } } }),
+    awsEvent("contentBlockDelta", { contentBlockIndex: 1, delta: { toolUse: { input: "1}" } } }),
+    awsEvent("contentBlockStop", { contentBlockIndex: 1 }),
+  );
+  const REDACTED = awsEvent("contentBlockDelta", {
+    contentBlockIndex: 0,
+    delta: { reasoningContent: { redactedContent: Buffer.from("secret").toString("base64") } },
+  });
+  const STOP = concat(
+    awsEvent("messageStop", { stopReason: "tool_use" }),
+    awsEvent("metadata", { usage: { inputTokens: 3, outputTokens: 5 }, metrics: { latencyMs: 9 } }),
+  );
+  const whole = concat(START, TEXT, CALL, STOP);
+  const corrupt = (() => {
+    const bytes = concat(START, TEXT);
+    bytes[bytes.length - 6] = (bytes[bytes.length - 6] as number) ^ 0xff; // a payload byte
+    return bytes;
+  })();
+  const faults: Array<[string, Uint8Array]> = [
+    ["a whole message with a call", whole],
+    ["redacted reasoning (a blob)", concat(START, REDACTED, STOP)],
+    [
+      "a modeled exception mid-stream",
+      concat(START, TEXT, awsException("throttlingException", { message: "Too many tokens" })),
+    ],
+    [
+      "an exception the SDK does not model",
+      concat(START, TEXT, awsException("weirdException", { message: "odd" })),
+    ],
+    [
+      "an error message",
+      concat(
+        START,
+        encodeEventStreamMessage(
+          { ":message-type": "error", ":error-code": "InternalFailure", ":error-message": "boom" },
+          "",
+        ),
+      ),
+    ],
+    ["a body cut before messageStop", concat(START, TEXT)],
+    ["a body cut inside a message", whole.subarray(0, START.length + 7)],
+    ["a message whose checksum does not match", corrupt],
+    ["an empty body", new Uint8Array(0)],
+  ];
+  for (const [what, body] of faults) {
+    it(`${what}: the same events and the same failure`, async () => {
+      const sdk = await readWith(bedrockOn([body], "sdk"));
+      for (const how of ["whole", "bytes", 5] as const) {
+        for (const path of OUR_PATHS) {
+          const ours = await readWith(bedrockOn(pieces(body, how), path));
+          expect(ours, `${what} ${how} ${path}`).toEqual(sdk);
+        }
+      }
+    });
+  }
+
+  const bodies = recordedBodies("bedrock");
+  it.runIf(process.env.CI === "true")("has recordings in CI", () => {
+    expect(bodies.length).toBeGreaterThan(0);
+  });
+  for (const { name, body } of bodies) {
+    it(`${name}: the same events whole, byte by byte and in random pieces`, async () => {
+      const sdk = await readWith(bedrockOn([body], "sdk"));
+      expect(sdk.events.length).toBeGreaterThan(0);
+      for (const how of ["whole", "bytes", 7, 1_234] as const) {
+        for (const path of pathsFor(how)) {
+          expect(
+            await readWith(bedrockOn(pieces(body, how), path)),
+            `${name} ${how} ${path}`,
+          ).toEqual(sdk);
+        }
+      }
+    }, 60_000);
+  }
+
+  it("the default path yields one array per network chunk; the fallback one per event", async () => {
+    const half = START.length + TEXT.length;
+    const batches: StreamEvent[][] = [];
+    for await (const batch of bedrockOn([whole.subarray(0, half), whole.subarray(half)], "reader")
+      .streamBatches!(REQUEST, { signal: new AbortController().signal })) {
+      batches.push([...batch]);
+    }
+    expect(batches.length).toBeLessThanOrEqual(3);
+    expect(batches.flat()).toEqual((await readWith(bedrockOn([whole], "sdk"))).events);
+  });
 });

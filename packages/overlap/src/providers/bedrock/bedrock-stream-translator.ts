@@ -83,6 +83,9 @@ export const BEDROCK_STREAM_EXCEPTIONS: Readonly<Record<string, string>> = {
   serviceUnavailableException: "ServiceUnavailableException",
 };
 
+/** The exception members and their names, listed once (they are looked for in every event). */
+const EXCEPTION_MEMBERS = Object.entries(BEDROCK_STREAM_EXCEPTIONS);
+
 /** Stop reasons meaning the model's output cannot be used: a stream error, not a stop. */
 const FAILURES = new Set(["malformed_model_output", "malformed_tool_use"]);
 
@@ -383,7 +386,7 @@ export class BedrockStreamTranslator {
 
 /** The neutral error of a stream exception member, when `event` is one. */
 function streamException(event: BedrockStreamEvent): { type: string; message: string } | undefined {
-  for (const [member, name] of Object.entries(BEDROCK_STREAM_EXCEPTIONS)) {
+  for (const [member, name] of EXCEPTION_MEMBERS) {
     const value = (event as unknown as Record<string, unknown>)[member];
     if (value === undefined || value === null) continue;
     const message = (value as { message?: unknown }).message;

@@ -4,6 +4,13 @@
  * Events are translated by {@link BedrockStreamTranslator}: a call is complete at its
  * `contentBlockStop` and dispatched then, while the model writes on.
  *
+ * The SDK signs and sends the request (with its retries and its errors before the stream); when
+ * its HTTP handler is Node's, overlap reads the response's event stream itself
+ * (`EventStreamBatchReader`: the binary messages of each network chunk decoded and translated in
+ * one synchronous pass, one array of events per chunk through `streamBatches`), the same events
+ * and failures as the SDK's own event stream, which `sdkStream: true` (or any other handler) reads
+ * instead.
+ *
  * Without a `client`, one is made with the SDK's usual chains: the region from `region` or the
  * environment / shared config (`AWS_REGION`, profiles), credentials from the default provider
  * chain (environment, SSO, shared files, instance and container roles). The SDK retries
@@ -19,6 +26,7 @@
  * aborting the signal aborts the request and ends the stream quietly.
  */
 
+import type { Readable } from "node:stream";
 import {
   BedrockRuntimeClient,
   type BedrockRuntimeClientConfig,
@@ -28,9 +36,12 @@ import {
 import type { ModelClient, ModelRequest } from "../../agent/model-client.js";
 import { OverlapError } from "../../errors.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
+import { incomingBatches } from "../incoming-batches.js";
 import { providerError, streamCut } from "../provider-errors.js";
+import { eachEvent } from "../sse-batches.js";
 import { type BedrockRequestOptions, converseStreamInput } from "./bedrock-request.js";
 import { BEDROCK_STREAM_EXCEPTIONS, BedrockStreamTranslator } from "./bedrock-stream-translator.js";
+import { EventStreamBatchReader } from "./event-stream-batch-reader.js";
 
 /** Options of {@link bedrockModel}. */
 export interface BedrockModelOptions {
@@ -55,6 +66,13 @@ export interface BedrockModelOptions {
    * `bedrock_tool_result` blocks (shown, never run here).
    */
   providerTools?: BedrockRequestOptions["providerTools"];
+  /**
+   * Read the response through the SDK's own event stream (one async step and a schema walk per
+   * event) instead of overlap's read of the body (the default when the SDK's HTTP handler is
+   * Node's: the event stream's messages decoded in one synchronous pass per network chunk, the
+   * same events and failures). Default false.
+   */
+  sdkStream?: boolean;
 }
 
 /** A ModelClient for Amazon Bedrock's Converse API (or a server speaking it, like overlap-sim). */
@@ -64,7 +82,8 @@ export function bedrockModel(options: BedrockModelOptions): ModelClient {
   return {
     label: options.modelId,
     provider: "aws.bedrock",
-    stream: (request, { signal }) => bedrockEventStream(client, request, options, signal),
+    stream: (request, { signal }) => eachEvent(bedrockBatches(client, request, options, signal)),
+    streamBatches: (request, { signal }) => bedrockBatches(client, request, options, signal),
   };
 }
 
@@ -73,12 +92,12 @@ const STREAM_EXCEPTION_NAMES: ReadonlySet<string> = new Set(
   Object.values(BEDROCK_STREAM_EXCEPTIONS),
 );
 
-async function* bedrockEventStream(
+async function* bedrockBatches(
   client: BedrockRuntimeClient,
   request: ModelRequest,
   options: BedrockModelOptions,
   signal: AbortSignal,
-): AsyncGenerator<StreamEvent> {
+): AsyncGenerator<StreamEvent[]> {
   if (signal.aborted) return;
   // Our own controller: it follows the caller's signal and also closes the HTTP stream when the
   // round stops reading early.
@@ -87,9 +106,16 @@ async function* bedrockEventStream(
   signal.addEventListener("abort", abort, { once: true });
   let complete = false;
   try {
+    const command = new ConverseStreamCommand(converseStreamInput(request, options));
+    let body: Readable | undefined;
+    if (!options.sdkStream) {
+      command.middlewareStack.add(
+        takeNodeBody((taken) => (body = taken)),
+        TAKE_BODY,
+      );
+    }
     let response: ConverseStreamCommandOutput;
     try {
-      const command = new ConverseStreamCommand(converseStreamInput(request, options));
       response = await client.send(command, { abortSignal: controller.signal });
     } catch (err) {
       if (signal.aborted) return;
@@ -97,7 +123,7 @@ async function* bedrockEventStream(
       if (!streamStarted(err)) throw bedrockProviderError(err);
       const event = streamErrorEvent(err);
       if (event) {
-        yield event;
+        yield [event];
         return;
       }
       throw streamCut(err);
@@ -106,10 +132,18 @@ async function* bedrockEventStream(
       id: response.$metadata.requestId ?? "",
       model: options.modelId,
     });
+    if (body) {
+      const { crc32 } = await import("node:zlib");
+      const reader = new EventStreamBatchReader(translator, crc32);
+      yield* incomingBatches(body, reader, signal);
+      complete = reader.over;
+      return;
+    }
     if (!response.stream) throw streamCut(undefined, "had no body");
     try {
       for await (const event of response.stream) {
-        yield* translator.push(event);
+        const events = translator.push(event);
+        if (events.length > 0) yield events;
         if (translator.failed) return;
       }
     } catch (err) {
@@ -117,7 +151,7 @@ async function* bedrockEventStream(
       if (err instanceof OverlapError) throw err;
       const event = streamErrorEvent(err);
       if (event) {
-        yield event;
+        yield [event];
         return;
       }
       throw streamCut(err);
@@ -126,13 +160,55 @@ async function* bedrockEventStream(
     if (!translator.finished) {
       throw streamCut(undefined, "ended before messageStop");
     }
-    yield* translator.end();
+    yield translator.end();
     complete = true;
   } finally {
     signal.removeEventListener("abort", abort);
     if (!complete) controller.abort();
   }
 }
+
+/** A deserialize-step middleware of the command (the stack's own type, no Smithy import). */
+type TakeBodyMiddleware = Parameters<ConverseStreamCommand["middlewareStack"]["add"]>[0];
+
+/** Where {@link takeNodeBody} sits: just inside the SDK's deserializer, which it hides the body from. */
+const TAKE_BODY = {
+  step: "deserialize",
+  priority: "low",
+  name: "overlapTakeNodeBody",
+} as const;
+
+/**
+ * A middleware of one command that takes the body of a successful response when the SDK's HTTP
+ * handler is Node's (a `Readable`), handing the SDK an empty body instead: overlap reads the
+ * event stream itself. Any other answer (an error status, a handler of another kind) is left to
+ * the SDK unchanged.
+ */
+function takeNodeBody(take: (body: Readable) => void): TakeBodyMiddleware {
+  return (next) => async (args) => {
+    const result = await next(args);
+    const response = result.response as { statusCode?: number; body?: unknown };
+    const status = response.statusCode ?? 0;
+    if (status >= 200 && status < 300 && isNodeReadable(response.body)) {
+      take(response.body);
+      response.body = emptyBody();
+    }
+    return result;
+  };
+}
+
+function isNodeReadable(body: unknown): body is Readable {
+  return (
+    typeof body === "object" &&
+    body !== null &&
+    typeof (body as Readable).read === "function" &&
+    typeof (body as Readable).on === "function" &&
+    typeof (body as Readable).readableEnded === "boolean"
+  );
+}
+
+/** A body with nothing in it, for the SDK's event stream reader (which takes any async iterable). */
+async function* emptyBody(): AsyncGenerator<Uint8Array> {}
 
 /** The fields of the SDK's errors that we read. */
 interface SdkError {
