@@ -14,12 +14,13 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
+import { createServer as createHttp2Server, constants as http2Constants } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { Readable } from "node:stream";
 import Anthropic from "@anthropic-ai/sdk";
 import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
-import { NodeHttpHandler } from "@smithy/node-http-handler";
+import { NodeHttp2Handler, NodeHttpHandler } from "@smithy/node-http-handler";
 import OpenAI from "openai";
 import { awsEvent, awsException, encodeEventStreamMessage } from "overlap-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -746,5 +747,69 @@ describe("bedrockModel reads a response the same way on both paths", () => {
     }
     expect(batches.length).toBeLessThanOrEqual(3);
     expect(batches.flat()).toEqual((await readWith(bedrockOn([whole], "sdk"))).events);
+  });
+});
+
+describe("bedrockModel over HTTP/2 (the SDK's default handler for Bedrock)", () => {
+  it("reads the event stream of an HTTP/2 response as the SDK does, whole and cut", async () => {
+    const body = new Uint8Array(
+      Buffer.concat([
+        awsEvent("messageStart", { role: "assistant" }),
+        awsEvent("contentBlockDelta", { contentBlockIndex: 0, delta: { text: "Hi" } }),
+        awsEvent("contentBlockStop", { contentBlockIndex: 0 }),
+        awsEvent("messageStop", { stopReason: "end_turn" }),
+        awsEvent("metadata", { usage: { inputTokens: 1, outputTokens: 1 } }),
+      ]),
+    );
+    let answer: Uint8Array = body;
+    const server = createHttp2Server((req, res) => {
+      req.resume();
+      res.writeHead(200, {
+        "content-type": "application/vnd.amazon.eventstream",
+        "x-amzn-requestid": "r2",
+      });
+      const half = Math.floor(answer.length / 2);
+      res.write(answer.subarray(0, half));
+      setTimeout(() => {
+        if (answer === body) res.end(answer.subarray(half));
+        else res.stream.close(http2Constants.NGHTTP2_INTERNAL_ERROR); // cut mid-body
+      }, 5);
+    });
+    await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
+    const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const model = (sdkStream: boolean) =>
+      bedrockModel({
+        client: new BedrockRuntimeClient({
+          region: "us-east-1",
+          endpoint,
+          credentials: { accessKeyId: "x", secretAccessKey: "x" },
+          requestHandler: new NodeHttp2Handler(),
+          maxAttempts: 1,
+        }),
+        modelId: "m",
+        sdkStream,
+      });
+    try {
+      const sdk = await readWith(model(true));
+      expect(sdk.error).toBeUndefined();
+      expect(sdk.events.map((e) => e.type)).toContain("message_stop");
+      expect(await readWith(model(false))).toEqual(sdk);
+      // Read by overlap (one array per network chunk: the body came in two writes), not the SDK.
+      let batches = 0;
+      for await (const _ of model(false).streamBatches!(REQUEST, {
+        signal: new AbortController().signal,
+      }))
+        batches++;
+      expect(batches).toBeLessThanOrEqual(3);
+      expect(sdk.events.length).toBeGreaterThan(3);
+      answer = body.subarray(0, body.length - 10);
+      const cutSdk = await readWith(model(true));
+      const cutOurs = await readWith(model(false));
+      expect(cutOurs.events).toEqual(cutSdk.events);
+      expect(cutOurs.error?.code).toBe("stream_interrupted");
+      expect(cutSdk.error?.code).toBe("stream_interrupted");
+    } finally {
+      server.close();
+    }
   });
 });
