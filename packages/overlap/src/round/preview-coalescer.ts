@@ -1,7 +1,8 @@
 /**
- * Coalesces argument previews: at most one `tool-input-preview` per call per interval, with a
- * trailing emission so the last state shows even when deltas pause. Snapshots are taken only when
- * an event is actually sent, so preview work follows the interval, not the delta rate.
+ * Coalesces argument previews: at most one `tool-input-preview` per call per interval, sent by
+ * the first delta past it, with a trailing emission (at most two intervals after the last one
+ * sent) so the last state shows even when deltas pause. Snapshots are taken only when an event is
+ * actually sent, so preview work follows the interval, not the delta rate.
  */
 
 interface Pending {
@@ -29,19 +30,28 @@ export class PreviewCoalescer {
       this.#calls.set(callId, state);
     }
     state.send = send;
-    // A preview already due on a timer takes this delta too: no clock read per delta (during a
-    // long synchronous pass the timer sends it once the pass yields, rather than mid-pass).
-    if (state.timer !== undefined) return;
-    const wait = state.lastSentAt + this.#intervalMs - this.#now();
-    if (wait <= 0) {
-      this.#fire(state);
-    } else {
-      const pending = state;
-      pending.timer = setTimeout(() => {
-        pending.timer = undefined;
-        this.#fire(pending);
-      }, wait);
+    const now = this.#now();
+    if (now - state.lastSentAt >= this.#intervalMs) {
+      // Due: the delta carries the preview, and the timer waiting for a pause is not needed.
+      if (state.timer !== undefined) {
+        clearTimeout(state.timer);
+        state.timer = undefined;
+      }
+      this.#fire(state, now);
+      return;
     }
+    // Not due yet: while deltas keep coming, the first one past the interval sends it (no timer
+    // fires: each would be one more wake-up of the process). A timer is only for a pause in the
+    // deltas, one interval after the preview was due, so that the last state still shows.
+    if (state.timer !== undefined) return;
+    const pending = state;
+    pending.timer = setTimeout(
+      () => {
+        pending.timer = undefined;
+        this.#fire(pending, this.#now());
+      },
+      state.lastSentAt + 2 * this.#intervalMs - now,
+    );
   }
 
   /** Drops a pending preview of the call: its complete input supersedes it. */
@@ -56,11 +66,11 @@ export class PreviewCoalescer {
     for (const id of [...this.#calls.keys()]) this.finish(id);
   }
 
-  #fire(state: Pending): void {
+  #fire(state: Pending, now: number): void {
     const send = state.send;
     state.send = undefined;
     if (!send) return;
-    state.lastSentAt = this.#now();
+    state.lastSentAt = now;
     send();
   }
 }
