@@ -1,0 +1,229 @@
+/**
+ * Benchmark: the CPU of reading one long streamed response, per adapter and read path.
+ *
+ * The `display-64k` response of `bench/peers` (a 64 KB tool call written in 8-character deltas,
+ * about 8,000 events in 1.5 s), served by the bench's scripted model in its own process
+ * (`peers/sim-process.ts`) in every wire format it speaks, read through each adapter's
+ * `streamBatches` with nothing else running (no round, no tools): overlap's read of the body (the
+ * default: `nodeHttpFetch`'s socket read, or the AWS SDK's Node handler's body) against the
+ * fallback each adapter keeps (`sdkStream: true`: the official SDK's own stream; Gemini, which has
+ * no SDK, through the global fetch's web stream). CPU per response, per event, and the main
+ * thread's share against V8's helper threads (`/proc/self/task`, Linux; mostly the garbage
+ * collector's).
+ *
+ * Run: `node --conditions=overlap-source --import tsx bench/src/provider-reads.ts`
+ * (`READS_REPS=8`, default 5; `READS_ADAPTERS=bedrock,anthropic` narrows).
+ * Prints a table, then one JSON line `{"bench":"provider-reads",...}`.
+ */
+
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import Anthropic from "@anthropic-ai/sdk";
+import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
+import { NodeHttpHandler } from "@smithy/node-http-handler";
+import OpenAI from "openai";
+import type { ModelClient, ModelRequest } from "overlap-runtime";
+import { anthropicModel, nodeHttpFetch } from "overlap-runtime/anthropic";
+import { bedrockModel } from "overlap-runtime/bedrock";
+import { geminiModel } from "overlap-runtime/google";
+import { openaiChatModel, openaiResponsesModel } from "overlap-runtime/openai";
+import {
+  BENCH_TOOL_SCHEMA,
+  BENCH_TOOLS,
+  buildScenarios,
+  type SimKind,
+  scenarioPrompt,
+} from "./peers/scenarios.js";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const REPS = Math.max(1, Number(process.env.READS_REPS ?? 5) || 5);
+const ONLY = process.env.READS_ADAPTERS?.split(",").filter(Boolean);
+const SCENARIO = "display-64k";
+
+async function startSim(): Promise<{ urls: Record<SimKind, string>; stop: () => void }> {
+  const child = spawn(
+    process.execPath,
+    ["--conditions=overlap-source", "--import", "tsx", "bench/src/peers/sim-process.ts"],
+    { cwd: root, stdio: ["pipe", "pipe", "inherit"] },
+  );
+  const urls = await new Promise<Record<SimKind, string>>((ok, fail) => {
+    let buffer = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString("utf8");
+      const match = /@@sim (.*)\n/.exec(buffer);
+      if (match) ok(JSON.parse(match[1]!) as Record<SimKind, string>);
+    });
+    child.on("exit", (code) => fail(new Error(`the sim process exited (${code})`)));
+  });
+  return { urls, stop: () => child.stdin.end() };
+}
+
+/** CPU ticks (10 ms) of this process's threads: the main thread, and the rest together. */
+function threadTicks(): { main: number; helpers: number } {
+  const out = { main: 0, helpers: 0 };
+  if (!existsSync("/proc/self/task")) return out;
+  for (const task of readdirSync("/proc/self/task")) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${task}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const ticks = Number(fields[11]) + Number(fields[12]);
+      if (task === String(process.pid)) out.main += ticks;
+      else out.helpers += ticks;
+    } catch {
+      // a thread that ended meanwhile
+    }
+  }
+  return out;
+}
+
+/** The two ways an adapter reads: overlap's read of the body, and its fallback. */
+type Paths = Record<"overlap" | "fallback", ModelClient>;
+
+function adapters(url: string): Record<string, Paths> {
+  const anthropic = (sdkStream: boolean) =>
+    anthropicModel({
+      client: new Anthropic({ baseURL: url, apiKey: "bench", maxRetries: 0, fetch: nodeHttpFetch }),
+      model: "scripted-peers",
+      maxTokens: 32_000,
+      sdkStream,
+    });
+  const openai = () =>
+    new OpenAI({ baseURL: `${url}/v1`, apiKey: "bench", maxRetries: 0, fetch: nodeHttpFetch });
+  const bedrock = (sdkStream: boolean) =>
+    bedrockModel({
+      client: new BedrockRuntimeClient({
+        region: "us-east-1",
+        endpoint: url,
+        credentials: { accessKeyId: "bench", secretAccessKey: "bench" },
+        requestHandler: new NodeHttpHandler(),
+        maxAttempts: 1,
+      }),
+      modelId: "scripted-peers",
+      sdkStream,
+    });
+  const gemini = (fetch: typeof globalThis.fetch) =>
+    geminiModel({ model: "scripted-peers", baseUrl: url, apiKey: "bench", maxRetries: 0, fetch });
+  return {
+    anthropic: { overlap: anthropic(false), fallback: anthropic(true) },
+    "openai-chat": {
+      overlap: openaiChatModel({ client: openai(), model: "scripted-peers" }),
+      fallback: openaiChatModel({ client: openai(), model: "scripted-peers", sdkStream: true }),
+    },
+    "openai-responses": {
+      overlap: openaiResponsesModel({ client: openai(), model: "scripted-peers" }),
+      fallback: openaiResponsesModel({
+        client: openai(),
+        model: "scripted-peers",
+        sdkStream: true,
+      }),
+    },
+    gemini: { overlap: gemini(nodeHttpFetch), fallback: gemini(globalThis.fetch) },
+    bedrock: { overlap: bedrock(false), fallback: bedrock(true) },
+  };
+}
+
+/** Reads one response to its end; its events. */
+async function readOnce(model: ModelClient, request: ModelRequest): Promise<number> {
+  let events = 0;
+  const signal = new AbortController().signal;
+  const batches = model.streamBatches?.(request, { signal });
+  if (batches) {
+    for await (const batch of batches) events += batch.length;
+  } else {
+    for await (const _ of model.stream(request, { signal })) events++;
+  }
+  return events;
+}
+
+interface Figure {
+  events: number;
+  cpuMs: number;
+  mainMs: number;
+  helpersMs: number;
+}
+
+async function measure(model: ModelClient, request: ModelRequest): Promise<Figure> {
+  const events = await readOnce(model, request); // warm-up
+  (globalThis as { gc?: () => void }).gc?.();
+  const ticks = threadTicks();
+  const before = process.cpuUsage();
+  for (let i = 0; i < REPS; i++) await readOnce(model, request);
+  const used = process.cpuUsage(before);
+  const after = threadTicks();
+  return {
+    events,
+    cpuMs: (used.user + used.system) / 1000 / REPS,
+    mainMs: ((after.main - ticks.main) * 10) / REPS,
+    helpersMs: ((after.helpers - ticks.helpers) * 10) / REPS,
+  };
+}
+
+export async function main(): Promise<void> {
+  const sim = await startSim();
+  const scenario = buildScenarios().find((s) => s.id === SCENARIO);
+  if (!scenario) throw new Error(`no scenario ${SCENARIO}`);
+  const request: ModelRequest = {
+    messages: [{ role: "user", content: scenarioPrompt(SCENARIO) }],
+    tools: BENCH_TOOLS.map((t) => ({
+      name: t.name,
+      description: t.description,
+      input_schema: BENCH_TOOL_SCHEMA,
+    })) as unknown as ModelRequest["tools"],
+    maxTokens: 32_000,
+  };
+  const figures: Record<string, Record<string, Figure>> = {};
+  try {
+    for (const [name, paths] of Object.entries(adapters(sim.urls[scenario.sim]))) {
+      if (ONLY && !ONLY.includes(name)) continue;
+      figures[name] = {
+        overlap: await measure(paths.overlap, request),
+        fallback: await measure(paths.fallback, request),
+      };
+    }
+  } finally {
+    sim.stop();
+  }
+  console.log(
+    `\nOne ${SCENARIO} response read to its end, CPU per response (mean of ${REPS}), this process`,
+  );
+  console.log(
+    [
+      "adapter".padEnd(17),
+      "events".padStart(7),
+      "overlap ms".padStart(11),
+      "µs/event".padStart(9),
+      "main/helpers".padStart(13),
+      "fallback ms".padStart(12),
+      "µs/event".padStart(9),
+      "main/helpers".padStart(13),
+      "fallback/overlap".padStart(17),
+    ].join("  "),
+  );
+  for (const [name, { overlap, fallback }] of Object.entries(figures)) {
+    const cell = (f: Figure) => [
+      f.cpuMs.toFixed(1).padStart(11),
+      ((f.cpuMs * 1000) / f.events).toFixed(2).padStart(9),
+      `${f.mainMs.toFixed(0)}/${f.helpersMs.toFixed(0)}`.padStart(13),
+    ];
+    const [o1, o2, o3] = cell(overlap);
+    const [f1, f2, f3] = cell(fallback);
+    console.log(
+      [
+        name.padEnd(17),
+        String(overlap.events).padStart(7),
+        o1,
+        o2,
+        o3,
+        f1!.padStart(12),
+        f2,
+        f3,
+        `${(fallback.cpuMs / overlap.cpuMs).toFixed(2)}x`.padStart(17),
+      ].join("  "),
+    );
+  }
+  console.log(JSON.stringify({ bench: "provider-reads", reps: REPS, figures }));
+}
+
+await main();
