@@ -173,7 +173,7 @@ export async function main(): Promise<void> {
     })) as unknown as ModelRequest["tools"],
     maxTokens: 32_000,
   };
-  const figures: Record<string, Record<string, Figure>> = {};
+  const figures: Record<string, { overlap: Figure; fallback: Figure }> = {};
   try {
     for (const [name, paths] of Object.entries(adapters(sim.urls[scenario.sim]))) {
       if (ONLY && !ONLY.includes(name)) continue;
