@@ -21,6 +21,7 @@ const NEEDS_A_SERVICE_OR_A_PROCESS = [
   // A local HTTP server for nodeHttpFetch (its own tests, and stream-paths reading through it).
   "packages/overlap/src/providers/node-http-fetch.test.ts",
   "packages/overlap/src/providers/stream-paths.test.ts",
+  "packages/overlap/src/providers/incoming-batches.test.ts",
   "packages/overlap/src/providers/providers.test.ts",
   "packages/overlap/src/providers/openai/responses-sim-integration.test.ts",
   "packages/overlap/src/providers/provider-tools-sim.test.ts",
