@@ -20,9 +20,11 @@ const numbers = (events: readonly StreamEvent[]) =>
 
 let server: http.Server | undefined;
 afterEach(async () => {
-  server?.closeAllConnections();
-  await new Promise((done) => server?.close(done));
+  const running = server;
   server = undefined;
+  if (!running) return;
+  running.closeAllConnections();
+  await new Promise((done) => running.close(done));
 });
 
 /** A server answering every request with `respond`; resolves to its URL. */
@@ -137,6 +139,117 @@ describe("incomingBatches", () => {
     })().catch((err: unknown) => err);
     expect(seen).toEqual([1]);
     expect(error).toBeInstanceOf(OverlapError);
+    expect((error as OverlapError).code).toBe("stream_interrupted");
+  });
+
+  it("gives the connection back to the pool once the whole body came, all read or not", async () => {
+    let connections = 0;
+    // Past the bound of waiting events: the reader leaves before the rest of the body is read.
+    const body = Array.from({ length: 5_000 }, (_, n) => frame(n)).join("");
+    const url = await serve((res, req) => {
+      res.end(req.url === "/long" ? body : `${frame(1)}event: end\ndata: {}\n\n`);
+    });
+    server?.on("connection", () => connections++);
+    const fetch = createNodeHttpFetch({ minReadIntervalMs: 0 });
+    const read = async (path: string, leaveAfterFirst: boolean) => {
+      const incoming = incomingBodyOf(await fetch(new URL(path, url)));
+      if (!incoming) throw new Error("no direct body");
+      let events = 0;
+      for await (const batch of incomingBatches(
+        incoming,
+        new SseBatchReader(translate),
+        new AbortController().signal,
+      )) {
+        events += batch.length;
+        if (leaveAfterFirst) {
+          await sleep(50); // the rest of the body comes meanwhile
+          break;
+        }
+      }
+      return events;
+    };
+    expect(await read("/short", false)).toBe(1);
+    expect(await read("/long", true)).toBeGreaterThan(0);
+    expect(await read("/short", false)).toBe(1);
+    expect(connections).toBe(1);
+  });
+
+  it("ends quietly when aborted, while the reader holds a batch or waits", async () => {
+    const url = await serve((res) => {
+      res.write(frame(1));
+      const timer = setInterval(() => res.write(frame(2)), 5);
+      res.on("close", () => clearInterval(timer));
+    });
+    const controller = new AbortController();
+    const response = await createNodeHttpFetch({ minReadIntervalMs: 0 })(url, {
+      signal: controller.signal,
+    });
+    const incoming = incomingBodyOf(response);
+    if (!incoming) throw new Error("no direct body");
+    const seen: number[] = [];
+    for await (const batch of incomingBatches(
+      incoming,
+      new SseBatchReader(translate),
+      controller.signal,
+    )) {
+      seen.push(...numbers(batch));
+      // The fetch destroys the body on abort: no failure comes of it.
+      if (seen.length === 1) controller.abort();
+      await sleep(20);
+    }
+    expect(seen[0]).toBe(1);
+    const again = incomingBatches(incoming, new SseBatchReader(translate), controller.signal);
+    expect(await again.next()).toEqual({ done: true, value: undefined });
+  });
+
+  it("drains a body that came whole when the reader leaves with part of it unread", async () => {
+    const { Readable } = await import("node:stream");
+    // As a Node response: `complete` once its whole body came, read or not.
+    const body = Object.assign(new Readable({ read() {} }), { complete: false });
+    body.push(Array.from({ length: 4_200 }, (_, n) => frame(n)).join(""));
+    setTimeout(() => {
+      // Comes while the reader holds its first batch, past the bound: left unread.
+      body.push(frame(4_200));
+      body.push(null);
+      body.complete = true;
+    }, 5);
+    for await (const batch of incomingBatches(
+      body,
+      new SseBatchReader(translate),
+      new AbortController().signal,
+    )) {
+      expect(batch.length).toBe(4_200);
+      await sleep(30);
+      break;
+    }
+    await sleep(5);
+    // Read to its end (not destroyed before it): a response's connection goes back to the pool.
+    expect(body.readableEnded).toBe(true);
+  });
+
+  it("reads a stream in object mode piece by piece, and a body already over", async () => {
+    const { Readable } = await import("node:stream");
+    const pieces = [frame(1), "data: {", '"n":2}\n\n', frame(3)].map((t) => Buffer.from(t));
+    const objects = new Readable({ objectMode: true, read() {} });
+    for (const piece of pieces) objects.push(piece);
+    objects.push(null);
+    const seen: number[] = [];
+    for await (const batch of incomingBatches(
+      objects,
+      new SseBatchReader(translate),
+      new AbortController().signal,
+    ))
+      seen.push(...numbers(batch));
+    expect(seen).toEqual([1, 2, 3]);
+    const destroyed = new Readable({ read() {} });
+    destroyed.destroy();
+    const error = await (async () => {
+      for await (const _ of incomingBatches(
+        destroyed,
+        new SseBatchReader(translate),
+        new AbortController().signal,
+      ));
+    })().catch((err: unknown) => err);
     expect((error as OverlapError).code).toBe("stream_interrupted");
   });
 

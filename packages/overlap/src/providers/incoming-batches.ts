@@ -33,7 +33,7 @@ const MAX_WAITING_EVENTS = 4_096;
  * Yields the events of `incoming` as `batches` reads them, one array per burst of chunks, ending
  * after the stream's end (its end marker, an error the provider sent, or the body's end). A
  * connection that fails is `stream_interrupted`; an abort ends quietly; leaving early destroys
- * the response (closes the connection).
+ * the response (closes the connection) unless its whole body came, which is then drained.
  */
 export async function* incomingBatches(
   incoming: Readable,
@@ -61,24 +61,35 @@ export async function* incomingBatches(
     notify();
   };
   // The stream stays paused: the pieces of body that arrive together wait in its buffer (no
-  // event each), and one `readable` hands them over joined, in one read.
+  // event each), and one `readable` hands them over joined, in one read (a stream in object mode
+  // gives one piece a read: read until it has none).
   const onReadable = (): void => {
-    if (waiting.length >= MAX_WAITING_EVENTS) return;
-    const bytes = incoming.read() as Buffer | null;
-    if (bytes !== null) take(bytes);
+    while (waiting.length < MAX_WAITING_EVENTS && !ended && !failure) {
+      const bytes = incoming.read() as Uint8Array | null;
+      if (bytes === null) return;
+      take(bytes);
+    }
   };
   const onEnd = (): void => {
     take(undefined);
   };
+  // An abort destroys the body (the fetch or the SDK's handler does): that ends quietly.
   const onError = (err: Error): void => {
-    if (!failure && !ended) failure = streamCut(err);
+    if (!failure && !ended && !signal.aborted) failure = streamCut(err);
     notify();
   };
   const onClose = (): void => {
     // A connection closed before the body's end (no `end`): the read failed.
-    if (!ended && !failure && !complete()) failure = streamCut(undefined);
+    if (!ended && !failure && !complete() && !signal.aborted) failure = streamCut(undefined);
     notify();
   };
+  if (signal.aborted) {
+    incoming.destroy();
+    return;
+  }
+  // A body handed over already over: ended, or destroyed before its end.
+  if (incoming.readableEnded) take(undefined);
+  else if (incoming.destroyed && !complete()) failure = streamCut(undefined);
   incoming.on("readable", onReadable);
   incoming.once("end", onEnd);
   incoming.on("error", onError);
@@ -96,6 +107,7 @@ export async function* incomingBatches(
         const events = waiting;
         waiting = [];
         yield events;
+        if (signal.aborted) return;
         // Taken: what waited in the stream's buffer meanwhile (or its end) is read now.
         if (!ended) onReadable();
       }
@@ -108,6 +120,9 @@ export async function* incomingBatches(
     incoming.off("end", onEnd);
     incoming.off("error", onError);
     incoming.off("close", onClose);
+    // Left before the body's end: the connection is closed. A body that came whole but was not
+    // all read is drained instead, so that its connection goes back to the pool.
     if (!complete()) incoming.destroy();
+    else if (!incoming.readableEnded) incoming.resume();
   }
 }
