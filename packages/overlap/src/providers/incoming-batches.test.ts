@@ -202,6 +202,27 @@ describe("incomingBatches", () => {
     expect(await again.next()).toEqual({ done: true, value: undefined });
   });
 
+  it("hands over the events that came with a failure before the failure", async () => {
+    const { Readable } = await import("node:stream");
+    const body = new Readable({ read() {} });
+    body.push(frame(1));
+    const seen: number[] = [];
+    const error = await (async () => {
+      for await (const batch of incomingBatches(
+        body,
+        new SseBatchReader(translate),
+        new AbortController().signal,
+      )) {
+        seen.push(...numbers(batch));
+        // While the reader holds its batch: an event, then a frame that cannot be read.
+        if (seen.length === 1) body.push(`${frame(2)}data: bad\n\n`);
+        await sleep(10);
+      }
+    })().catch((err: unknown) => err);
+    expect(seen).toEqual([1, 2]);
+    expect((error as OverlapError).code).toBe("stream_interrupted");
+  });
+
   it("drains a body that came whole when the reader leaves with part of it unread", async () => {
     const { Readable } = await import("node:stream");
     // As a Node response: `complete` once its whole body came, read or not.

@@ -39,6 +39,8 @@ export async function* incomingBatches(
   incoming: Readable,
   batches: ChunkReader,
   signal: AbortSignal,
+  /** Bytes of the body already read from `incoming` (by whoever looked at its start). */
+  first?: Uint8Array,
 ): AsyncGenerator<StreamEvent[]> {
   let waiting: StreamEvent[] = [];
   let failure: OverlapError | undefined;
@@ -87,6 +89,7 @@ export async function* incomingBatches(
     incoming.destroy();
     return;
   }
+  if (first !== undefined && first.length > 0) take(first);
   // A body handed over already over: ended, or destroyed before its end.
   if (incoming.readableEnded) take(undefined);
   else if (incoming.destroyed && !complete()) failure = streamCut(undefined);
@@ -108,11 +111,13 @@ export async function* incomingBatches(
         waiting = [];
         yield events;
         if (signal.aborted) return;
-        // Taken: what waited in the stream's buffer meanwhile (or its end) is read now.
-        if (!ended) onReadable();
+        // Taken: what waited in the stream's buffer meanwhile (or its end) is read now, and its
+        // events go out before a failure that came after them.
+        if (!ended && !failure) onReadable();
+        continue;
       }
       if (failure) throw failure;
-      if (ended && waiting.length === 0) return;
+      if (ended) return;
     }
   } finally {
     signal.removeEventListener("abort", notify);

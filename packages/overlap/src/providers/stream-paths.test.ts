@@ -685,6 +685,30 @@ describe("bedrockModel reads a response the same way on both paths", () => {
     ["a whole message with a call", whole],
     ["redacted reasoning (a blob)", concat(START, REDACTED, STOP)],
     [
+      "a citation with a location the SDK does not know and fields it drops",
+      concat(
+        START,
+        awsEvent("contentBlockDelta", { contentBlockIndex: 0, delta: { text: "Cited." } }),
+        awsEvent("contentBlockDelta", {
+          contentBlockIndex: 0,
+          delta: {
+            citation: {
+              title: "Doc",
+              extra: 1,
+              sourceContent: [{ text: "quote", extra: 2 }],
+              location: { futureKind: { start: 1 } },
+            },
+          },
+        }),
+        awsEvent("contentBlockDelta", {
+          contentBlockIndex: 0,
+          delta: { citation: { title: "Web", location: { web: { url: "https://x.test" } } } },
+        }),
+        awsEvent("contentBlockStop", { contentBlockIndex: 0 }),
+        STOP,
+      ),
+    ],
+    [
       "a modeled exception mid-stream",
       concat(START, TEXT, awsException("throttlingException", { message: "Too many tokens" })),
     ],
@@ -738,6 +762,37 @@ describe("bedrockModel reads a response the same way on both paths", () => {
     }, 60_000);
   }
 
+  it("a stream whose first message is a retryable exception is asked again, on both paths", async () => {
+    const answers = [
+      awsException("throttlingException", { message: "Too many requests" }),
+      concat(START, TEXT, STOP),
+    ];
+    const read = async (sdkStream: boolean) => {
+      let calls = 0;
+      const client = new BedrockRuntimeClient({
+        region: "us-east-1",
+        credentials: { accessKeyId: "x", secretAccessKey: "x" },
+        maxAttempts: 2,
+        requestHandler: {
+          handle: async () => ({
+            response: {
+              statusCode: 200,
+              reason: "",
+              headers: { "content-type": "application/vnd.amazon.eventstream" },
+              body: Readable.from([Buffer.from(answers[calls++] ?? new Uint8Array(0))]),
+            },
+          }),
+        } as never,
+      });
+      const result = await readWith(bedrockModel({ client, modelId: "m", sdkStream }));
+      return { calls, result };
+    };
+    const sdk = await read(true);
+    expect(sdk.calls).toBe(2);
+    expect(sdk.result.error).toBeUndefined();
+    expect(await read(false)).toEqual(sdk);
+  });
+
   it("the default path yields one array per network chunk; the fallback one per event", async () => {
     const half = START.length + TEXT.length;
     const batches: StreamEvent[][] = [];
@@ -747,6 +802,13 @@ describe("bedrockModel reads a response the same way on both paths", () => {
     }
     expect(batches.length).toBeLessThanOrEqual(3);
     expect(batches.flat()).toEqual((await readWith(bedrockOn([whole], "sdk"))).events);
+    // Over a real socket (Node's HTTP handler) too.
+    let overHttp = 0;
+    for await (const _ of bedrockOn([whole], "node-unpaced").streamBatches!(REQUEST, {
+      signal: new AbortController().signal,
+    }))
+      overHttp++;
+    expect(overHttp).toBeLessThanOrEqual(3);
   });
 });
 

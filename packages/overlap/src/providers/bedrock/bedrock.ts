@@ -41,7 +41,11 @@ import { providerError, streamCut } from "../provider-errors.js";
 import { eachEvent } from "../sse-batches.js";
 import { type BedrockRequestOptions, converseStreamInput } from "./bedrock-request.js";
 import { BEDROCK_STREAM_EXCEPTIONS, BedrockStreamTranslator } from "./bedrock-stream-translator.js";
-import { EventStreamBatchReader } from "./event-stream-batch-reader.js";
+import {
+  EventStreamBatchReader,
+  firstMessageType,
+  MAX_EVENT_STREAM_MESSAGE_BYTES,
+} from "./event-stream-batch-reader.js";
 
 /** Options of {@link bedrockModel}. */
 export interface BedrockModelOptions {
@@ -107,10 +111,12 @@ async function* bedrockBatches(
   let complete = false;
   try {
     const command = new ConverseStreamCommand(converseStreamInput(request, options));
-    let body: Readable | undefined;
+    let body: { stream: Readable; first: Uint8Array } | undefined;
     if (!options.sdkStream) {
       command.middlewareStack.add(
-        takeNodeBody((taken) => (body = taken)),
+        takeNodeBody((stream, first) => {
+          body = { stream, first };
+        }),
         TAKE_BODY,
       );
     }
@@ -135,7 +141,7 @@ async function* bedrockBatches(
     if (body) {
       const { crc32 } = await import("node:zlib");
       const reader = new EventStreamBatchReader(translator, crc32);
-      yield* incomingBatches(body, reader, signal);
+      yield* incomingBatches(body.stream, reader, signal, body.first);
       complete = reader.over;
       return;
     }
@@ -160,7 +166,8 @@ async function* bedrockBatches(
     if (!translator.finished) {
       throw streamCut(undefined, "ended before messageStop");
     }
-    yield translator.end();
+    const last = translator.end();
+    if (last.length > 0) yield last;
     complete = true;
   } finally {
     signal.removeEventListener("abort", abort);
@@ -180,21 +187,72 @@ const TAKE_BODY = {
 
 /**
  * A middleware of one command that takes the body of a successful response when the SDK's HTTP
- * handler is Node's (a `Readable`), handing the SDK an empty body instead: overlap reads the
- * event stream itself. Any other answer (an error status, a handler of another kind) is left to
- * the SDK unchanged.
+ * handler is Node's (a `Readable`) and its first message is an event, handing the SDK an empty
+ * body instead: overlap reads the event stream itself. Any other answer is left to the SDK as it
+ * came (the bytes read to see the first message given back first): an error status, a handler of
+ * another kind, and a stream whose first message is an exception, which the SDK throws inside
+ * its retries (a throttled or unavailable model is then asked again, as without overlap's read).
  */
-function takeNodeBody(take: (body: Readable) => void): TakeBodyMiddleware {
+function takeNodeBody(take: (body: Readable, first: Uint8Array) => void): TakeBodyMiddleware {
   return (next) => async (args) => {
     const result = await next(args);
     const response = result.response as { statusCode?: number; body?: unknown };
     const status = response.statusCode ?? 0;
-    if (status >= 200 && status < 300 && isNodeReadable(response.body)) {
-      take(response.body);
+    if (status < 200 || status >= 300 || !isNodeReadable(response.body)) return result;
+    const body = response.body;
+    const first = await firstMessageBytes(body);
+    if (firstMessageType(first) === "event") {
+      take(body, first);
       response.body = emptyBody();
+    } else {
+      response.body = prefixedBody(first, body);
     }
     return result;
   };
+}
+
+/**
+ * The bytes of `body` up to its first whole event stream message (or fewer, if it ends, fails or
+ * announces a length past the limit first). What is read is the caller's to hand on.
+ */
+async function firstMessageBytes(body: Readable): Promise<Uint8Array> {
+  const pieces: Uint8Array[] = [];
+  let length = 0;
+  const enough = (): boolean => {
+    if (length < 12) return false;
+    const head = pieces.length === 1 ? (pieces[0] as Uint8Array) : concat(pieces, length);
+    const total = new DataView(head.buffer, head.byteOffset, 4).getUint32(0);
+    return length >= total || total > MAX_EVENT_STREAM_MESSAGE_BYTES;
+  };
+  for (;;) {
+    const piece = body.read() as Uint8Array | null;
+    if (piece !== null) {
+      pieces.push(piece);
+      length += piece.length;
+      if (enough()) break;
+      continue;
+    }
+    if (body.readableEnded || body.destroyed) break;
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        for (const event of ["readable", "end", "error", "close"]) body.off(event, done);
+        resolve();
+      };
+      for (const event of ["readable", "end", "error", "close"]) body.once(event, done);
+    });
+  }
+  return concat(pieces, length);
+}
+
+function concat(pieces: readonly Uint8Array[], length: number): Uint8Array {
+  if (pieces.length === 1) return pieces[0] as Uint8Array;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const piece of pieces) {
+    out.set(piece, at);
+    at += piece.length;
+  }
+  return out;
 }
 
 function isNodeReadable(body: unknown): body is Readable {
@@ -209,6 +267,12 @@ function isNodeReadable(body: unknown): body is Readable {
 
 /** A body with nothing in it, for the SDK's event stream reader (which takes any async iterable). */
 async function* emptyBody(): AsyncGenerator<Uint8Array> {}
+
+/** The bytes already read, then the rest of `body`, for the SDK's reader. */
+async function* prefixedBody(first: Uint8Array, body: Readable): AsyncGenerator<Uint8Array> {
+  if (first.length > 0) yield first;
+  yield* body;
+}
 
 /** The fields of the SDK's errors that we read. */
 interface SdkError {

@@ -10,9 +10,9 @@
  * (`redactedContent`, a blob, as bytes), the modeled stream exceptions become the translator's
  * neutral `error` event, any other exception or error message fails the stream
  * (`stream_interrupted`), as does a checksum that does not match or a body that ends inside a
- * message or before `messageStop`. Fields of a payload the SDK does not know are kept (the SDK
- * drops them): the translator reads the fields it knows, and what it keeps "as received"
- * (citations, provider tool results) keeps them.
+ * message or before `messageStop`. What the translator keeps "as received" (citations, provider
+ * tool results) is shaped as the SDK's schema would (see `sdkShape`); elsewhere it reads only the
+ * fields it knows.
  */
 
 import { OverlapError } from "../../errors.js";
@@ -40,8 +40,14 @@ export class EventStreamBatchReader implements ChunkReader {
   readonly #translator: BedrockStreamTranslator;
   readonly #crc32: Crc32;
   readonly #text = new TextDecoder("utf-8", { fatal: true });
-  /** Bytes of a message not complete yet. */
-  #pending: Uint8Array = new Uint8Array(0);
+  /**
+   * Bytes of a message not complete yet, in the pieces they came in (joined once there are
+   * enough: a large message in many small reads is not copied again at every read).
+   */
+  #pending: Uint8Array[] = [];
+  #pendingLength = 0;
+  /** How many pending bytes let the next message be read: its prelude, then its whole length. */
+  #need = PRELUDE_BYTES;
   #over = false;
 
   constructor(translator: BedrockStreamTranslator, crc32: Crc32) {
@@ -69,11 +75,20 @@ export class EventStreamBatchReader implements ChunkReader {
   }
 
   #messages(bytes: Uint8Array, out: StreamEvent[]): void {
+    if (this.#pendingLength + bytes.length < this.#need) {
+      this.#pending.push(bytes);
+      this.#pendingLength += bytes.length;
+      return;
+    }
     let data = bytes;
-    if (this.#pending.length > 0) {
-      data = new Uint8Array(this.#pending.length + bytes.length);
-      data.set(this.#pending);
-      data.set(bytes, this.#pending.length);
+    if (this.#pendingLength > 0) {
+      data = new Uint8Array(this.#pendingLength + bytes.length);
+      let offset = 0;
+      for (const piece of this.#pending) {
+        data.set(piece, offset);
+        offset += piece.length;
+      }
+      data.set(bytes, offset);
     }
     const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
     let at = 0;
@@ -103,7 +118,15 @@ export class EventStreamBatchReader implements ChunkReader {
       this.#message(headers, payload, out);
       at += total;
     }
-    this.#pending = this.#over ? new Uint8Array(0) : data.slice(at);
+    const rest = this.#over ? new Uint8Array(0) : new Uint8Array(data.subarray(at)); // a copy
+    this.#pending = rest.length > 0 ? [rest] : [];
+    this.#pendingLength = rest.length;
+    const total =
+      rest.length >= PRELUDE_BYTES
+        ? new DataView(rest.buffer, rest.byteOffset, rest.byteLength).getUint32(0)
+        : PRELUDE_BYTES;
+    // Its length passed the checks above (a prelude is checked as soon as it is whole).
+    this.#need = total;
   }
 
   #message(headers: Map<string, string>, payload: Uint8Array, out: StreamEvent[]): void {
@@ -140,13 +163,32 @@ export class EventStreamBatchReader implements ChunkReader {
   /** The body ended: after `messageStop` the translator's last events, else a cut stream. */
   #end(out: StreamEvent[]): void {
     this.#over = true;
-    if (this.#pending.length > 0) throw new Error("Truncated event message received.");
+    if (this.#pendingLength > 0) throw new Error("Truncated event message received.");
     if (!this.#translator.finished) throw streamCut(undefined, "ended before messageStop");
     for (const e of this.#translator.end()) out.push(e);
   }
 
   #json(payload: Uint8Array): unknown {
     return payload.length === 0 ? {} : JSON.parse(this.#text.decode(payload));
+  }
+}
+
+/**
+ * The `:message-type` of the first message in `bytes` (`event`, `exception`, `error`), or
+ * undefined when they do not hold a whole one. Its checksums are not checked here: the reader
+ * checks them.
+ */
+export function firstMessageType(bytes: Uint8Array): string | undefined {
+  if (bytes.length < PRELUDE_BYTES) return undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const total = view.getUint32(0);
+  const headersLength = view.getUint32(4);
+  if (total > bytes.length || total < FRAMING_BYTES + headersLength) return undefined;
+  try {
+    const text = new TextDecoder("utf-8", { fatal: true });
+    return readHeaders(bytes, view, PRELUDE_BYTES, headersLength, text).get(":message-type");
+  } catch {
+    return undefined;
   }
 }
 
@@ -203,15 +245,72 @@ function readHeaders(
   return headers;
 }
 
-/** The SDK's blobs of an event's payload as bytes (they travel as base64 in the JSON). */
+/**
+ * An event's payload as the SDK's schema gives it, where the translator reads or keeps it whole:
+ * blobs as bytes (they travel as base64), the structures kept "as received" (a citation, a
+ * provider tool's result) without the fields the SDK does not know, and a union member it does
+ * not know as `{ $unknown: [name, value] }`, which the SDK's serializer sends back as it came
+ * (a plain unknown member would be dropped from the request). The members are the SDK's own
+ * (`@aws-sdk/client-bedrock-runtime` 3.1164).
+ */
 function sdkShape(type: string, payload: unknown): unknown {
-  if (type !== "contentBlockDelta") return payload;
-  const reasoning = (payload as { delta?: { reasoningContent?: { redactedContent?: unknown } } })
-    .delta?.reasoningContent;
-  if (reasoning && typeof reasoning.redactedContent === "string") {
-    reasoning.redactedContent = base64Bytes(reasoning.redactedContent);
+  if (!isRecord(payload)) return payload;
+  if (type === "contentBlockDelta" && isRecord(payload.delta)) {
+    const delta = payload.delta;
+    const reasoning = delta.reasoningContent;
+    if (isRecord(reasoning) && typeof reasoning.redactedContent === "string") {
+      reasoning.redactedContent = base64Bytes(reasoning.redactedContent);
+    }
+    if (isRecord(delta.citation)) delta.citation = citationShape(delta.citation);
+    if (Array.isArray(delta.toolResult)) {
+      delta.toolResult = delta.toolResult.map((item) => union(item, TOOL_RESULT_MEMBERS));
+    }
+  } else if (type === "contentBlockStart" && isRecord(payload.start)) {
+    const result = payload.start.toolResult;
+    if (isRecord(result)) payload.start.toolResult = known(result, TOOL_RESULT_START_FIELDS);
   }
   return payload;
+}
+
+const CITATION_FIELDS = ["title", "source", "sourceContent", "location"];
+const CITATION_LOCATION_MEMBERS = [
+  "web",
+  "documentChar",
+  "documentPage",
+  "documentChunk",
+  "searchResultLocation",
+];
+const TOOL_RESULT_MEMBERS = ["text", "json"];
+const TOOL_RESULT_START_FIELDS = ["toolUseId", "type", "status"];
+
+function citationShape(citation: Record<string, unknown>): Record<string, unknown> {
+  const out = known(citation, CITATION_FIELDS);
+  if (Array.isArray(out.sourceContent)) {
+    out.sourceContent = out.sourceContent.map((piece) =>
+      isRecord(piece) ? known(piece, ["text"]) : piece,
+    );
+  }
+  if (out.location !== undefined) out.location = union(out.location, CITATION_LOCATION_MEMBERS);
+  return out;
+}
+
+/** Only the fields the SDK knows. */
+function known(value: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const field of fields) if (value[field] !== undefined) out[field] = value[field];
+  return out;
+}
+
+/** A union value: its member if the SDK knows it, else the SDK's `$unknown` form. */
+function union(value: unknown, members: readonly string[]): unknown {
+  if (!isRecord(value)) return value;
+  const name = Object.keys(value).find((key) => value[key] !== undefined && value[key] !== null);
+  if (name === undefined || members.includes(name)) return value;
+  return { $unknown: [name, value[name]] };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function base64Bytes(text: string): Uint8Array {
