@@ -149,9 +149,9 @@ describe("encodeAgentEvent", () => {
     expect(() => encodeAgentEvent(event, "1\n\nevent: error\ndata: {}")).toThrow(TypeError);
     expect(() => encodeAgentEvent(event, "1\r")).toThrow(TypeError);
     expect(() => encodeAgentEvent(event, "1\u0000")).toThrow(TypeError);
-    expect(() => encodeAgentEvent({ ...event, type: "done\nevent: x" } as AgentEvent, "1")).toThrow(
-      TypeError,
-    );
+    expect(() =>
+      encodeAgentEvent({ ...event, type: "done\nevent: x" } as unknown as AgentEvent, "1"),
+    ).toThrow(TypeError);
   });
 
   it("writes exactly the frame encodeSseFrame writes, for any text, type and id", () => {

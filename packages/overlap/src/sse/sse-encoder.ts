@@ -65,7 +65,7 @@ export function encodeSseComment(text: string): string {
  * @throws TypeError when `id` could inject lines (see {@link encodeSseFrame}).
  */
 export function encodeAgentEvent(event: AgentEvent, id: string): string {
-  const type = event.type;
+  const type: string = event.type;
   // The frame written directly (every event of every stream comes here): JSON.stringify escapes
   // CR and LF, so the data is always exactly one line. A name or id that needs a check's error
   // (or leaves the name out) takes encodeSseFrame's way, which writes the same frame otherwise.
