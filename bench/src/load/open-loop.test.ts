@@ -41,6 +41,15 @@ describe("runOpenLoop", () => {
     expect(Math.max(...times) - Math.min(...times)).toBeLessThan(60);
   });
 
+  it("ends a conversation after its last turn, without its think time (it would start no turn)", async () => {
+    // A minute's think after the one turn the duration allows: waiting it out would time out.
+    const records = await runOpenLoop(
+      { conversations: 2, thinkMs: 60_000, durationMs: 20, cycleMs: 10 },
+      async () => ({ ok: true, latencyMs: 1, events: 1, dispatchDelaysMs: [] }),
+    );
+    expect(records).toHaveLength(2);
+  });
+
   it("keeps the records of failed turns", async () => {
     const records = await runOpenLoop(
       { conversations: 2, thinkMs: 0, durationMs: 1, cycleMs: 0 },

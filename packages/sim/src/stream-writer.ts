@@ -31,37 +31,62 @@ export async function writeFrames(
   options: WriteFramesOptions,
 ): Promise<StreamEnding> {
   const { signal } = options;
+  if (signal.aborted) return "aborted";
   const start = performance.now();
+  // One timer and one abort listener for the whole stream, not a promise, a timer and a listener
+  // per frame (a stream is dozens of paced frames, and a busy server runs hundreds at once).
+  let wake: (() => void) | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const onAbort = (): void => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    wake?.();
+  };
+  signal.addEventListener("abort", onAbort, { once: true });
+  const until = (ms: number) =>
+    new Promise<void>((resolve) => {
+      wake = resolve;
+      timer = setTimeout(() => {
+        timer = undefined;
+        resolve();
+      }, ms);
+    });
+  // Only a drop waits for what was written to leave: other streams need no write callbacks.
   let flushed: Promise<void> = Promise.resolve();
-  for (const [n, frame] of frames.entries()) {
-    const wait = start + frame.atMs - performance.now();
-    if (wait > 0.5) {
-      try {
-        await sleep(wait, undefined, { signal });
-      } catch {
-        return "aborted";
+  try {
+    for (const [n, frame] of frames.entries()) {
+      const wait = start + frame.atMs - performance.now();
+      if (wait > 0.5) await until(wait);
+      if (signal.aborted || res.destroyed) return "aborted";
+      if (options.dropAfter !== undefined && n >= options.dropAfter) {
+        // What was written reaches the client before the cut, as it would on a real connection.
+        await flushed;
+        res.destroy();
+        return "dropped";
       }
+      if (options.errorAfter !== undefined && n >= options.errorAfter) {
+        res.end(options.errorFrame);
+        return "error";
+      }
+      const chunk = frame.bytes ?? frame.text;
+      let more: boolean;
+      if (options.dropAfter === undefined) more = res.write(chunk);
+      else {
+        let written = (): void => {};
+        flushed = new Promise((resolve) => {
+          written = resolve;
+        });
+        more = res.write(chunk, () => written());
+      }
+      if (!more) await drained(res, signal);
     }
     if (signal.aborted || res.destroyed) return "aborted";
-    if (options.dropAfter !== undefined && n >= options.dropAfter) {
-      // What was written reaches the client before the cut, as it would on a real connection.
-      await flushed;
-      res.destroy();
-      return "dropped";
-    }
-    if (options.errorAfter !== undefined && n >= options.errorAfter) {
-      res.end(options.errorFrame);
-      return "error";
-    }
-    let written = (): void => {};
-    flushed = new Promise((resolve) => {
-      written = resolve;
-    });
-    if (!res.write(frame.bytes ?? frame.text, () => written())) await drained(res, signal);
+    res.end();
+    return "complete";
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    signal.removeEventListener("abort", onAbort);
   }
-  if (signal.aborted || res.destroyed) return "aborted";
-  res.end();
-  return "complete";
 }
 
 function drained(res: ServerResponse, signal: AbortSignal): Promise<void> {

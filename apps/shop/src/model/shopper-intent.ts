@@ -111,8 +111,36 @@ export type ShopperIntent =
   | { kind: "thanks" }
   | { kind: "unknown" };
 
-/** Reads a shopper's request. */
+/** How many texts' readings {@link readShopperIntent} keeps (the oldest read first goes). */
+const KEPT_READINGS = 512;
+const readings = new Map<string, ShopperIntent>();
+
+/**
+ * Reads a shopper's request. The reading depends on the text alone (and the fixed catalog), and
+ * the script asks for it several times per request and again at every request of a turn, so the
+ * last texts' readings are kept, frozen: a caller that changed one would change the next one.
+ */
 export function readShopperIntent(raw: string): ShopperIntent {
+  const known = readings.get(raw);
+  if (known !== undefined) return known;
+  const intent = deepFreeze(readIntent(raw));
+  if (readings.size >= KEPT_READINGS) {
+    const oldest = readings.keys().next().value;
+    if (oldest !== undefined) readings.delete(oldest);
+  }
+  readings.set(raw, intent);
+  return intent;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+function readIntent(raw: string): ShopperIntent {
   if (isOtherLanguage(raw)) return { kind: "other-language" };
   // A long, polite message: the request inside it, never the whole text.
   const text = prepare(focusRequest(raw));

@@ -6,7 +6,6 @@
  */
 
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
 import type { ModelClient } from "overlap-runtime";
 import type { Logger } from "pino";
@@ -19,6 +18,7 @@ import { demoTurnBody } from "../demo/demo-turn-body.js";
 import { streamedShopTurn } from "../turns/streamed/streamed-shop-turn.js";
 import type { AppEnv } from "./app-env.js";
 import { registerApprovalRoutes } from "./approval-routes.js";
+import { bodySizeLimit } from "./body-size-limit.js";
 import { registerCartRoutes } from "./cart-routes.js";
 import { type ConversationRouteDeps, registerConversationRoutes } from "./conversation-routes.js";
 import { registerDemoRoutes } from "./demo-routes.js";
@@ -128,7 +128,7 @@ export function createApp(deps: AppDeps): ShopApp {
   // HSTS is left to the TLS terminator in front: this server itself speaks plain HTTP.
   app.use(secureHeaders({ strictTransportSecurity: false }));
   app.use(
-    bodyLimit({
+    bodySizeLimit({
       maxSize: maxBodyBytes,
       onError: (c) =>
         c.json(

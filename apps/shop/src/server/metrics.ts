@@ -17,6 +17,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom
 import type { AppEnv } from "./app-env.js";
 import { bearerToken } from "./bearer-token.js";
 import { HttpError } from "./http-error.js";
+import { onSseClose } from "./sse-response.js";
 
 /** Distinct values one label may take before the rest are counted as `_other`. */
 export const MAX_LABEL_VALUES = 64;
@@ -190,7 +191,12 @@ export class ShopMetrics {
     if (res.status >= 400 && type.includes("json")) {
       this.#errors.inc({ source: "http", code: this.#labels.code.value(await errorCode(res)) });
     } else if (type.startsWith("text/event-stream") && res.body) {
-      c.res = new Response(this.#countOpen(res.body), res);
+      // The shop's own SSE bodies tell when they are over; any other is counted through a stream.
+      const gauge = this.#openSse;
+      gauge.inc();
+      if (!onSseClose(res.body, () => gauge.dec())) {
+        c.res = new Response(this.#countOpen(res.body), res);
+      }
     }
   };
 
@@ -204,7 +210,6 @@ export class ShopMetrics {
   #countOpen(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
     const reader = body.getReader();
     const gauge = this.#openSse;
-    gauge.inc();
     let open = true;
     const closed = () => {
       if (open) gauge.dec();

@@ -1,85 +1,108 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
+import type { AgentEvent, LoggedEvent } from "overlap-runtime";
 import { describe, expect, it } from "vitest";
-import { coalesceChunks } from "./sse-response.js";
+import { onSseClose, sseResponse } from "./sse-response.js";
 
-const bytes = (text: string) => new TextEncoder().encode(text);
+const text = (seq: number): LoggedEvent => ({
+  id: `t:${seq}`,
+  event: { type: "text-delta", text: `#${seq}` } as AgentEvent,
+});
 
-async function readAll(stream: ReadableStream<Uint8Array>): Promise<string[]> {
+/** A log that yields what `source` yields, with the signal the response reads it with. */
+function logOf(source: (signal: AbortSignal) => AsyncIterable<LoggedEvent>) {
+  let signal: AbortSignal | undefined;
+  return {
+    log: {
+      turnId: "t",
+      read: (_last: string | null | undefined, s?: AbortSignal) => {
+        signal = s;
+        return source(s as AbortSignal);
+      },
+    },
+    signal: () => signal,
+  };
+}
+
+async function chunksOf(response: Response): Promise<string[]> {
   const chunks: string[] = [];
   const decoder = new TextDecoder();
-  for await (const chunk of stream) chunks.push(decoder.decode(chunk));
+  for await (const chunk of response.body as ReadableStream<Uint8Array>) {
+    chunks.push(decoder.decode(chunk));
+  }
   return chunks;
 }
 
-describe("coalesceChunks", () => {
-  it("joins the chunks of one turn of the event loop, keeps later ones apart, loses nothing", async () => {
-    const source = new ReadableStream<Uint8Array>({
-      async start(controller) {
-        controller.enqueue(bytes("a"));
-        controller.enqueue(bytes("b"));
-        controller.enqueue(bytes("c"));
-        await nextTurn();
-        await nextTurn();
-        controller.enqueue(bytes("d"));
-        await nextTurn();
-        await nextTurn();
-        controller.enqueue(bytes("e"));
-        controller.enqueue(bytes("f"));
-        controller.close();
-      },
+const frameIds = (chunk: string) => [...chunk.matchAll(/^id: (.*)$/gm)].map((m) => m[1]);
+
+describe("sseResponse", () => {
+  it("sends the frames of one turn of the event loop in one chunk, later ones apart, nothing lost", async () => {
+    const { log } = logOf(async function* () {
+      yield text(1);
+      yield text(2);
+      await nextTurn();
+      await nextTurn();
+      yield text(3);
+      await nextTurn();
+      await nextTurn();
+      yield text(4);
+      yield text(5);
     });
-    expect(await readAll(coalesceChunks(source))).toEqual(["abc", "d", "ef"]);
+    const response = sseResponse(log, undefined);
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    expect(response.headers.get("x-turn-id")).toBe("t");
+    const chunks = await chunksOf(response);
+    expect(chunks[0]).toMatch(/^retry: 1000\n\n/);
+    expect(chunks.map(frameIds)).toEqual([["t:1", "t:2"], ["t:3"], ["t:4", "t:5"]]);
+    expect(chunks.join("")).toContain(
+      'event: text-delta\nid: t:3\ndata: {"type":"text-delta","text":"#3"}\n\n',
+    );
   });
 
-  it("passes an error on, and a cancel back to the source", async () => {
-    const failing = new ReadableStream<Uint8Array>({
-      start(controller) {
-        controller.enqueue(bytes("x"));
-        controller.error(new Error("boom"));
-      },
-    });
-    await expect(readAll(coalesceChunks(failing))).rejects.toThrow("boom");
-
-    let cancelled: unknown;
-    const endless = new ReadableStream<Uint8Array>({
-      pull: (controller) => controller.enqueue(bytes("y")),
-      cancel: (reason) => {
-        cancelled = reason;
-      },
-    });
-    const reader = coalesceChunks(endless).getReader();
-    expect(new TextDecoder().decode((await reader.read()).value).length).toBeGreaterThan(0);
-    await reader.cancel("left");
-    expect(cancelled).toBe("left");
-  });
-});
-
-describe("coalesceChunks onClose", () => {
-  it("is called once when the source ends, when it fails, and when the result is cancelled", async () => {
+  it("tells onClose and onSseClose's listeners once: at the log's end, at its failure, at a cancel", async () => {
     const calls: string[] = [];
-    const ending = new ReadableStream<Uint8Array>({
-      start(controller) {
-        controller.enqueue(bytes("a"));
-        controller.close();
-      },
-    });
-    const ended = coalesceChunks(ending, () => calls.push("end"));
-    expect(await readAll(ended)).toEqual(["a"]);
+    const ended = sseResponse(
+      logOf(async function* () {
+        yield text(1);
+      }).log,
+      undefined,
+      { onClose: () => calls.push("end") },
+    );
+    expect(onSseClose(ended.body as ReadableStream<Uint8Array>, () => calls.push("end, too"))).toBe(
+      true,
+    );
+    await chunksOf(ended);
+    // Over: nothing more can be registered.
+    expect(onSseClose(ended.body as ReadableStream<Uint8Array>, () => calls.push("late"))).toBe(
+      false,
+    );
 
-    const failing = new ReadableStream<Uint8Array>({
-      start: (controller) => controller.error(new Error("boom")),
-    });
-    await expect(readAll(coalesceChunks(failing, () => calls.push("error")))).rejects.toThrow();
+    const failed = sseResponse(
+      logOf(async function* () {
+        yield text(1);
+        throw new Error("boom");
+      }).log,
+      undefined,
+      { onClose: () => calls.push("error") },
+    );
+    await expect(chunksOf(failed)).rejects.toThrow("boom");
 
-    const endless = new ReadableStream<Uint8Array>({
-      pull: (controller) => controller.enqueue(bytes("y")),
+    const endless = logOf(async function* (signal) {
+      for (let seq = 1; !signal.aborted; seq++) {
+        yield text(seq);
+        await nextTurn();
+      }
     });
-    const reader = coalesceChunks(endless, () => calls.push("cancel")).getReader();
+    const cancelled = sseResponse(endless.log, undefined, { onClose: () => calls.push("cancel") });
+    const reader = (cancelled.body as ReadableStream<Uint8Array>).getReader();
     await reader.read();
     await reader.cancel("left");
-    // The source's own end after the cancel does not call it again.
+    expect(endless.signal()?.aborted).toBe(true);
     await nextTurn();
     await nextTurn();
-    expect(calls).toEqual(["end", "error", "cancel"]);
+    expect(calls).toEqual(["end", "end, too", "error", "cancel"]);
+  });
+
+  it("onSseClose refuses a body it did not make", () => {
+    expect(onSseClose(new ReadableStream<Uint8Array>(), () => {})).toBe(false);
   });
 });

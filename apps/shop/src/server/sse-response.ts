@@ -1,12 +1,19 @@
 /**
  * A turn's events as an SSE response: the log's entries after `lastEventId`, then the
  * live rest, each frame with its id, heartbeats while quiet. Proxies are asked not to buffer.
- * Closing the response (the browser left) stops this reader only; the turn goes on. Frames
- * written in the same turn of the event loop (a tool call's start, its arguments and its status)
- * leave in one socket write: see {@link coalesceChunks}.
+ * Closing the response (the browser left) stops this reader only; the turn goes on.
+ *
+ * One web stream from the log to the socket: the frames logged in the same turn of the event loop
+ * (a tool call's start, its arguments and its status) are joined as text and leave as one chunk,
+ * encoded once, once that turn is over (`setImmediate`): one read by the server, one HTTP chunk and
+ * one socket write for a burst of frames, and no frame waits for a later one. (It was overlap's
+ * `sseResponseBody` under a coalescing stream and the metrics' counting stream: three streams, a
+ * read and a promise per frame in each.) Whoever else must know when the response is over (the
+ * open-stream gauge) asks {@link onSseClose} instead of wrapping the body in a stream of its own.
  */
 
-import { sseResponseBody } from "overlap-runtime";
+import { encodeAgentEvent, type LoggedEvent } from "overlap-runtime";
+import { encodeSseComment } from "overlap-runtime/core";
 import type { TurnView } from "./turn-registry.js";
 
 /** Options of {@link sseResponse}. */
@@ -24,100 +31,114 @@ export interface SseResponseOptions {
 /** The reconnection delay suggested to EventSource clients. */
 const RETRY_MS = 1_000;
 
+/** A batch this long (in UTF-16 units) is sent at once, without waiting for the end of the turn. */
+const MAX_BATCH_CHARS = 64 * 1024;
+
+/** The close listeners of the bodies {@link sseResponse} made, until each is over. */
+const closeListeners = new WeakMap<ReadableStream<Uint8Array>, (() => void)[]>();
+
+/**
+ * Calls `listener` once when `body` (an {@link sseResponse}'s body) is over, as its `onClose`
+ * is. False, and nothing registered, when `body` is not such a body or is over already.
+ */
+export function onSseClose(body: ReadableStream<Uint8Array>, listener: () => void): boolean {
+  const listeners = closeListeners.get(body);
+  if (!listeners) return false;
+  listeners.push(listener);
+  return true;
+}
+
 /** The response streaming `log` from after `lastEventId` (from its start when absent). */
 export function sseResponse(
   log: Pick<TurnView, "turnId" | "read">,
   lastEventId: string | undefined,
   options: SseResponseOptions = {},
 ): Response {
-  const body = sseResponseBody((signal) => log.read(lastEventId, signal), {
-    retryMs: RETRY_MS,
-    ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
-  });
-  return new Response(coalesceChunks(body, options.onClose), {
-    status: 200,
-    headers: {
-      "content-type": "text/event-stream",
-      "cache-control": "no-cache",
-      "x-accel-buffering": "no",
-      "x-turn-id": log.turnId,
+  return new Response(
+    sseBody((signal) => log.read(lastEventId, signal), options),
+    {
+      status: 200,
+      headers: {
+        "content-type": "text/event-stream",
+        "cache-control": "no-cache",
+        "x-accel-buffering": "no",
+        "x-turn-id": log.turnId,
+      },
     },
-  });
+  );
 }
 
-/** A batch this large is sent at once, without waiting for the end of the turn of the loop. */
-const MAX_BATCH_BYTES = 64 * 1024;
-
 /**
- * `stream` with the chunks that arrive in the same turn of the event loop joined into one, sent
- * once that turn is over (`setImmediate`): one write, one HTTP chunk and one syscall for a burst
- * of frames instead of one each, and no frame waits for a later one. Cancelling the result
- * cancels `stream`. `onClose` is called once, when `stream` ended or failed or the result was
- * cancelled, whichever comes first.
+ * The body: `retry:` first, then each entry as a frame, the frames of one turn of the event loop
+ * in one chunk, and a heartbeat comment whenever nothing was written for `heartbeatMs`.
  */
-export function coalesceChunks(
-  stream: ReadableStream<Uint8Array>,
-  onClose?: () => void,
+function sseBody(
+  entries: (signal: AbortSignal) => AsyncIterable<LoggedEvent>,
+  options: SseResponseOptions = {},
 ): ReadableStream<Uint8Array> {
-  const reader = stream.getReader();
-  let over = false;
-  const ended = () => {
-    if (over) return;
-    over = true;
-    onClose?.();
-  };
-  let parts: Uint8Array[] = [];
-  let bytes = 0;
+  const encoder = new TextEncoder();
+  const reading = new AbortController();
+  const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const listeners: (() => void)[] = options.onClose ? [options.onClose] : [];
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let open = true;
+  let pending = "";
   let scheduled = false;
-  let closed = false;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
+  // Once over (ended, failed or cancelled), nothing more is enqueued and the listeners are told.
+  const over = () => {
+    if (!open) return;
+    open = false;
+    clearInterval(timer);
+    closeListeners.delete(body);
+    for (const listener of listeners.splice(0)) listener();
+  };
+  const body: ReadableStream<Uint8Array> = new ReadableStream<Uint8Array>({
+    start(stream) {
+      let lastWrite = Date.now();
       const flush = () => {
         scheduled = false;
-        if (closed || parts.length === 0) return;
-        const chunk = parts.length === 1 ? (parts[0] as Uint8Array) : join(parts, bytes);
-        parts = [];
-        bytes = 0;
-        controller.enqueue(chunk);
+        if (!open || pending === "") return;
+        const text = pending;
+        pending = "";
+        stream.enqueue(encoder.encode(text));
       };
+      const write = (text: string) => {
+        if (!open) return;
+        lastWrite = Date.now();
+        pending += text;
+        // A source that never pauses must not grow the batch without bound.
+        if (pending.length >= MAX_BATCH_CHARS) flush();
+        else if (!scheduled) {
+          scheduled = true;
+          setImmediate(flush);
+        }
+      };
+      write(`retry: ${RETRY_MS}\n\n`);
+      timer = setInterval(
+        () => {
+          if (Date.now() - lastWrite >= heartbeatMs) write(`${encodeSseComment("heartbeat")}\n`);
+        },
+        Math.max(10, Math.floor(heartbeatMs / 2)),
+      );
       void (async () => {
         try {
-          for (;;) {
-            const { done, value } = await reader.read();
-            if (done) break;
-            parts.push(value);
-            bytes += value.byteLength;
-            // A source that never pauses must not grow the batch without bound.
-            if (bytes >= MAX_BATCH_BYTES) flush();
-            else if (!scheduled) {
-              scheduled = true;
-              setImmediate(flush);
-            }
+          for await (const { id, event } of entries(reading.signal)) {
+            write(encodeAgentEvent(event, id));
           }
           flush();
-          if (!closed) controller.close();
+          if (open) stream.close();
         } catch (err) {
-          if (!closed) controller.error(err);
+          if (open) stream.error(err);
         } finally {
-          closed = true;
-          ended();
+          over();
         }
       })();
     },
-    cancel(reason) {
-      closed = true;
-      ended();
-      return reader.cancel(reason);
+    cancel() {
+      over();
+      reading.abort();
     },
   });
-}
-
-function join(parts: readonly Uint8Array[], bytes: number): Uint8Array {
-  const out = new Uint8Array(bytes);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.byteLength;
-  }
-  return out;
+  closeListeners.set(body, listeners);
+  return body;
 }

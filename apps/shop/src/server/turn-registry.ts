@@ -152,9 +152,12 @@ const CLAIM_RETRY_MAX_MS = 2_000;
 
 interface Turn {
   log: TurnEventLog;
-  controller: AbortController;
-  done: Promise<void>;
-  approvals: InMemoryApprovals;
+  /**
+   * While the turn runs: what cancels it, its end, its approvals. Dropped once it ended: the
+   * finished log is kept for 15 minutes, and these would keep with it everything that listened
+   * to the turn's abort signal (the model client's requests, the round's state).
+   */
+  running?: { controller: AbortController; done: Promise<void>; approvals: InMemoryApprovals };
 }
 
 /** Running and last turns, per session. */
@@ -283,10 +286,12 @@ export class TurnRegistry {
         if (claim) await claim.release().catch((err) => this.#onLeaseError(err, sessionId));
         if (heldDone) log.append(heldDone);
         log.close();
+        const kept = this.#turns.get(sessionId);
+        if (kept?.log === log) kept.running = undefined;
         this.#forgetLater(sessionId, log);
       }
     })();
-    this.#turns.set(sessionId, { log, controller, done, approvals });
+    this.#turns.set(sessionId, { log, running: { controller, done, approvals } });
     return log;
   }
 
@@ -393,8 +398,9 @@ export class TurnRegistry {
 
   #decideHere(sessionId: string, callId: string, decision: ApprovalDecision): DecideResult {
     const turn = this.#turns.get(sessionId);
-    if (!turn || turn.log.closed) return { status: "unknown" };
-    return turn.approvals.decide(callId, decision);
+    const running = turn?.running;
+    if (!turn || turn.log.closed || !running) return { status: "unknown" };
+    return running.approvals.decide(callId, decision);
   }
 
   /**
@@ -408,16 +414,18 @@ export class TurnRegistry {
 
   async #cancelHere(sessionId: string): Promise<boolean> {
     const turn = this.#turns.get(sessionId);
-    if (!turn || turn.log.closed) return false;
-    turn.controller.abort();
-    await turn.done;
+    const running = turn?.running;
+    if (!turn || turn.log.closed || !running) return false;
+    running.controller.abort();
+    await running.done;
     return true;
   }
 
   /** Cancels every running turn and waits for them (server shutdown). */
   async close(): Promise<void> {
-    for (const turn of this.#turns.values()) turn.controller.abort();
-    await Promise.all([...this.#turns.values()].map((t) => t.done));
+    const running = [...this.#turns.values()].flatMap((t) => (t.running ? [t.running] : []));
+    for (const turn of running) turn.controller.abort();
+    await Promise.all(running.map((t) => t.done));
   }
 }
 

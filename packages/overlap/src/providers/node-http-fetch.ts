@@ -158,7 +158,7 @@ function send(
   zlibModule: typeof zlib,
   interval: number,
 ): Promise<Response> {
-  const { url, signal } = request;
+  const { url, signal, method } = request;
   if (signal?.aborted) return Promise.reject(abortError(signal));
   const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => {
@@ -166,13 +166,17 @@ function send(
   });
   // The body is read as it arrives, frame by frame: compression would only add work on both ends.
   headers["accept-encoding"] ??= "identity";
-  if (request.body !== undefined && headers["content-length"] === undefined) {
+  // Held here only until it is written: the closures below live as long as the response (seconds
+  // of a paced stream), and must not keep the request's body (a model request's whole
+  // conversation and tools) alive with them.
+  let body = request.body;
+  if (body !== undefined && headers["content-length"] === undefined) {
     headers["content-length"] = String(
-      typeof request.body === "string" ? Buffer.byteLength(request.body) : request.body.byteLength,
+      typeof body === "string" ? Buffer.byteLength(body) : body.byteLength,
     );
   }
   return new Promise<Response>((resolve, reject) => {
-    const req = transport.request(url, { method: request.method, headers, agent });
+    const req = transport.request(url, { method, headers, agent });
     const onAbort = (): void => {
       const reason = abortError(signal as AbortSignal);
       req.destroy(reason instanceof Error ? reason : new Error(String(reason)));
@@ -206,7 +210,8 @@ function send(
       if (interval > 0) paceReads(incoming, interval);
       resolve(response);
     });
-    req.end(request.body);
+    req.end(body);
+    body = undefined;
   });
 }
 

@@ -147,5 +147,26 @@ describe("encodeAgentEvent", () => {
   it("rejects an id that would inject a frame", () => {
     const event: AgentEvent = { type: "done", roundCount: 1, stopReason: "end_turn" };
     expect(() => encodeAgentEvent(event, "1\n\nevent: error\ndata: {}")).toThrow(TypeError);
+    expect(() => encodeAgentEvent(event, "1\r")).toThrow(TypeError);
+    expect(() => encodeAgentEvent(event, "1\u0000")).toThrow(TypeError);
+    expect(() =>
+      encodeAgentEvent({ ...event, type: "done\nevent: x" } as unknown as AgentEvent, "1"),
+    ).toThrow(TypeError);
+  });
+
+  it("writes exactly the frame encodeSseFrame writes, for any text, type and id", () => {
+    fc.assert(
+      fc.property(fc.string(), fc.string({ minLength: 1 }), fc.string(), (text, type, id) => {
+        const event = { type, round: 1, index: 0, text } as unknown as AgentEvent;
+        let expected: string | Error;
+        try {
+          expected = encodeSseFrame({ event: type, data: JSON.stringify(event), id });
+        } catch (error) {
+          expected = error as Error;
+        }
+        if (expected instanceof Error) expect(() => encodeAgentEvent(event, id)).toThrow(TypeError);
+        else expect(encodeAgentEvent(event, id)).toBe(expected);
+      }),
+    );
   });
 });

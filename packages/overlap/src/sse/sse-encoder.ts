@@ -65,8 +65,18 @@ export function encodeSseComment(text: string): string {
  * @throws TypeError when `id` could inject lines (see {@link encodeSseFrame}).
  */
 export function encodeAgentEvent(event: AgentEvent, id: string): string {
-  // JSON.stringify escapes CR and LF, so the data is always exactly one line.
-  return encodeSseFrame({ event: event.type, data: JSON.stringify(event), id });
+  const type: string = event.type;
+  // The frame written directly (every event of every stream comes here): JSON.stringify escapes
+  // CR and LF, so the data is always exactly one line. A name or id that needs a check's error
+  // (or leaves the name out) takes encodeSseFrame's way, which writes the same frame otherwise.
+  if (type === "" || hasLineBreak(type) || hasLineBreak(id) || id.includes("\0")) {
+    return encodeSseFrame({ event: type, data: JSON.stringify(event), id });
+  }
+  return `event: ${type}\nid: ${id}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+function hasLineBreak(value: string): boolean {
+  return value.includes("\n") || value.includes("\r");
 }
 
 function assertSingleLine(what: string, value: string): void {

@@ -16,7 +16,10 @@ export interface LoggedEvent {
 /** The event log of one turn. Append-only; readers follow it live. */
 export class TurnEventLog {
   readonly turnId: string;
-  readonly #entries: LoggedEvent[] = [];
+  // The events alone: an entry's id is its position, made when it is read. A finished turn's log
+  // is kept for replays (the shop keeps each chat's last one for minutes), and an id string and
+  // an entry object per event would be a good part of what it holds.
+  readonly #events: AgentEvent[] = [];
   readonly #waiters = new Set<() => void>();
   #closed = false;
 
@@ -32,16 +35,15 @@ export class TurnEventLog {
 
   /** Number of events logged. */
   get size(): number {
-    return this.#entries.length;
+    return this.#events.length;
   }
 
   /** Logs an event and wakes the readers. Returns its id. Ignored after {@link close}. */
   append(event: AgentEvent): string | undefined {
     if (this.#closed) return undefined;
-    const id = `${this.turnId}:${this.#entries.length + 1}`;
-    this.#entries.push({ id, event });
+    this.#events.push(event);
     this.#wake();
-    return id;
+    return `${this.turnId}:${this.#events.length}`;
   }
 
   /** Ends the turn: readers get the remaining entries and finish. */
@@ -56,7 +58,7 @@ export class TurnEventLog {
     const at = lastEventId.lastIndexOf(":");
     if (at === -1 || lastEventId.slice(0, at) !== this.turnId) return 0;
     const seq = Number(lastEventId.slice(at + 1));
-    return Number.isInteger(seq) && seq >= 0 ? Math.min(seq, this.#entries.length) : 0;
+    return Number.isInteger(seq) && seq >= 0 ? Math.min(seq, this.#events.length) : 0;
   }
 
   /**
@@ -66,9 +68,10 @@ export class TurnEventLog {
   async *read(lastEventId?: string | null, signal?: AbortSignal): AsyncGenerator<LoggedEvent> {
     let next = this.positionAfter(lastEventId);
     while (!signal?.aborted) {
-      while (next < this.#entries.length) {
-        yield this.#entries[next]!;
+      while (next < this.#events.length) {
+        const event = this.#events[next] as AgentEvent;
         next++;
+        yield { id: `${this.turnId}:${next}`, event };
         if (signal?.aborted) return;
       }
       if (this.#closed) return;
