@@ -262,7 +262,10 @@ async function watchStream(stream: ReadableStream<Uint8Array>, record: WireReque
 /**
  * Watches a Node response body (from overlap's `nodeHttpFetch`) beside its reader: one more
  * listener on the same pieces, no copy of the stream, so the system under test keeps its own
- * read of the socket.
+ * read of the socket. The reader keeps the body paused and reads it at each `readable`; a `data`
+ * listener added before that would set the body flowing and could take pieces it never sees, so
+ * the tap's listener is added once the reader's is (with a `readable` listener present, `data`
+ * is emitted for what the reader reads).
  */
 function watchIncoming(incoming: IncomingMessage, record: WireRequest) {
   const watcher = wireWatcher(record);
@@ -272,7 +275,17 @@ function watchIncoming(incoming: IncomingMessage, record: WireRequest) {
     over = true;
     watcher.end(error);
   };
-  incoming.on("data", (chunk: Buffer) => watcher.chunk(chunk));
+  const listen = () => incoming.on("data", (chunk: Buffer) => watcher.chunk(chunk));
+  if (incoming.listenerCount("readable") > 0) listen();
+  else {
+    const onNewListener = (event: string | symbol) => {
+      if (event !== "readable") return;
+      incoming.off("newListener", onNewListener);
+      // `newListener` comes before the listener is added.
+      queueMicrotask(listen);
+    };
+    incoming.on("newListener", onNewListener);
+  }
   incoming.once("end", () => end());
   incoming.once("error", (error) => end(error));
   incoming.once("close", () => end(incoming.complete ? undefined : "the connection closed"));
