@@ -713,6 +713,10 @@ describe("bedrockModel reads a response the same way on both paths", () => {
       concat(START, TEXT, awsException("throttlingException", { message: "Too many tokens" })),
     ],
     [
+      "a modeled exception without a message",
+      concat(START, TEXT, awsException("serviceUnavailableException", {})),
+    ],
+    [
       "an exception the SDK does not model",
       concat(START, TEXT, awsException("weirdException", { message: "odd" })),
     ],

@@ -295,7 +295,11 @@ function streamErrorEvent(err: unknown): StreamEvent | undefined {
   if (!(err instanceof Error) || !STREAM_EXCEPTION_NAMES.has(String(sdk?.name))) return undefined;
   return {
     type: "error",
-    error: { type: err.name, message: err.message || `${err.name} from Bedrock.` },
+    // "Unknown" is the SDK's word for an exception that came without a message.
+    error: {
+      type: err.name,
+      message: err.message && err.message !== "Unknown" ? err.message : `${err.name} from Bedrock.`,
+    },
   };
 }
 
