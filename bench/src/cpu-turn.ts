@@ -30,7 +30,6 @@
  * Prints a table, then one JSON line `{"bench":"cpu-turn",...}`.
  */
 
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -52,9 +51,9 @@ import {
   BENCH_TOOLS,
   buildScenarios,
   resultText,
-  type SimKind,
   scenarioPrompt,
 } from "./peers/scenarios.js";
+import { startSimProcess } from "./peers/start-sim-process.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, "../..");
@@ -71,24 +70,6 @@ type Turn = (
   prompt: string,
   wrap?: (model: ModelClient) => ModelClient,
 ) => Promise<void>;
-
-async function startSim(): Promise<{ urls: Record<SimKind, string>; stop: () => void }> {
-  const child = spawn(
-    process.execPath,
-    ["--conditions=overlap-source", "--import", "tsx", "bench/src/peers/sim-process.ts"],
-    { cwd: root, stdio: ["pipe", "pipe", "inherit"] },
-  );
-  const urls = await new Promise<Record<SimKind, string>>((ok, fail) => {
-    let buffer = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      buffer += chunk.toString("utf8");
-      const match = /@@sim (.*)\n/.exec(buffer);
-      if (match) ok(JSON.parse(match[1]!) as Record<SimKind, string>);
-    });
-    child.on("exit", (code) => fail(new Error(`the sim process exited (${code})`)));
-  });
-  return { urls, stop: () => child.stdin.end() };
-}
 
 /** overlap as the `overlap` / `overlap-buffered` peers run it. */
 function overlapTurn(
@@ -364,7 +345,7 @@ function committedPeers(): Record<string, Record<string, number>> {
 }
 
 export async function main(): Promise<void> {
-  const sim = await startSim();
+  const sim = await startSimProcess();
   const scenarios = buildScenarios().filter(
     (s) => !ONLY_SCENARIOS || ONLY_SCENARIOS.includes(s.id),
   );

@@ -16,10 +16,7 @@
  * Prints a table, then one JSON line `{"bench":"provider-reads",...}`.
  */
 
-import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import Anthropic from "@anthropic-ai/sdk";
 import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
 import { NodeHttpHandler } from "@smithy/node-http-handler";
@@ -33,32 +30,13 @@ import {
   BENCH_TOOL_SCHEMA,
   BENCH_TOOLS,
   buildScenarios,
-  type SimKind,
   scenarioPrompt,
 } from "./peers/scenarios.js";
+import { startSimProcess } from "./peers/start-sim-process.js";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const REPS = Math.max(1, Number(process.env.READS_REPS ?? 5) || 5);
 const ONLY = process.env.READS_ADAPTERS?.split(",").filter(Boolean);
 const SCENARIO = "display-64k";
-
-async function startSim(): Promise<{ urls: Record<SimKind, string>; stop: () => void }> {
-  const child = spawn(
-    process.execPath,
-    ["--conditions=overlap-source", "--import", "tsx", "bench/src/peers/sim-process.ts"],
-    { cwd: root, stdio: ["pipe", "pipe", "inherit"] },
-  );
-  const urls = await new Promise<Record<SimKind, string>>((ok, fail) => {
-    let buffer = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      buffer += chunk.toString("utf8");
-      const match = /@@sim (.*)\n/.exec(buffer);
-      if (match) ok(JSON.parse(match[1]!) as Record<SimKind, string>);
-    });
-    child.on("exit", (code) => fail(new Error(`the sim process exited (${code})`)));
-  });
-  return { urls, stop: () => child.stdin.end() };
-}
 
 /** CPU ticks (10 ms) of this process's threads: the main thread, and the rest together. */
 function threadTicks(): { main: number; helpers: number } {
@@ -163,7 +141,7 @@ async function measure(model: ModelClient, request: ModelRequest): Promise<Figur
 }
 
 export async function main(): Promise<void> {
-  const sim = await startSim();
+  const sim = await startSimProcess();
   const scenario = buildScenarios().find((s) => s.id === SCENARIO);
   if (!scenario) throw new Error(`no scenario ${SCENARIO}`);
   const request: ModelRequest = {

@@ -48,9 +48,9 @@ import {
   SIM_JITTER,
   SIM_PACING,
   SIM_SEED,
-  type SimKind,
   warmupScenario,
 } from "./scenarios.js";
+import { startSimProcess } from "./start-sim-process.js";
 import { barChartSvg, timelineSvg } from "./svg.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -166,32 +166,6 @@ function commandFor(def: SystemDef): { command: string; args: string[] } | { not
   return { command: node22, args: ["--expose-gc", "--import", tsx, ...args] };
 }
 
-async function startSim(): Promise<{ urls: Record<SimKind, string>; stop: () => void }> {
-  const { spawn } = await import("node:child_process");
-  const child = spawn(
-    process.execPath,
-    ["--conditions=overlap-source", "--import", tsx, "bench/src/peers/sim-process.ts"],
-    { cwd: root, stdio: ["pipe", "pipe", "inherit"] },
-  );
-  const urls = await new Promise<Record<SimKind, string>>((resolveUrls, reject) => {
-    let buffer = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      buffer += chunk.toString("utf8");
-      const match = /@@sim (.*)\n/.exec(buffer);
-      if (match) resolveUrls(JSON.parse(match[1]!) as Record<SimKind, string>);
-    });
-    child.on("exit", (code) => reject(new Error(`the sim process exited (${code})`)));
-    setTimeout(() => reject(new Error("the sim process did not start in 30 s")), 30_000);
-  });
-  return {
-    urls,
-    stop: () => {
-      child.stdin.end();
-      setTimeout(() => child.kill("SIGKILL"), 2000).unref();
-    },
-  };
-}
-
 function rotate<T>(list: readonly T[], by: number): T[] {
   const k = list.length === 0 ? 0 : by % list.length;
   return [...list.slice(k), ...list.slice(0, k)];
@@ -205,7 +179,7 @@ async function main(): Promise<void> {
     : allScenarios;
   const defs = ONLY_SYSTEMS ? SYSTEMS.filter((d) => ONLY_SYSTEMS.includes(d.name)) : SYSTEMS;
   const narrowed = ONLY_SCENARIOS !== undefined || ONLY_SYSTEMS !== undefined;
-  const sim = await startSim();
+  const sim = await startSimProcess();
   log(`bench/peers: scripted model at ${JSON.stringify(sim.urls)}`);
 
   const runs: SystemRun[] = [];

@@ -422,79 +422,62 @@ describe("the packed packages", { timeout: 2 * MINUTE }, () => {
     expect(cjs.stdout).toContain("require ok");
   });
 
-  it("run the README's scripted-model quick start against the installed overlap-sim", async () => {
+  /**
+   * The README's quick start `name` (the same code as `examples/<name>.mjs`), run in the consumer
+   * project against a started overlap-sim with the environment `env` gives for its URL.
+   */
+  async function runQuickstart(name: string, env: (simUrl: string) => Record<string, string>) {
     const readme = await readFile(join(consumer, "node_modules/overlap-runtime/README.md"), "utf8");
     const blocks = checkedBlocks(readme);
-    const quickstart = blocks.get("quickstart-sim")?.code;
-    const shown = blocks.get("quickstart-sim-output")?.code;
-    expect(quickstart, "the README's quickstart-sim block").toBeDefined();
-    expect(shown, "the README's quickstart-sim-output block").toBeDefined();
-    const example = await readFile(join(PACKAGES.runtime, "examples/quickstart-sim.mjs"), "utf8");
-    expect(example, "packages/overlap/examples/quickstart-sim.mjs is the README's code").toBe(
-      quickstart,
-    );
-    expect(quickstart, "the quick start takes its port from SIM_PORT").toContain(
-      "process.env.SIM_PORT ?? 8317",
-    );
-
+    const code = blocks.get(name)?.code;
+    expect(code, `the README's ${name} block`).toBeDefined();
+    const example = await readFile(join(PACKAGES.runtime, `examples/${name}.mjs`), "utf8");
+    expect(example, `packages/overlap/examples/${name}.mjs is the README's code`).toBe(code);
     const started = await startSimCommand(consumer);
     sim = started.child;
-    await writeFile(join(consumer, "quickstart-sim.mjs"), quickstart!);
-    const result = await runOk(
-      "node quickstart-sim.mjs",
-      process.execPath,
-      ["quickstart-sim.mjs"],
-      {
-        cwd: consumer,
-        timeoutMs: MINUTE,
-        env: { SIM_PORT: new URL(started.url).port },
-      },
+    await writeFile(join(consumer, `${name}.mjs`), code!);
+    const result = await runOk(`node ${name}.mjs`, process.execPath, [`${name}.mjs`], {
+      cwd: consumer,
+      timeoutMs: MINUTE,
+      env: env(started.url),
+    });
+    return { code: code!, blocks, result, child: started.child };
+  }
+
+  it("run the README's scripted-model quick start against the installed overlap-sim", async () => {
+    const { code, blocks, result, child } = await runQuickstart("quickstart-sim", (url) => ({
+      SIM_PORT: new URL(url).port,
+    }));
+    expect(code, "the quick start takes its port from SIM_PORT").toContain(
+      "process.env.SIM_PORT ?? 8317",
     );
+    const shown = blocks.get("quickstart-sim-output")?.code;
+    expect(shown, "the README's quickstart-sim-output block").toBeDefined();
     // What the README shows, up to where the tool statuses fall between the streamed blocks (that
     // interleaving depends on timing, e.g. on a loaded machine).
     expect(withoutStatuses(result.stdout)).toBe(withoutStatuses(shown!));
     expect(statuses(result.stdout)).toEqual(statuses(shown!));
     expect(result.stdout).toMatch(/\nend_turn\n$/);
 
-    sim.kill("SIGINT");
-    const [code] = await once(sim, "exit");
-    expect(code, "overlap-sim stops on Ctrl-C").toBe(0);
+    child.kill("SIGINT");
+    const [exitCode] = await once(child, "exit");
+    expect(exitCode, "overlap-sim stops on Ctrl-C").toBe(0);
   });
 
   it("run the README's OpenAI-compatible quick start against the installed overlap-sim", async () => {
-    const readme = await readFile(join(consumer, "node_modules/overlap-runtime/README.md"), "utf8");
-    const quickstart = checkedBlocks(readme).get("quickstart-openai")?.code;
-    expect(quickstart, "the README's quickstart-openai block").toBeDefined();
-    const example = await readFile(
-      join(PACKAGES.runtime, "examples/quickstart-openai.mjs"),
-      "utf8",
-    );
-    expect(example, "packages/overlap/examples/quickstart-openai.mjs is the README's code").toBe(
-      quickstart,
-    );
+    const { code, result, child } = await runQuickstart("quickstart-openai", (url) => ({
+      OPENAI_BASE_URL: `${url}/v1`,
+      // A key of this run's environment is not sent to the scripted model.
+      OPENAI_API_KEY: "unused",
+    }));
     expect(
-      quickstart,
+      code,
       "the quick start takes its address from OPENAI_BASE_URL, Ollama's by default",
     ).toContain('process.env.OPENAI_BASE_URL ?? "http://localhost:11434/v1"');
-
-    const started = await startSimCommand(consumer);
-    sim = started.child;
-    await writeFile(join(consumer, "quickstart-openai.mjs"), quickstart!);
-    const result = await runOk(
-      "node quickstart-openai.mjs",
-      process.execPath,
-      ["quickstart-openai.mjs"],
-      {
-        cwd: consumer,
-        timeoutMs: MINUTE,
-        // A key of this run's environment is not sent to the scripted model.
-        env: { OPENAI_BASE_URL: `${started.url}/v1`, OPENAI_API_KEY: "unused" },
-      },
-    );
     expect(result.stdout).toBe(QUICKSTART_OPENAI_OUTPUT);
 
-    sim.kill("SIGINT");
-    await once(sim, "exit");
+    child.kill("SIGINT");
+    await once(child, "exit");
   });
 
   it("run the README's example of every entry point against the installed overlap-sim", async () => {

@@ -333,8 +333,10 @@ function samePaths(
   title: string,
   format: string,
   make: Make,
-  faults: ReadonlyArray<[string, string]>,
+  faults: ReadonlyArray<[string, string | Uint8Array]>,
   httpError: string,
+  /** The fallback has `streamBatches` too (one array per event): Bedrock's SDK stream. */
+  { fallbackBatches = false }: { fallbackBatches?: boolean } = {},
 ): void {
   describe(title, () => {
     const bodies = recordedBodies(format);
@@ -358,12 +360,13 @@ function samePaths(
         }
       }, 60_000);
     }
-    for (const [what, text] of faults) {
+    for (const [what, fault] of faults) {
+      const body = typeof fault === "string" ? encode(fault) : fault;
       it(`${what}: the same events and the same failure`, async () => {
-        const sdk = await readWith(make([encode(text)], "sdk"));
+        const sdk = await readWith(make([body], "sdk"));
         for (const how of ["whole", "bytes", 3] as const) {
           for (const path of OUR_PATHS) {
-            const ours = await readWith(make(pieces(encode(text), how), path));
+            const ours = await readWith(make(pieces(body, how), path));
             expect(ours, `${what} ${how} ${path}`).toEqual(sdk);
           }
         }
@@ -377,9 +380,10 @@ function samePaths(
       }
     });
     it("the default path yields one array per network chunk; the fallback has none", async () => {
-      const [, text] = faults[0]!;
-      const half = Math.floor(text.length / 2);
-      const model = make([encode(text.slice(0, half)), encode(text.slice(half))], "reader");
+      const [, fault] = faults[0]!;
+      const whole = typeof fault === "string" ? encode(fault) : fault;
+      const half = Math.floor(whole.length / 2);
+      const model = make([whole.subarray(0, half), whole.subarray(half)], "reader");
       const batches: StreamEvent[][] = [];
       for await (const batch of model.streamBatches!(REQUEST, {
         signal: new AbortController().signal,
@@ -387,8 +391,8 @@ function samePaths(
         batches.push([...batch]);
       }
       expect(batches.length).toBeGreaterThan(1);
-      expect(batches.flat()).toEqual((await readWith(make([encode(text)], "sdk"))).events);
-      expect(make([encode(text)], "sdk").streamBatches).toBeUndefined();
+      expect(batches.flat()).toEqual((await readWith(make([whole], "sdk"))).events);
+      if (!fallbackBatches) expect(make([whole], "sdk").streamBatches).toBeUndefined();
     });
   });
 }
@@ -611,165 +615,147 @@ describe("geminiModel gives the same events in batches and one by one, on both r
   }
 });
 
-describe("bedrockModel reads a response the same way on both paths", () => {
-  /** An SDK client answering with these pieces: a handler giving a Node stream, or Node's HTTP handler over a real server. */
-  const bedrockOn = (chunks: readonly Uint8Array[], path: Path, status = 200): ModelClient => {
-    const overHttp = path === "node" || path === "node-unpaced";
-    const client = new BedrockRuntimeClient({
-      region: "us-east-1",
-      credentials: { accessKeyId: "x", secretAccessKey: "x" },
-      maxAttempts: 1,
-      ...(overHttp
-        ? { endpoint: origin, requestHandler: new NodeHttpHandler() }
-        : {
-            requestHandler: {
-              handle: async () => ({
-                response: {
-                  statusCode: status,
-                  reason: "",
-                  headers: {
-                    "content-type":
-                      status === 200 ? "application/vnd.amazon.eventstream" : "application/json",
-                    "x-amzn-requestid": "r1",
-                  },
-                  body: Readable.from(chunks.map((c) => Buffer.from(c))),
+/** An SDK client answering with these pieces: a handler giving a Node stream, or Node's HTTP handler over a real server. */
+const bedrockOn = (chunks: readonly Uint8Array[], path: Path, status = 200): ModelClient => {
+  const overHttp = path === "node" || path === "node-unpaced";
+  const client = new BedrockRuntimeClient({
+    region: "us-east-1",
+    credentials: { accessKeyId: "x", secretAccessKey: "x" },
+    maxAttempts: 1,
+    ...(overHttp
+      ? { endpoint: origin, requestHandler: new NodeHttpHandler() }
+      : {
+          requestHandler: {
+            handle: async () => ({
+              response: {
+                statusCode: status,
+                reason: "",
+                headers: {
+                  "content-type":
+                    status === 200 ? "application/vnd.amazon.eventstream" : "application/json",
+                  "x-amzn-requestid": "r1",
                 },
-              }),
-            } as never,
-          }),
-    });
-    if (overHttp) {
-      const id = String(nextAnswer++);
-      answers.set(id, { chunks, status });
-      client.middlewareStack.add(
-        (next) => (args) => {
-          (args.request as { headers: Record<string, string> }).headers["x-answer"] = id;
-          return next(args);
-        },
-        { step: "build", name: "answerId" },
-      );
-    }
-    return bedrockModel({ client, modelId: "m", sdkStream: path === "sdk" });
-  };
-  const concat = (...parts: Uint8Array[]) => new Uint8Array(Buffer.concat(parts));
-  const START = awsEvent("messageStart", { role: "assistant", p: "abc" });
-  const TEXT = concat(
-    awsEvent("contentBlockDelta", { contentBlockIndex: 0, delta: { text: "Hel" }, p: "a" }),
-    awsEvent("contentBlockDelta", { contentBlockIndex: 0, delta: { text: "lo 你好" }, p: "ab" }),
-    awsEvent("contentBlockStop", { contentBlockIndex: 0 }),
-  );
-  const CALL = concat(
-    awsEvent("contentBlockStart", {
-      contentBlockIndex: 1,
-      start: { toolUse: { toolUseId: "t1", name: "f" } },
-    }),
-    awsEvent("contentBlockDelta", { contentBlockIndex: 1, delta: { toolUse: { input: '{"a":' } } }),
-    awsEvent("contentBlockDelta", { contentBlockIndex: 1, delta: { toolUse: { input: "1}" } } }),
-    awsEvent("contentBlockStop", { contentBlockIndex: 1 }),
-  );
-  const REDACTED = awsEvent("contentBlockDelta", {
-    contentBlockIndex: 0,
-    delta: { reasoningContent: { redactedContent: Buffer.from("secret").toString("base64") } },
+                body: Readable.from(chunks.map((c) => Buffer.from(c))),
+              },
+            }),
+          } as never,
+        }),
   });
-  const STOP = concat(
-    awsEvent("messageStop", { stopReason: "tool_use" }),
-    awsEvent("metadata", { usage: { inputTokens: 3, outputTokens: 5 }, metrics: { latencyMs: 9 } }),
-  );
-  const whole = concat(START, TEXT, CALL, STOP);
-  const corrupt = (() => {
-    const bytes = concat(START, TEXT);
-    bytes[bytes.length - 6] = (bytes[bytes.length - 6] as number) ^ 0xff; // a payload byte
-    return bytes;
-  })();
-  const faults: Array<[string, Uint8Array]> = [
-    ["a whole message with a call", whole],
-    ["redacted reasoning (a blob)", concat(START, REDACTED, STOP)],
-    [
-      "a citation with a location the SDK does not know and fields it drops",
-      concat(
-        START,
-        awsEvent("contentBlockDelta", { contentBlockIndex: 0, delta: { text: "Cited." } }),
-        awsEvent("contentBlockDelta", {
-          contentBlockIndex: 0,
-          delta: {
-            citation: {
-              title: "Doc",
-              extra: 1,
-              sourceContent: [{ text: "quote", extra: 2 }],
-              location: { futureKind: { start: 1 } },
-            },
+  if (overHttp) {
+    const id = String(nextAnswer++);
+    answers.set(id, { chunks, status });
+    client.middlewareStack.add(
+      (next) => (args) => {
+        (args.request as { headers: Record<string, string> }).headers["x-answer"] = id;
+        return next(args);
+      },
+      { step: "build", name: "answerId" },
+    );
+  }
+  return bedrockModel({ client, modelId: "m", sdkStream: path === "sdk" });
+};
+const concat = (...parts: Uint8Array[]) => new Uint8Array(Buffer.concat(parts));
+const BEDROCK_START = awsEvent("messageStart", { role: "assistant", p: "abc" });
+const BEDROCK_TEXT = concat(
+  awsEvent("contentBlockDelta", { contentBlockIndex: 0, delta: { text: "Hel" }, p: "a" }),
+  awsEvent("contentBlockDelta", { contentBlockIndex: 0, delta: { text: "lo 你好" }, p: "ab" }),
+  awsEvent("contentBlockStop", { contentBlockIndex: 0 }),
+);
+const BEDROCK_CALL = concat(
+  awsEvent("contentBlockStart", {
+    contentBlockIndex: 1,
+    start: { toolUse: { toolUseId: "t1", name: "f" } },
+  }),
+  awsEvent("contentBlockDelta", { contentBlockIndex: 1, delta: { toolUse: { input: '{"a":' } } }),
+  awsEvent("contentBlockDelta", { contentBlockIndex: 1, delta: { toolUse: { input: "1}" } } }),
+  awsEvent("contentBlockStop", { contentBlockIndex: 1 }),
+);
+const BEDROCK_REDACTED = awsEvent("contentBlockDelta", {
+  contentBlockIndex: 0,
+  delta: { reasoningContent: { redactedContent: Buffer.from("secret").toString("base64") } },
+});
+const BEDROCK_STOP = concat(
+  awsEvent("messageStop", { stopReason: "tool_use" }),
+  awsEvent("metadata", { usage: { inputTokens: 3, outputTokens: 5 }, metrics: { latencyMs: 9 } }),
+);
+const bedrockWhole = concat(BEDROCK_START, BEDROCK_TEXT, BEDROCK_CALL, BEDROCK_STOP);
+const corrupt = (() => {
+  const bytes = concat(BEDROCK_START, BEDROCK_TEXT);
+  bytes[bytes.length - 6] = (bytes[bytes.length - 6] as number) ^ 0xff; // a payload byte
+  return bytes;
+})();
+const BEDROCK_FAULTS: Array<[string, Uint8Array]> = [
+  ["a whole message with a call", bedrockWhole],
+  ["redacted reasoning (a blob)", concat(BEDROCK_START, BEDROCK_REDACTED, BEDROCK_STOP)],
+  [
+    "a citation with a location the SDK does not know and fields it drops",
+    concat(
+      BEDROCK_START,
+      awsEvent("contentBlockDelta", { contentBlockIndex: 0, delta: { text: "Cited." } }),
+      awsEvent("contentBlockDelta", {
+        contentBlockIndex: 0,
+        delta: {
+          citation: {
+            title: "Doc",
+            extra: 1,
+            sourceContent: [{ text: "quote", extra: 2 }],
+            location: { futureKind: { start: 1 } },
           },
-        }),
-        awsEvent("contentBlockDelta", {
-          contentBlockIndex: 0,
-          delta: { citation: { title: "Web", location: { web: { url: "https://x.test" } } } },
-        }),
-        awsEvent("contentBlockStop", { contentBlockIndex: 0 }),
-        STOP,
+        },
+      }),
+      awsEvent("contentBlockDelta", {
+        contentBlockIndex: 0,
+        delta: { citation: { title: "Web", location: { web: { url: "https://x.test" } } } },
+      }),
+      awsEvent("contentBlockStop", { contentBlockIndex: 0 }),
+      BEDROCK_STOP,
+    ),
+  ],
+  [
+    "a modeled exception mid-stream",
+    concat(
+      BEDROCK_START,
+      BEDROCK_TEXT,
+      awsException("throttlingException", { message: "Too many tokens" }),
+    ),
+  ],
+  [
+    "a modeled exception without a message",
+    concat(BEDROCK_START, BEDROCK_TEXT, awsException("serviceUnavailableException", {})),
+  ],
+  [
+    "an exception the SDK does not model",
+    concat(BEDROCK_START, BEDROCK_TEXT, awsException("weirdException", { message: "odd" })),
+  ],
+  [
+    "an error message",
+    concat(
+      BEDROCK_START,
+      encodeEventStreamMessage(
+        { ":message-type": "error", ":error-code": "InternalFailure", ":error-message": "boom" },
+        "",
       ),
-    ],
-    [
-      "a modeled exception mid-stream",
-      concat(START, TEXT, awsException("throttlingException", { message: "Too many tokens" })),
-    ],
-    [
-      "a modeled exception without a message",
-      concat(START, TEXT, awsException("serviceUnavailableException", {})),
-    ],
-    [
-      "an exception the SDK does not model",
-      concat(START, TEXT, awsException("weirdException", { message: "odd" })),
-    ],
-    [
-      "an error message",
-      concat(
-        START,
-        encodeEventStreamMessage(
-          { ":message-type": "error", ":error-code": "InternalFailure", ":error-message": "boom" },
-          "",
-        ),
-      ),
-    ],
-    ["a body cut before messageStop", concat(START, TEXT)],
-    ["a body cut inside a message", whole.subarray(0, START.length + 7)],
-    ["a message whose checksum does not match", corrupt],
-    ["an empty body", new Uint8Array(0)],
-  ];
-  for (const [what, body] of faults) {
-    it(`${what}: the same events and the same failure`, async () => {
-      const sdk = await readWith(bedrockOn([body], "sdk"));
-      for (const how of ["whole", "bytes", 5] as const) {
-        for (const path of OUR_PATHS) {
-          const ours = await readWith(bedrockOn(pieces(body, how), path));
-          expect(ours, `${what} ${how} ${path}`).toEqual(sdk);
-        }
-      }
-    });
-  }
+    ),
+  ],
+  ["a body cut before messageStop", concat(BEDROCK_START, BEDROCK_TEXT)],
+  ["a body cut inside a message", bedrockWhole.subarray(0, BEDROCK_START.length + 7)],
+  ["a message whose checksum does not match", corrupt],
+  ["an empty body", new Uint8Array(0)],
+];
+samePaths(
+  "bedrockModel reads a response the same way on both paths",
+  "bedrock",
+  bedrockOn,
+  BEDROCK_FAULTS,
+  JSON.stringify({ message: "The model is not ready." }),
+  { fallbackBatches: true },
+);
 
-  const bodies = recordedBodies("bedrock");
-  it.runIf(process.env.CI === "true")("has recordings in CI", () => {
-    expect(bodies.length).toBeGreaterThan(0);
-  });
-  for (const { name, body } of bodies) {
-    it(`${name}: the same events whole, byte by byte and in random pieces`, async () => {
-      const sdk = await readWith(bedrockOn([body], "sdk"));
-      expect(sdk.events.length).toBeGreaterThan(0);
-      for (const how of ["whole", "bytes", 7, 1_234] as const) {
-        for (const path of pathsFor(how)) {
-          expect(
-            await readWith(bedrockOn(pieces(body, how), path)),
-            `${name} ${how} ${path}`,
-          ).toEqual(sdk);
-        }
-      }
-    }, 60_000);
-  }
-
+describe("bedrockModel's own read: retries and the socket", () => {
   it("a stream whose first message is a retryable exception is asked again, on both paths", async () => {
     const answers = [
       awsException("throttlingException", { message: "Too many requests" }),
-      concat(START, TEXT, STOP),
+      concat(BEDROCK_START, BEDROCK_TEXT, BEDROCK_STOP),
     ];
     const read = async (sdkStream: boolean) => {
       let calls = 0;
@@ -798,17 +784,19 @@ describe("bedrockModel reads a response the same way on both paths", () => {
   });
 
   it("the default path yields one array per network chunk; the fallback one per event", async () => {
-    const half = START.length + TEXT.length;
+    const half = BEDROCK_START.length + BEDROCK_TEXT.length;
     const batches: StreamEvent[][] = [];
-    for await (const batch of bedrockOn([whole.subarray(0, half), whole.subarray(half)], "reader")
-      .streamBatches!(REQUEST, { signal: new AbortController().signal })) {
+    for await (const batch of bedrockOn(
+      [bedrockWhole.subarray(0, half), bedrockWhole.subarray(half)],
+      "reader",
+    ).streamBatches!(REQUEST, { signal: new AbortController().signal })) {
       batches.push([...batch]);
     }
     expect(batches.length).toBeLessThanOrEqual(3);
-    expect(batches.flat()).toEqual((await readWith(bedrockOn([whole], "sdk"))).events);
+    expect(batches.flat()).toEqual((await readWith(bedrockOn([bedrockWhole], "sdk"))).events);
     // Over a real socket (Node's HTTP handler) too.
     let overHttp = 0;
-    for await (const _ of bedrockOn([whole], "node-unpaced").streamBatches!(REQUEST, {
+    for await (const _ of bedrockOn([bedrockWhole], "node-unpaced").streamBatches!(REQUEST, {
       signal: new AbortController().signal,
     }))
       overHttp++;

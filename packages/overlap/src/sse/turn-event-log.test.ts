@@ -125,4 +125,35 @@ describe("sseResponseBody", () => {
     expect(log.closed).toBe(false);
     expect(log.append(text("b"))).toBe("t6:2");
   });
+
+  it("sends the events of one turn of the event loop as one chunk, and tells onClose once", async () => {
+    const log = new TurnEventLog("t7");
+    let closes = 0;
+    const body = sseResponseBody((signal) => log.read(undefined, signal), {
+      onClose: () => closes++,
+    });
+    log.append(text("a"));
+    log.append(text("b"));
+    log.append(text("c"));
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    const first = decoder.decode((await reader.read()).value);
+    expect([...first.matchAll(/^id: (.*)$/gm)].map((m) => m[1])).toEqual(["t7:1", "t7:2", "t7:3"]);
+    log.append(done);
+    log.close();
+    const rest: string[] = [];
+    for (;;) {
+      const { done: over, value } = await reader.read();
+      if (over) break;
+      rest.push(decoder.decode(value));
+    }
+    expect(rest.join("")).toContain("id: t7:4");
+    expect(closes).toBe(1);
+    const cancelled = sseResponseBody((signal) => new TurnEventLog("t8").read(undefined, signal), {
+      onClose: () => closes++,
+    });
+    await cancelled.cancel();
+    await cancelled.cancel();
+    expect(closes).toBe(2);
+  });
 });

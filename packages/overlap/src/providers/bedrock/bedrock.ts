@@ -218,11 +218,14 @@ function takeNodeBody(take: (body: Readable, first: Uint8Array) => void): TakeBo
 async function firstMessageBytes(body: Readable): Promise<Uint8Array> {
   const pieces: Uint8Array[] = [];
   let length = 0;
+  /** The first message's length, once its first four bytes came. */
+  let total: number | undefined;
   const enough = (): boolean => {
-    if (length < 12) return false;
-    const head = pieces.length === 1 ? (pieces[0] as Uint8Array) : concat(pieces, length);
-    const total = new DataView(head.buffer, head.byteOffset, 4).getUint32(0);
-    return length >= total || total > MAX_EVENT_STREAM_MESSAGE_BYTES;
+    if (total === undefined && length >= 4) {
+      const head = concat(pieces, length);
+      total = new DataView(head.buffer, head.byteOffset, 4).getUint32(0);
+    }
+    return total !== undefined && (length >= total || total > MAX_EVENT_STREAM_MESSAGE_BYTES);
   };
   for (;;) {
     const piece = body.read() as Uint8Array | null;

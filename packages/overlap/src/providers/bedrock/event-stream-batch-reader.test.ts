@@ -78,5 +78,11 @@ describe("EventStreamBatchReader", () => {
     expect(firstMessageType(BODY.subarray(0, 10))).toBeUndefined();
     const error = encodeEventStreamMessage({ ":message-type": "error", ":error-code": "X" }, "");
     expect(firstMessageType(error)).toBe("error");
+    // A header in UTF-8 before it (the names and values are ASCII in practice, not always).
+    const accented = encodeEventStreamMessage(
+      { "x-note": "héllo ✓", ":message-type": "exception" },
+      "{}",
+    );
+    expect(firstMessageType(accented)).toBe("exception");
   });
 });

@@ -205,7 +205,7 @@ function readHeaders(
   let at = start;
   while (at < end) {
     const nameLength = data[at] as number;
-    const name = text.decode(data.subarray(at + 1, at + 1 + nameLength));
+    const name = headerText(data.subarray(at + 1, at + 1 + nameLength), text);
     at += 1 + nameLength;
     const type = data[at] as number;
     at += 1;
@@ -230,7 +230,7 @@ function readHeaders(
       case 7: {
         // string
         const size = view.getUint16(at);
-        if (type === 7) headers.set(name, text.decode(data.subarray(at + 2, at + 2 + size)));
+        if (type === 7) headers.set(name, headerText(data.subarray(at + 2, at + 2 + size), text));
         at += 2 + size;
         break;
       }
@@ -243,6 +243,20 @@ function readHeaders(
   }
   if (at !== end) throw new Error("An event stream message's headers overrun their length.");
   return headers;
+}
+
+/**
+ * A header's name or value: ASCII in practice (`:event-type`, `contentBlockDelta`), read without
+ * a decoder call (three headers a message, on every event); UTF-8 otherwise.
+ */
+function headerText(bytes: Uint8Array, text: InstanceType<typeof TextDecoder>): string {
+  let ascii = "";
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i] as number;
+    if (byte >= 0x80) return text.decode(bytes);
+    ascii += String.fromCharCode(byte);
+  }
+  return ascii;
 }
 
 /**
