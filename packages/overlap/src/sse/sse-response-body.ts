@@ -42,6 +42,12 @@ export function sseResponseBody(
   let open = true;
   let pending = "";
   let scheduled = false;
+  /** The source's failure, once it failed: the stream errors once what was written is read. */
+  let failure: { error: unknown } | undefined;
+  const fail = (stream: ReadableStreamDefaultController<Uint8Array>, error: unknown) => {
+    over();
+    stream.error(error);
+  };
   const over = () => {
     if (!open) return;
     open = false;
@@ -82,12 +88,20 @@ export function sseResponseBody(
             write(encodeAgentEvent(event, id));
           flush();
           if (open) stream.close();
-        } catch (err) {
-          if (open) stream.error(err);
+        } catch (error) {
+          if (!open) return;
+          // Erroring a stream drops its queue: the frames written before the failure are sent
+          // first, and the stream errors at the next pull, once they were read.
+          flush();
+          failure = { error };
+          if ((stream.desiredSize ?? 0) > 0) fail(stream, error);
         } finally {
-          over();
+          if (!failure) over();
         }
       })();
+    },
+    pull(stream) {
+      if (failure && open) fail(stream, failure.error);
     },
     cancel() {
       over();
