@@ -91,6 +91,37 @@ async function relay(
 const indexOf = (seen: AgentEvent[], pred: (e: AgentEvent) => boolean) => seen.findIndex(pred);
 
 describe("StreamedRound.relay", () => {
+  it("handles a block's deltas that came in one network read as one", async () => {
+    const events = buildStreamEvents(
+      [
+        { type: "text", text: "Adding it." },
+        { type: "tool_use", id: "toolu_a", name: "add_to_cart", input: { sku: "AERO-1" } },
+      ],
+      { chunkSize: 3 },
+    );
+    const textDeltas = (seen: AgentEvent[]) =>
+      seen.filter((e) => e.type === "text-delta").map((e) => (e as { text: string }).text);
+    const previews = (seen: AgentEvent[]) => seen.filter((e) => e.type === "tool-input-preview");
+    const oneByOne = await relay(events);
+    expect(textDeltas(oneByOne.seen).length).toBeGreaterThan(1);
+    const round = new StreamedRound({
+      executor: shop().executor,
+      sink: (e) => batched.push(e),
+      previewIntervalMs: 0,
+    });
+    const batched: AgentEvent[] = [];
+    const result = await round.relay(
+      (async function* () {
+        yield events;
+      })(),
+    );
+    expect(textDeltas(batched)).toEqual(["Adding it."]);
+    expect(previews(batched)).toHaveLength(1);
+    expect(previews(oneByOne.seen).length).toBeGreaterThan(1);
+    expect(result.assistant).toEqual(oneByOne.result.assistant);
+    expect(result.toolResults).toEqual(oneByOne.result.toolResults);
+  });
+
   it("starts a tool while the model is still generating later blocks", async () => {
     const { seen } = await relay(buildStreamEvents(blocks), { delayMs: 2 });
     const firstRunning = indexOf(

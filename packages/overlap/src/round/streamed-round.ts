@@ -15,6 +15,7 @@ import type { RoundTimings } from "../protocol/round-timings.js";
 import type { StopReason } from "../protocol/stop-reason.js";
 import type { Usage } from "../protocol/usage.js";
 import { type AssemblerReport, BlockAssembler } from "../stream/block-assembler.js";
+import { joinDeltas } from "../stream/join-deltas.js";
 import {
   type AssistantMessage,
   isCallBlock,
@@ -228,8 +229,8 @@ export class StreamedRound {
         // A network chunk's events, in one synchronous pass; a sink or a tool may abort between.
         // A call that starts in the chunk gets the event loop before the rest is read, so it
         // begins its work (its ledger lookup, its I/O) while the model still writes, as with
-        // one event at a time.
-        for (const event of value) {
+        // one event at a time. A block's deltas that came together are handled as one.
+        for (const event of joinDeltas(value)) {
           if (this.#assembler.ended) break;
           if (signal?.aborted) return abortedError();
           this.#clock.event();
