@@ -14,6 +14,7 @@ import { withoutResponsesData } from "../openai/responses-input.js";
 import { responseBatches, sdkEventStream, streamErrorEvent } from "../sdk-stream.js";
 import { eachEvent } from "../sse-batches.js";
 import { messagesForClaude } from "./messages-for-claude.js";
+import { parseDeltaData } from "./parse-delta-data.js";
 
 /** Options of {@link anthropicModel}. */
 export interface AnthropicModelOptions {
@@ -116,7 +117,9 @@ function messagesFrame(frame: SseFrame, out: StreamEvent[]): boolean | undefined
     out.push(streamErrorEvent(frame.data));
     return true;
   }
-  if (frame.data !== "") out.push(JSON.parse(frame.data) as StreamEvent);
+  if (frame.data === "") return undefined;
+  const delta = frame.event === "content_block_delta" ? parseDeltaData(frame.data) : undefined;
+  out.push(delta ?? (JSON.parse(frame.data) as StreamEvent));
   return undefined;
 }
 
