@@ -38,7 +38,8 @@ const END = 'event: message_stop\ndata: {"type":"message_stop"}\n\n';
 
 /**
  * The pacings, as overlap-sim writes `bench:peers`' arguments (7 characters a delta on average,
- * a token being 4): `paced` at 200 tokens/s, a frame every 8.75 ms give or take a quarter;
+ * a token being 4; the frame here carries 8, and the timers fire a little late, so `fast` runs a
+ * little under its nominal rate): `paced` at 200 tokens/s, a frame every 8.75 ms give or take a quarter;
  * `fast` at 12,000 tokens/s, 7 frames a millisecond. Each comes as a short and a long stream:
  * the difference is what frames cost (the fixed cost of a request, e.g. the SDK building it,
  * cancels out).
@@ -91,14 +92,21 @@ const READERS: Record<string, Reader> = {
         bytes += chunk.length;
       });
       socket.on("error", reject);
-      socket.on("close", () => (bytes > 0 ? resolve() : reject(new Error("no bytes"))));
+      socket.on("close", () => {
+        // The response head and the chunk sizes come on top of the frames.
+        if (bytes >= PACINGS[pacing].frames * FRAME.length) resolve();
+        else reject(new Error(`the raw socket read ${bytes} bytes`));
+      });
     }),
   "node:http": (port, pacing) =>
     new Promise((resolve, reject) => {
       http
         .get({ host: "127.0.0.1", port, path: `/${pacing}`, agent }, (res) => {
-          res.on("data", () => {});
-          res.on("end", resolve);
+          let bytes = 0;
+          res.on("data", (chunk: Buffer) => {
+            bytes += chunk.length;
+          });
+          res.on("end", () => whole(res, pacing, bytes, resolve, reject));
         })
         .on("error", reject);
     }),
@@ -106,10 +114,11 @@ const READERS: Record<string, Reader> = {
     new Promise((resolve, reject) => {
       http
         .get({ host: "127.0.0.1", port, path: `/${pacing}`, agent }, (res) => {
+          let bytes = 0;
           res.on("readable", () => {
-            while (res.read() !== null);
+            for (let chunk = res.read(); chunk !== null; chunk = res.read()) bytes += chunk.length;
           });
-          res.on("end", resolve);
+          res.on("end", () => whole(res, pacing, bytes, resolve, reject));
         })
         .on("error", reject);
     }),
@@ -117,6 +126,18 @@ const READERS: Record<string, Reader> = {
   "overlap unpaced": (port, pacing) =>
     overlapRead(port, pacing, createNodeHttpFetch({ minReadIntervalMs: 0 })),
 };
+
+/** Settles a node:http read: every frame came, with a 200, or the reader measured nothing. */
+function whole(
+  res: http.IncomingMessage,
+  pacing: Pacing,
+  bytes: number,
+  resolve: () => void,
+  reject: (err: Error) => void,
+): void {
+  if (res.statusCode === 200 && bytes >= PACINGS[pacing].frames * FRAME.length) resolve();
+  else reject(new Error(`node:http read ${bytes} bytes with status ${res.statusCode}`));
+}
 
 /** One stream read by `anthropicModel`, its events counted and dropped. */
 async function overlapRead(port: number, pacing: Pacing, fetch: typeof globalThis.fetch) {

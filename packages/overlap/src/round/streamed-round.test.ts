@@ -331,6 +331,35 @@ describe("StreamedRound.relay", () => {
     assertValidContinuation(result.assistant, result.toolResults);
   });
 
+  it("keeps what a read's joined deltas added before the block limit, as one delta at a time does", async () => {
+    const chunkSize = 256 * 1024;
+    const events = buildStreamEvents(
+      [{ type: "text", text: "x".repeat(DEFAULT_MAX_BLOCK_CHARS + chunkSize) }],
+      { chunkSize },
+    );
+    const oneByOne = await relay(events);
+    const textOf = (assistant: { content: { type: string; text?: string }[] }) =>
+      assistant.content.find((b) => b.type === "text")?.text?.length;
+    expect(textOf(oneByOne.result.assistant)).toBe(DEFAULT_MAX_BLOCK_CHARS);
+    const seen: AgentEvent[] = [];
+    const round = new StreamedRound({
+      executor: shop().executor,
+      sink: (e) => seen.push(e),
+      previewIntervalMs: 0,
+    });
+    const result = await round.relay(
+      (async function* () {
+        yield events;
+      })(),
+    );
+    expect(result.error).toMatchObject({ code: "limit_exceeded" });
+    expect(textOf(result.assistant)).toBe(DEFAULT_MAX_BLOCK_CHARS);
+    const shown = seen
+      .filter((e) => e.type === "text-delta")
+      .reduce((n, e) => n + (e as { text: string }).text.length, 0);
+    expect(shown).toBe(DEFAULT_MAX_BLOCK_CHARS);
+  });
+
   it("bounds a block at DEFAULT_MAX_BLOCK_CHARS when no limit is given: a longer one ends the round with limit_exceeded, calls before it answered", async () => {
     const chunkSize = 256 * 1024;
     const events = buildStreamEvents(

@@ -15,7 +15,7 @@ import type { RoundTimings } from "../protocol/round-timings.js";
 import type { StopReason } from "../protocol/stop-reason.js";
 import type { Usage } from "../protocol/usage.js";
 import { type AssemblerReport, BlockAssembler } from "../stream/block-assembler.js";
-import { joinDeltas } from "../stream/join-deltas.js";
+import { deltasJoinedIn, joinDeltas } from "../stream/join-deltas.js";
 import {
   type AssistantMessage,
   isCallBlock,
@@ -234,7 +234,7 @@ export class StreamedRound {
           if (this.#assembler.ended) break;
           if (signal?.aborted) return abortedError();
           this.#clock.event();
-          for (const report of this.#assembler.push(event)) this.#handle(report);
+          this.#push(event);
           if (this.#streamError) return this.#streamError;
           if (this.#started) {
             this.#started = false;
@@ -256,6 +256,26 @@ export class StreamedRound {
       // Leave the provider's stream (closes the HTTP response) without waiting on it.
       iterator?.return?.()?.catch?.(() => {});
     }
+  }
+
+  /**
+   * One event of a batch to the assembler, its reports handled. A joined delta the assembler
+   * refuses goes again as the deltas it was joined from: those before the refused one are kept
+   * and shown, as they would have been had they come in separate reads.
+   */
+  #push(event: StreamEvent): void {
+    let reports: readonly AssemblerReport[];
+    try {
+      reports = this.#assembler.push(event);
+    } catch (err) {
+      const joined = deltasJoinedIn(event);
+      if (!joined) throw err;
+      for (const part of joined) {
+        for (const report of this.#assembler.push(part)) this.#handle(report);
+      }
+      return;
+    }
+    for (const report of reports) this.#handle(report);
   }
 
   #handle(report: AssemblerReport): void {

@@ -4,7 +4,7 @@ import { isOverlapError } from "../errors.js";
 import { streamFixtures } from "../testing/fixtures.js";
 import { mulberry32, sseToStreamEvents } from "../testing/replay.js";
 import { type AssemblerReport, BlockAssembler } from "./block-assembler.js";
-import { joinDeltas } from "./join-deltas.js";
+import { deltasJoinedIn, joinDeltas } from "./join-deltas.js";
 import type { StreamEvent } from "./stream-event.js";
 
 const text = (index: number, t: string): StreamEvent => ({
@@ -108,6 +108,20 @@ describe("joinDeltas", () => {
     const notAnIndex = { ...text(0, "b"), index: "0" } as unknown as StreamEvent;
     const events = [text(0, "a"), broken, text(0, "b"), notAnIndex, text(0, "c")];
     expect(joinDeltas(events)).toEqual(events);
+  });
+
+  it("leaves what is not an event object where it is", () => {
+    const events = [text(0, "a"), null, text(0, "b"), text(0, "c")] as unknown as StreamEvent[];
+    const out = joinDeltas(events);
+    expect(out).toEqual([text(0, "a"), null, text(0, "bc")]);
+  });
+
+  it("tells the deltas a joined delta was made of, and nothing for any other event", () => {
+    const events = [text(0, "a"), text(0, "b"), stop(0)];
+    const [joined, stopped] = joinDeltas(events);
+    expect(deltasJoinedIn(joined!)).toEqual([text(0, "a"), text(0, "b")]);
+    expect(deltasJoinedIn(stopped!)).toBeUndefined();
+    expect(deltasJoinedIn(events[0]!)).toBeUndefined();
   });
 
   it("keeps signature and citation deltas as they came", () => {

@@ -24,8 +24,14 @@ function piece(delta: ContentDelta | undefined): string | undefined {
   }
 }
 
+/** The deltas each joined delta was made of, for a reader that must apply them one by one. */
+const parts = new WeakMap<StreamEvent, readonly StreamEvent[]>();
+
 function joinable(event: StreamEvent): event is BlockDelta {
+  // A stream's events may be anything (a frame whose data is `null`): only objects join.
   return (
+    typeof event === "object" &&
+    event !== null &&
     event.type === "content_block_delta" &&
     typeof event.index === "number" &&
     piece(event.delta) !== undefined
@@ -77,11 +83,23 @@ export function joinDeltas(events: readonly StreamEvent[]): readonly StreamEvent
       out ??= events.slice(0, i);
       let text = "";
       for (let k = i; k < end; k++) text += piece((events[k] as BlockDelta).delta)!;
-      out.push(joined(event as BlockDelta, text));
+      const delta = joined(event as BlockDelta, text);
+      parts.set(delta, events.slice(i, end));
+      out.push(delta);
     } else if (out) {
       out.push(event);
     }
     i = end;
   }
   return out ?? events;
+}
+
+/**
+ * The deltas `event` was joined from by {@link joinDeltas}, in order; undefined for any other
+ * event. A reader whose check refuses a joined delta (a block's size limit, which the run crosses
+ * somewhere) applies them one by one instead, so that what came before the refusal is kept, as
+ * it would have been had they come apart.
+ */
+export function deltasJoinedIn(event: StreamEvent): readonly StreamEvent[] | undefined {
+  return parts.get(event);
 }
