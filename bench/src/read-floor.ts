@@ -37,18 +37,17 @@ const FRAME =
 const END = 'event: message_stop\ndata: {"type":"message_stop"}\n\n';
 
 /**
- * The pacings, as overlap-sim writes `bench:peers`' arguments (7 characters a delta on average,
- * a token being 4; the frame here carries 8, and the timers fire a little late, so `fast` runs a
- * little under its nominal rate): `paced` at 200 tokens/s, a frame every 8.75 ms give or take a quarter;
- * `fast` at 12,000 tokens/s, 7 frames a millisecond. Each comes as a short and a long stream:
- * the difference is what frames cost (the fixed cost of a request, e.g. the SDK building it,
- * cancels out).
+ * The pacings of `bench:peers`' two sims, whose arguments come in 8-character deltas (2 tokens)
+ * with no jitter: `paced` at 200 tokens/s, a frame every 10 ms; `fast` at 12,000 tokens/s, 6
+ * frames a millisecond (the timers fire a little late: a little under that rate). Each comes as
+ * a short and a long stream: the difference is what frames cost (the fixed cost of a request,
+ * e.g. the SDK building it, cancels out).
  */
 const PACINGS = {
-  "paced-short": { frames: 40, burst: 1, everyMs: 8.75, jitter: 0.25 },
-  "paced-long": { frames: 240, burst: 1, everyMs: 8.75, jitter: 0.25 },
-  "fast-short": { frames: 1_000, burst: 7, everyMs: 1, jitter: 0 },
-  "fast-long": { frames: 9_000, burst: 7, everyMs: 1, jitter: 0 },
+  "paced-short": { frames: 40, burst: 1, everyMs: 10 },
+  "paced-long": { frames: 240, burst: 1, everyMs: 10 },
+  "fast-short": { frames: 1_000, burst: 6, everyMs: 1 },
+  "fast-long": { frames: 9_000, burst: 6, everyMs: 1 },
 } as const;
 type Pacing = keyof typeof PACINGS;
 
@@ -64,8 +63,7 @@ const server = http.createServer((req, res) => {
   let sent = 0;
   let timer;
   const next = () => {
-    const spread = 1 + pacing.jitter * (2 * Math.random() - 1);
-    timer = setTimeout(write, pacing.everyMs * spread);
+    timer = setTimeout(write, pacing.everyMs);
   };
   const write = () => {
     for (let k = 0; k < pacing.burst && sent < pacing.frames; k++, sent++) res.write(FRAME);
