@@ -10,6 +10,7 @@ describe("parseLoadOptions", () => {
       loneTurns: 4,
       build: "dist",
       logLevel: "info",
+      shopNodeOptions: [],
     });
     expect(parseLoadOptions([], { LOAD_CONVERSATIONS: "50" }).conversations).toBe(50);
   });
@@ -30,6 +31,8 @@ describe("parseLoadOptions", () => {
           "prof",
           "--log-level",
           "warn",
+          "--shop-node-option=--max-semi-space-size=32",
+          "--shop-node-option=--heap-growing-percent=50",
         ],
         { LOAD_CONVERSATIONS: "50" },
       ),
@@ -41,6 +44,7 @@ describe("parseLoadOptions", () => {
       build: "source",
       profileDir: "prof",
       logLevel: "warn",
+      shopNodeOptions: ["--max-semi-space-size=32", "--heap-growing-percent=50"],
     });
   });
 
@@ -65,6 +69,12 @@ describe("parseLoadOptions", () => {
     expect(() => parseLoadOptions(["--rate", "fast"])).toThrow(/--rate/);
     expect(() => parseLoadOptions(["--think-ms", "-1"])).toThrow(/--think-ms/);
     expect(() => parseLoadOptions(["--rate", "5", "--duration-s", "0"])).toThrow(/--duration-s/);
+  });
+
+  it("refuses a shop node option that is not an option", () => {
+    expect(() => parseLoadOptions(["--shop-node-option=max-semi-space-size=32"])).toThrow(
+      /--shop-node-option takes a node option/,
+    );
   });
 
   it("derives the think time from the rate: conversations over rate, minus a lone turn", () => {

@@ -35,6 +35,11 @@ export interface LoadOptions {
   profileDir?: string;
   /** The shop's `LOG_LEVEL` (default `info`, as `npm start` runs). */
   logLevel: string;
+  /**
+   * Extra options of the shop's node (`--shop-node-option=--heap-growing-percent=50`, repeatable),
+   * to measure a V8 or Node flag against the same run without it; none by default.
+   */
+  shopNodeOptions: string[];
 }
 
 /** The usage text. */
@@ -50,6 +55,9 @@ export const LOAD_USAGE = `Usage: npm run bench:load --workspace bench -- [optio
   --build dist|source the shop and model from their build (default) or through tsx
   --profile DIR       node --cpu-prof of the shop and the model, written into DIR
   --log-level LEVEL   the shop's LOG_LEVEL (default info)
+  --shop-node-option=FLAG
+                      one more option of the shop's node, e.g.
+                      --shop-node-option=--max-semi-space-size=32 (repeatable)
 
 Without --rate or --think-ms every conversation sends the demo request at the same moment.
 `;
@@ -75,6 +83,7 @@ export function parseLoadOptions(
       build: { type: "string" },
       profile: { type: "string" },
       "log-level": { type: "string" },
+      "shop-node-option": { type: "string", multiple: true },
     },
     strict: true,
   });
@@ -94,6 +103,7 @@ export function parseLoadOptions(
     build,
     ...(values.profile ? { profileDir: values.profile } : {}),
     logLevel: values["log-level"] ?? "info",
+    shopNodeOptions: (values["shop-node-option"] ?? []).map(nodeOption),
   };
 }
 
@@ -131,6 +141,16 @@ export function thinkMsFor(conversations: number, rate: number, loneTurnMs: numb
     );
   }
   return Math.round(cycleMs - loneTurnMs);
+}
+
+/** A node option as given, refused unless it is one (an option starts with `-`). */
+function nodeOption(value: string): string {
+  if (!value.startsWith("-")) {
+    throw new RangeError(
+      `--shop-node-option takes a node option such as --max-semi-space-size=32, got "${value}".`,
+    );
+  }
+  return value;
 }
 
 function whole(name: string, value: string, min: number): number {

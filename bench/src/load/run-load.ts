@@ -100,7 +100,7 @@ export async function main(options: LoadOptions): Promise<void> {
   try {
     const shop = await spawnShopProcess({
       build: options.build,
-      nodeOptions: profile("shop"),
+      nodeOptions: [...profile("shop"), ...options.shopNodeOptions],
       env: {
         DATA_DIR: dataDir,
         ANTHROPIC_BASE_URL: model.url,

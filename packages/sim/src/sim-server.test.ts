@@ -1,3 +1,4 @@
+import { request as httpRequest } from "node:http";
 import Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
 import type { SimRequest } from "./sim-request.js";
@@ -196,6 +197,47 @@ describe("pacing on the wire", () => {
     // A short answer (max_tokens cuts it), not streamed: it arrives when fully generated.
     const next = await rawPost(`${sim.url}/v1/messages`, { ...hello, max_tokens: 3 });
     expect(next.status).toBe(200);
+  });
+
+  it("reads a body sent in pieces, and drops a request whose client leaves mid-body", async () => {
+    const seen: string[] = [];
+    const sim = await startTestSim({
+      policy: (request) => {
+        seen.push(JSON.stringify(request.messages));
+        return { blocks: [{ type: "text", text: "ok" }] };
+      },
+    });
+    const body = JSON.stringify({ ...hello, messages: [{ role: "user", content: "piece" }] });
+    const post = (pieces: readonly string[], leave: boolean) =>
+      new Promise<number | "left">((resolve, reject) => {
+        const req = httpRequest(`${sim.url}/v1/messages`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "transfer-encoding": "chunked" },
+        });
+        req.on("response", (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on("error", (error) => (leave ? resolve("left") : reject(error)));
+        void (async () => {
+          for (const piece of pieces) {
+            req.write(piece);
+            await new Promise((r) => setTimeout(r, 20));
+          }
+          if (leave) req.destroy();
+          else req.end();
+        })();
+      });
+    const third = Math.ceil(body.length / 3);
+    const pieces = [body.slice(0, third), body.slice(third, 2 * third), body.slice(2 * third)];
+    expect(await post(pieces, false)).toBe(200);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toContain("piece");
+    expect(await post(pieces.slice(0, 2), true)).toBe("left");
+    await new Promise((r) => setTimeout(r, 50));
+    expect(seen).toHaveLength(1);
+    expect(await post(pieces, false)).toBe(200);
+    expect(seen).toHaveLength(2);
   });
 
   it("closes promptly with a stream in progress", async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { catalogIndex, type Resolution } from "./product-resolver.js";
+import { generateCatalog } from "../domain/catalog.js";
+import { catalogIndex, ProductIndex, type Resolution } from "./product-resolver.js";
 import { editDistance, singular, wordSimilarity, wordsOf } from "./text-match.js";
 import { chineseToEnglish } from "./zh-lexicon.js";
 
@@ -94,6 +95,27 @@ describe("the product resolver", () => {
     expect(name(index.resolve("sokcs", { among: inCart }))).toBe("Merino Wool Socks");
     expect(index.resolve("the socks", { among: ["p-0002", "p-0105"] }).kind).toBe("ambiguous");
     expect(name(index.resolve("nimbus", { prefer: ["p-0173"] }))).toBe("Nimbus Trail Shoe");
+  });
+
+  it("answers a mention asked again with the same frozen resolution, per options", () => {
+    const fresh = new ProductIndex(generateCatalog());
+    const first = fresh.resolve("zebra trail runner");
+    expect(fresh.resolve("zebra trail runner")).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(first.kind === "ambiguous" && Object.isFrozen(first.candidates)).toBe(true);
+    expect(first.kind === "ambiguous" && Object.isFrozen(first.unmatched)).toBe(true);
+    // Other options are another question: the cart's socks against the whole catalog's.
+    expect(fresh.resolve("the socks", { among: ["p-0002", "p-0105"] }).kind).toBe("ambiguous");
+    expect(name(fresh.resolve("the socks", { among: ["p-0002", "p-0001"] }))).toBe(
+      "Merino Wool Socks",
+    );
+    expect(name(fresh.resolve("nimbus", { prefer: ["p-0173"] }))).toBe("Nimbus Trail Shoe");
+    expect(fresh.resolve("nimbus", { prefer: ["p-0173"] })).not.toBe(fresh.resolve("nimbus"));
+    // The same answers as an index that never cached anything.
+    const other = new ProductIndex(generateCatalog());
+    for (const query of ["zebra trail runner", "nimbus", "merino hat", ""]) {
+      expect(fresh.resolve(query)).toEqual(other.resolve(query));
+    }
   });
 
   it("lists every product a description covers", () => {

@@ -68,6 +68,8 @@ const STRONG = 0.62;
 const TIE = 0.08;
 /** Typed words whose similarities stay cached (a few MB at most). */
 const MAX_CACHED_WORDS = 5_000;
+/** Resolutions kept, by mention and options (a few hundred KB at most). */
+const MAX_CACHED_RESOLUTIONS = 1_000;
 
 /** The catalog index; see the module comment. */
 export class ProductIndex {
@@ -82,6 +84,12 @@ export class ProductIndex {
   readonly #similarities = new Map<string, ReadonlyMap<string, number>>();
   /** The products holding each catalog word in a field: a mention scores only those. */
   readonly #entriesByWord = new Map<string, Entry[]>();
+  /**
+   * Each resolution by its mention and options: the script resolves a turn's mentions again at
+   * every request of the turn (and some twice in one), and the index never changes, so the
+   * answer is the same. Frozen, since callers share it. Bounded: emptied when full.
+   */
+  readonly #resolutions = new Map<string, Resolution>();
 
   constructor(products: readonly Product[]) {
     this.#entries = products.map((product) => ({
@@ -221,8 +229,18 @@ export class ProductIndex {
     return row;
   }
 
-  /** The one product a mention means, or why there is not one; see {@link Resolution}. */
+  /** The one product a mention means, or why there is not one; see {@link Resolution}. Frozen. */
   resolve(text: string, options: ResolveOptions = {}): Resolution {
+    const key = JSON.stringify([text, options.among ?? null, options.prefer ?? []]);
+    const known = this.#resolutions.get(key);
+    if (known) return known;
+    const resolution = frozen(this.#resolve(text, options));
+    if (this.#resolutions.size >= MAX_CACHED_RESOLUTIONS) this.#resolutions.clear();
+    this.#resolutions.set(key, resolution);
+    return resolution;
+  }
+
+  #resolve(text: string, options: ResolveOptions): Resolution {
     const scored = this.score(text, options);
     const top = scored[0];
     if (!top || top.score < STRONG) {
@@ -253,6 +271,16 @@ export class ProductIndex {
       .filter((s) => s.matched === words.length && s.score >= 0.55)
       .map((s) => s.product);
   }
+}
+
+/** `resolution` and its lists, frozen (the products are the catalog's, shared as they are). */
+function frozen(resolution: Resolution): Resolution {
+  if (resolution.kind === "found") Object.freeze(resolution.unmatched);
+  if (resolution.kind === "ambiguous") {
+    Object.freeze(resolution.unmatched);
+    Object.freeze(resolution.candidates);
+  }
+  return Object.freeze(resolution);
 }
 
 let shared: ProductIndex | undefined;

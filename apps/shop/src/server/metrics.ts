@@ -17,7 +17,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom
 import type { AppEnv } from "./app-env.js";
 import { bearerToken } from "./bearer-token.js";
 import { HttpError } from "./http-error.js";
-import { onSseClose } from "./sse-response.js";
+import { onSseClose, sseBodyOf } from "./sse-response.js";
 
 /** Distinct values one label may take before the rest are counted as `_other`. */
 export const MAX_LABEL_VALUES = 64;
@@ -190,12 +190,14 @@ export class ShopMetrics {
     const type = res.headers.get("content-type") ?? "";
     if (res.status >= 400 && type.includes("json")) {
       this.#errors.inc({ source: "http", code: this.#labels.code.value(await errorCode(res)) });
-    } else if (type.startsWith("text/event-stream") && res.body) {
+    } else if (type.startsWith("text/event-stream")) {
       // The shop's own SSE bodies tell when they are over; any other is counted through a stream.
+      const body = sseBodyOf(res) ?? res.body;
+      if (!body) return;
       const gauge = this.#openSse;
       gauge.inc();
-      if (!onSseClose(res.body, () => gauge.dec())) {
-        c.res = new Response(this.#countOpen(res.body), res);
+      if (!onSseClose(body, () => gauge.dec())) {
+        c.res = new Response(this.#countOpen(body), res);
       }
     }
   };

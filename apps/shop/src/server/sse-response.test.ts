@@ -1,7 +1,12 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
+import { Hono } from "hono";
 import type { AgentEvent, LoggedEvent } from "overlap-runtime";
 import { describe, expect, it } from "vitest";
-import { onSseClose, sseResponse } from "./sse-response.js";
+import type { Session } from "../db/shop-store.js";
+import type { AppEnv } from "./app-env.js";
+import { ShopMetrics } from "./metrics.js";
+import { onSseClose, sseBodyOf, sseResponse } from "./sse-response.js";
+import { StreamLimits } from "./stream-limits.js";
 
 const text = (seq: number): LoggedEvent => ({
   id: `t:${seq}`,
@@ -104,5 +109,65 @@ describe("sseResponse", () => {
 
   it("onSseClose refuses a body it did not make", () => {
     expect(onSseClose(new ReadableStream<Uint8Array>(), () => {})).toBe(false);
+  });
+
+  it("sseBodyOf gives the body of a response it made, and nothing for another", async () => {
+    const { log } = logOf(async function* () {
+      yield text(1);
+    });
+    const response = sseResponse(log, undefined);
+    const body = sseBodyOf(response);
+    expect(body).toBeDefined();
+    let closed = false;
+    expect(onSseClose(body!, () => (closed = true))).toBe(true);
+    expect((await chunksOf(response)).join("")).toContain("id: t:1");
+    expect(closed).toBe(true);
+    expect(sseBodyOf(new Response("x", { headers: { "content-type": "text/event-stream" } }))).toBe(
+      undefined,
+    );
+  });
+
+  it("the open-stream gauge and the stream limits know its end without reading the answer's body", async () => {
+    // On the Node server, reading `body` of Hono's light response makes a full web Response.
+    const metrics = new ShopMetrics();
+    const streams = new StreamLimits({ perChat: 1 });
+    let end: () => void = () => {};
+    const { log } = logOf(async function* () {
+      yield text(1);
+      await new Promise<void>((resolve) => {
+        end = resolve;
+      });
+    });
+    const app = new Hono<AppEnv>();
+    app.use(metrics.middleware);
+    app.use(streams.middleware);
+    app.get("/stream", (c) => {
+      c.set("session", { id: "chat-1", kind: "shopper", shopperId: "shopper-1" } as Session);
+      c.set("clientAddress", "10.0.0.1");
+      const permit = streams.acquire(c);
+      const response = sseResponse(log, undefined, { onClose: permit.release });
+      Object.defineProperty(response, "body", {
+        get: () => {
+          throw new Error("the answer's body was read");
+        },
+      });
+      return response;
+    });
+    const response = await app.request("/stream");
+    expect(response.status).toBe(200);
+    const gauge = async () =>
+      (await metrics.registry.getSingleMetric("shop_open_sse_connections")!.get()).values[0]?.value;
+    expect(await gauge()).toBe(1);
+    expect(streams.openFor("chat", "chat-1")).toBe(1);
+    const reading = (async () => {
+      const chunks: string[] = [];
+      const decoder = new TextDecoder();
+      for await (const chunk of sseBodyOf(response)!) chunks.push(decoder.decode(chunk));
+      return chunks.join("");
+    })();
+    end();
+    expect(await reading).toContain("id: t:1");
+    expect(await gauge()).toBe(0);
+    expect(streams.openFor("chat", "chat-1")).toBe(0);
   });
 });

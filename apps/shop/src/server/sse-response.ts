@@ -29,6 +29,18 @@ const RETRY_MS = 1_000;
 /** The close listeners of the bodies {@link sseResponse} made, until each is over. */
 const closeListeners = new WeakMap<ReadableStream<Uint8Array>, (() => void)[]>();
 
+/** The body of each response {@link sseResponse} made. */
+const bodies = new WeakMap<Response, ReadableStream<Uint8Array>>();
+
+/**
+ * The body of `response` when {@link sseResponse} made it, else `undefined`. Middleware asks
+ * this before `response.body`: on the Node server, reading `body` of Hono's light response makes
+ * a full web Response of it.
+ */
+export function sseBodyOf(response: Response): ReadableStream<Uint8Array> | undefined {
+  return bodies.get(response);
+}
+
 /**
  * Calls `listener` once when `body` (an {@link sseResponse}'s body) is over, as its `onClose`
  * is. False, and nothing registered, when `body` is not such a body or is over already.
@@ -56,7 +68,7 @@ export function sseResponse(
     },
   });
   closeListeners.set(body, listeners);
-  return new Response(body, {
+  const response = new Response(body, {
     status: 200,
     headers: {
       "content-type": "text/event-stream",
@@ -65,4 +77,6 @@ export function sseResponse(
       "x-turn-id": log.turnId,
     },
   });
+  bodies.set(response, body);
+  return response;
 }

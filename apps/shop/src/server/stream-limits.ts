@@ -19,6 +19,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "./app-env.js";
 import { HttpError } from "./http-error.js";
 import { clientAddress } from "./rate-limit.js";
+import { sseBodyOf } from "./sse-response.js";
 
 /** The bounds, each a number of streams open at once. */
 export interface StreamLimitSettings {
@@ -189,6 +190,7 @@ export class StreamLimits {
 }
 
 function isStream(res: Response | undefined): boolean {
+  if (res !== undefined && sseBodyOf(res) !== undefined) return true;
   return (
     res !== undefined &&
     res.status === 200 &&

@@ -74,6 +74,59 @@ describe("TurnEventLog", () => {
     expect(c).toEqual(a);
   });
 
+  it("listens to a reader's signal once while it follows the log, and not after it stopped", async () => {
+    /** A signal whose abort listeners are counted. */
+    const counted = () => {
+      const controller = new AbortController();
+      const { signal } = controller;
+      const listening = { adds: 0, now: 0 };
+      const add = signal.addEventListener.bind(signal);
+      const remove = signal.removeEventListener.bind(signal);
+      signal.addEventListener = (...args: Parameters<AbortSignal["addEventListener"]>) => {
+        listening.adds++;
+        listening.now++;
+        add(...args);
+      };
+      signal.removeEventListener = (...args: Parameters<AbortSignal["removeEventListener"]>) => {
+        listening.now--;
+        remove(...args);
+      };
+      return { controller, signal, listening };
+    };
+    const tick = () => new Promise((r) => setTimeout(r, 0));
+
+    // Closed: the reader ends after the last event.
+    const log = new TurnEventLog("t9");
+    const first = counted();
+    const read = collect(log.read(null, first.signal));
+    for (let i = 0; i < 5; i++) {
+      log.append(text(String(i)));
+      await tick();
+    }
+    log.close();
+    expect(await read).toHaveLength(5);
+    expect(first.listening).toEqual({ adds: 1, now: 0 });
+
+    // Aborted while waiting for the next event.
+    const live = new TurnEventLog("t10");
+    const second = counted();
+    const aborted = collect(live.read(null, second.signal));
+    live.append(text("a"));
+    await tick();
+    second.controller.abort();
+    expect(await aborted).toHaveLength(1);
+    expect(second.listening).toEqual({ adds: 1, now: 0 });
+
+    // Left early by its consumer.
+    const third = counted();
+    for await (const _ of live.read(null, third.signal)) break;
+    expect(third.listening).toEqual({ adds: 1, now: 0 });
+    // The log still serves readers after they left.
+    live.append(text("b"));
+    live.close();
+    expect((await collect(live.read())).map((e) => e.id)).toEqual(["t10:1", "t10:2"]);
+  });
+
   it("rejects a turn id that would break the id format", () => {
     expect(() => new TurnEventLog("a:b")).toThrow(TypeError);
     expect(() => new TurnEventLog("a\nb")).toThrow(TypeError);

@@ -20,6 +20,7 @@ export class TurnEventLog {
   // is kept for replays (the shop keeps each chat's last one for minutes), and an id string and
   // an entry object per event would be a good part of what it holds.
   readonly #events: AgentEvent[] = [];
+  /** One per reader that follows the log live, for as long as it reads. */
   readonly #waiters = new Set<() => void>();
   #closed = false;
 
@@ -67,27 +68,37 @@ export class TurnEventLog {
    */
   async *read(lastEventId?: string | null, signal?: AbortSignal): AsyncGenerator<LoggedEvent> {
     let next = this.positionAfter(lastEventId);
-    while (!signal?.aborted) {
-      while (next < this.#events.length) {
-        const event = this.#events[next] as AgentEvent;
-        next++;
-        yield { id: `${this.turnId}:${next}`, event };
-        if (signal?.aborted) return;
+    // One waiter and one abort listener for the whole read, not one of each per wait: a live
+    // reader waits between most events of a paced turn, and a busy server has hundreds of them.
+    let resume: (() => void) | undefined;
+    const wake = () => {
+      const resolve = resume;
+      resume = undefined;
+      resolve?.();
+    };
+    this.#waiters.add(wake);
+    signal?.addEventListener("abort", wake, { once: true });
+    try {
+      while (!signal?.aborted) {
+        while (next < this.#events.length) {
+          const event = this.#events[next] as AgentEvent;
+          next++;
+          yield { id: `${this.turnId}:${next}`, event };
+          if (signal?.aborted) return;
+        }
+        if (this.#closed) return;
+        await new Promise<void>((resolve) => {
+          resume = resolve;
+        });
       }
-      if (this.#closed) return;
-      await new Promise<void>((resolve) => {
-        const wake = () => {
-          this.#waiters.delete(wake);
-          signal?.removeEventListener("abort", wake);
-          resolve();
-        };
-        this.#waiters.add(wake);
-        signal?.addEventListener("abort", wake, { once: true });
-      });
+    } finally {
+      this.#waiters.delete(wake);
+      signal?.removeEventListener("abort", wake);
     }
   }
 
   #wake(): void {
-    for (const wake of [...this.#waiters]) wake();
+    // A waiter only resolves its reader's promise: none joins or leaves the set meanwhile.
+    for (const wake of this.#waiters) wake();
   }
 }
