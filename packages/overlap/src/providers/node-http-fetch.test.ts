@@ -153,6 +153,24 @@ describe("nodeHttpFetch", () => {
     }
     expect(connectionCount - before).toBe(1);
   });
+
+  it("closes an idle connection a second before the server said it would, never reusing it as it closes", async () => {
+    const served: Socket[] = [];
+    handler = (req, res) => {
+      served.push(req.socket);
+      res.writeHead(200, { "keep-alive": "timeout=2", "content-type": "text/plain" });
+      res.end("ok");
+    };
+    const fetch = createNodeHttpFetch();
+    const first = await fetch(`${origin}/idle`);
+    expect(await first.text()).toBe("ok");
+    // The server (keepAliveTimeout 5 s here) would keep it; the client let it go after 1 s.
+    await sleep(1_400);
+    expect(connections.has(served[0]!)).toBe(false);
+    const second = await fetch(`${origin}/idle`);
+    expect(await second.text()).toBe("ok");
+    expect(served[1]).not.toBe(served[0]);
+  });
 });
 
 describe("overlap's reader straight from the socket", () => {

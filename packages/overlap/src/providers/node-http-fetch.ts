@@ -15,7 +15,9 @@
  *   each piece arrives, with no delay at all; on a faster one a frame waits at most the interval.
  *
  * Everything else is an ordinary fetch: status, headers, a body readable as a web stream (the
- * SDKs read error bodies that way), keep-alive connections per origin, an `AbortSignal` that
+ * SDKs read error bodies that way), keep-alive connections per origin (an idle one closed a
+ * second before the server's announced `Keep-Alive: timeout`, so that no request is sent on a
+ * connection the server is closing), an `AbortSignal` that
  * cancels the request or the body. A request it does not handle (a body that is neither text nor
  * bytes, a scheme other than http/https) goes to the global `fetch`. Redirects are not followed
  * (the model APIs answer their endpoints directly): a 3xx is returned as it came. It asks for an
@@ -27,7 +29,8 @@
 
 import type http from "node:http";
 import type https from "node:https";
-import type { Readable } from "node:stream";
+import type { Socket } from "node:net";
+import type { Duplex, Readable } from "node:stream";
 import type zlib from "node:zlib";
 
 /** Options of {@link createNodeHttpFetch}. */
@@ -108,12 +111,50 @@ async function loadTransports(options: NodeHttpFetchOptions): Promise<Transports
       http: httpModule.default,
       https: httpsModule.default,
       zlib: zlibModule.default,
-      httpAgent: options.httpAgent ?? new httpModule.default.Agent({ keepAlive: true }),
-      httpsAgent: options.httpsAgent ?? new httpsModule.default.Agent({ keepAlive: true }),
+      httpAgent: options.httpAgent ?? closingBeforeServer(new httpModule.default.Agent(KEEP_ALIVE)),
+      httpsAgent:
+        options.httpsAgent ?? closingBeforeServer(new httpsModule.default.Agent(KEEP_ALIVE)),
     };
   } catch {
     return undefined;
   }
+}
+
+const KEEP_ALIVE: http.AgentOptions = { keepAlive: true };
+
+/** The server's announced idle timeout of each socket (`Keep-Alive: timeout=N`), in ms. */
+const serverIdleMs = new WeakMap<object, number>();
+
+/** Notes the idle timeout a response's server announced for its connection. */
+function noteServerIdle(incoming: http.IncomingMessage): void {
+  const hint = /^\s*timeout=(\d+)/i.exec(String(incoming.headers["keep-alive"] ?? ""))?.[1];
+  if (hint !== undefined) serverIdleMs.set(incoming.socket, Number(hint) * 1000);
+}
+
+/**
+ * `agent`, closing an idle connection a second before the server said it would. A connection the
+ * server closes while a request is being sent on it fails that request ("socket hang up"): the
+ * agent of `node:http` heeds the server's `Keep-Alive: timeout` only when given a `timeout` of its
+ * own, which would also time the sockets in use.
+ */
+function closingBeforeServer<A extends http.Agent>(agent: A): A {
+  // Node's agent answers whether it keeps the socket (its types say void).
+  const keep = agent.keepSocketAlive.bind(agent) as (socket: Duplex) => boolean | undefined;
+  agent.keepSocketAlive = (socket) => {
+    const kept = keep(socket);
+    const idleMs = serverIdleMs.get(socket);
+    // The agent destroys a free socket that times out.
+    if (kept !== false && idleMs !== undefined && idleMs > 1_000) {
+      (socket as Partial<Socket>).setTimeout?.(idleMs - 1_000);
+    }
+    return kept;
+  };
+  const reuse = agent.reuseSocket.bind(agent);
+  agent.reuseSocket = (socket, request) => {
+    (socket as Partial<Socket>).setTimeout?.(0);
+    reuse(socket, request);
+  };
+  return agent;
 }
 
 /** The default {@link createNodeHttpFetch} fetch (paced reads every 4 ms at most). */
@@ -189,6 +230,7 @@ function send(
       reject(signal?.aborted ? abortError(signal) : new TypeError("fetch failed", { cause: err }));
     });
     req.on("response", (incoming) => {
+      noteServerIdle(incoming);
       if (signal) {
         // An abort once the body flows ends the body (its readers see the signal aborted).
         signal.removeEventListener("abort", onAbort);
