@@ -154,6 +154,24 @@ describe("nodeHttpFetch", () => {
     expect(connectionCount - before).toBe(1);
   });
 
+  it("closes an idle connection after idleConnectionMs when the server says nothing", async () => {
+    const served: Socket[] = [];
+    handler = (req, res) => {
+      served.push(req.socket);
+      // An explicit connection header: Node's server then announces no timeout.
+      res.writeHead(200, { connection: "keep-alive", "content-type": "text/plain" });
+      res.end("ok");
+    };
+    const fetch = createNodeHttpFetch({ idleConnectionMs: 300 });
+    expect(await (await fetch(`${origin}/quiet`)).text()).toBe("ok");
+    expect(await (await fetch(`${origin}/quiet`)).text()).toBe("ok");
+    expect(served[1]).toBe(served[0]); // reused while fresh
+    await sleep(700);
+    expect(connections.has(served[0]!)).toBe(false);
+    expect(await (await fetch(`${origin}/quiet`)).text()).toBe("ok");
+    expect(served[2]).not.toBe(served[0]);
+  });
+
   it("closes an idle connection a second before the server said it would, never reusing it as it closes", async () => {
     const served: Socket[] = [];
     handler = (req, res) => {

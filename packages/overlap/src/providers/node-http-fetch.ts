@@ -15,9 +15,9 @@
  *   each piece arrives, with no delay at all; on a faster one a frame waits at most the interval.
  *
  * Everything else is an ordinary fetch: status, headers, a body readable as a web stream (the
- * SDKs read error bodies that way), keep-alive connections per origin (an idle one closed a
- * second before the server's announced `Keep-Alive: timeout`, so that no request is sent on a
- * connection the server is closing), an `AbortSignal` that
+ * SDKs read error bodies that way), keep-alive connections per origin (an idle one closed after
+ * `idleConnectionMs`, or a second before the server's announced `Keep-Alive: timeout`, so that no
+ * request is sent on a connection the server is closing), an `AbortSignal` that
  * cancels the request or the body. A request it does not handle (a body that is neither text nor
  * bytes, a scheme other than http/https) goes to the global `fetch`. Redirects are not followed
  * (the model APIs answer their endpoints directly): a 3xx is returned as it came. It asks for an
@@ -41,6 +41,13 @@ export interface NodeHttpFetchOptions {
    * within the interval are read together at its end.
    */
   minReadIntervalMs?: number;
+  /**
+   * How long this fetch's own agents keep an idle connection for the next request, in
+   * milliseconds, when the server does not say (`Keep-Alive: timeout=N`; then a second less than
+   * it says). Default 4,000, as undici's fetch: a server closing idle connections after 5 s
+   * (Node's default) must never receive a request on a connection it is closing. 0 keeps none.
+   */
+  idleConnectionMs?: number;
   /** The agent for `http:` requests (default: one keep-alive agent shared by this fetch). */
   httpAgent?: http.Agent;
   /** The agent for `https:` requests (default: one keep-alive agent shared by this fetch). */
@@ -49,6 +56,9 @@ export interface NodeHttpFetchOptions {
 
 /** The default interval between two reads of a fast stream's socket. */
 export const DEFAULT_MIN_READ_INTERVAL_MS = 4;
+
+/** How long an idle connection is kept when its server does not say, by default. */
+const DEFAULT_IDLE_CONNECTION_MS = 4_000;
 
 /**
  * A read at least this large is a bulk transfer, not a trickle of frames: the socket is read again
@@ -101,6 +111,7 @@ interface Transports {
 
 /** `node:http`, `node:https` (with their agents) and `node:zlib`, or undefined where missing. */
 async function loadTransports(options: NodeHttpFetchOptions): Promise<Transports | undefined> {
+  const idleMs = Math.max(0, options.idleConnectionMs ?? DEFAULT_IDLE_CONNECTION_MS);
   try {
     const [httpModule, httpsModule, zlibModule] = await Promise.all([
       import("node:http"),
@@ -111,9 +122,11 @@ async function loadTransports(options: NodeHttpFetchOptions): Promise<Transports
       http: httpModule.default,
       https: httpsModule.default,
       zlib: zlibModule.default,
-      httpAgent: options.httpAgent ?? closingBeforeServer(new httpModule.default.Agent(KEEP_ALIVE)),
+      httpAgent:
+        options.httpAgent ?? closingBeforeServer(new httpModule.default.Agent(KEEP_ALIVE), idleMs),
       httpsAgent:
-        options.httpsAgent ?? closingBeforeServer(new httpsModule.default.Agent(KEEP_ALIVE)),
+        options.httpsAgent ??
+        closingBeforeServer(new httpsModule.default.Agent(KEEP_ALIVE), idleMs),
     };
   } catch {
     return undefined;
@@ -132,22 +145,22 @@ function noteServerIdle(incoming: http.IncomingMessage): void {
 }
 
 /**
- * `agent`, closing an idle connection a second before the server said it would. A connection the
- * server closes while a request is being sent on it fails that request ("socket hang up"): the
- * agent of `node:http` heeds the server's `Keep-Alive: timeout` only when given a `timeout` of its
- * own, which would also time the sockets in use.
+ * `agent`, closing an idle connection after `idleMs`, or a second before the server's announced
+ * `Keep-Alive: timeout`. A connection the server closes while a request is being sent on it fails
+ * that request ("socket hang up"); the agent of `node:http` keeps idle connections until the
+ * server closes them, and heeds the server's timeout only when given a `timeout` of its own,
+ * which would also time the sockets in use.
  */
-function closingBeforeServer<A extends http.Agent>(agent: A): A {
+function closingBeforeServer<A extends http.Agent>(agent: A, idleMs: number): A {
   // Node's agent answers whether it keeps the socket (its types say void).
   const keep = agent.keepSocketAlive.bind(agent) as (socket: Duplex) => boolean | undefined;
   agent.keepSocketAlive = (socket) => {
     const kept = keep(socket);
-    const idleMs = serverIdleMs.get(socket);
+    const announced = serverIdleMs.get(socket);
+    const ms = announced === undefined ? idleMs : announced - 1_000;
     // The agent destroys a free socket that times out.
-    if (kept !== false && idleMs !== undefined && idleMs > 1_000) {
-      (socket as Partial<Socket>).setTimeout?.(idleMs - 1_000);
-    }
-    return kept;
+    if (kept !== false && ms > 0) (socket as Partial<Socket>).setTimeout?.(ms);
+    return kept !== false && ms > 0;
   };
   const reuse = agent.reuseSocket.bind(agent);
   agent.reuseSocket = (socket, request) => {
