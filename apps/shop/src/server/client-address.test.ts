@@ -3,13 +3,12 @@
  * `TRUST_PROXY` the socket's (X-Forwarded-For ignored), with it the first untrusted hop.
  */
 
-import { Writable } from "node:stream";
-import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { createShopAgents } from "../agents/shop-agents.js";
 import { openStore } from "../db/open-store.js";
 import { modelFromEnv } from "../model/model-from-env.js";
 import { shopPolicy } from "../model/shop-policy.js";
+import { capturedLog } from "./captured-log.testkit.js";
 import { createApp } from "./create-app.js";
 import { parseTrustProxy, type TrustProxy } from "./trust-proxy.js";
 
@@ -22,16 +21,7 @@ afterEach(async () => {
 async function shopBehind(trustProxy: TrustProxy | undefined) {
   const store = await openStore({ sqliteFile: ":memory:" });
   const model = await modelFromEnv({ env: {}, policy: shopPolicy, pacing: { fast: true } });
-  const logs: Record<string, unknown>[] = [];
-  const logger = pino(
-    { level: "info" },
-    new Writable({
-      write(chunk, _encoding, done) {
-        logs.push(JSON.parse(String(chunk)) as Record<string, unknown>);
-        done();
-      },
-    }),
-  );
+  const { logger, records: logs } = capturedLog();
   const shop = createApp({
     store,
     agents: createShopAgents({ store, model: model.model }),

@@ -1,9 +1,9 @@
-import { Writable } from "node:stream";
 import type { AgentEvent, LoggedEvent } from "overlap-runtime";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../config.js";
 import type { ShopTurnInput, TurnBody } from "../turns/turn-body.js";
+import { capturedLog } from "./captured-log.testkit.js";
 import { createApp } from "./create-app.js";
 import { MAX_LABEL_VALUES, ShopMetrics } from "./metrics.js";
 import { observedTurnBody } from "./observe-turns.js";
@@ -454,16 +454,7 @@ describe("observedTurnBody: the tap every turn runs through", () => {
   }
 
   it("passes every event on unchanged, counts it, logs the round (a delegate's too)", async () => {
-    const lines: string[] = [];
-    const log = pino(
-      { level: "info" },
-      new Writable({
-        write(chunk, _encoding, done) {
-          lines.push(String(chunk));
-          done();
-        },
-      }),
-    );
+    const { logger: log, lines } = capturedLog();
     const metrics = new ShopMetrics();
     const body: TurnBody = () => async (turn) => {
       turn.emit(roundEnd);

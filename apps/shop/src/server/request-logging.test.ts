@@ -1,22 +1,12 @@
-import { Writable } from "node:stream";
 import { Hono } from "hono";
-import pino from "pino";
 import { describe, expect, it } from "vitest";
 import type { AppEnv } from "./app-env.js";
+import { capturedLog } from "./captured-log.testkit.js";
 import { requestLogging } from "./request-logging.js";
 
 /** An app behind the request log, whose routes answer in several ways; the log lines kept. */
 function loggedApp() {
-  const lines: Record<string, unknown>[] = [];
-  const logger = pino(
-    { level: "info" },
-    new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
-        done();
-      },
-    }),
-  );
+  const { logger, records: lines } = capturedLog();
   const app = new Hono<AppEnv>();
   app.use(requestLogging(logger));
   const given: Record<string, Response> = {};

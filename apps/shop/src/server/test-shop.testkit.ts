@@ -4,11 +4,9 @@
  * reader that turns an SSE response into logged AgentEvents. Not used by the product.
  */
 
-import { Writable } from "node:stream";
 import type { AgentEvent, LoggedEvent } from "overlap-runtime";
 import { decodeSseStream } from "overlap-runtime/core";
 import type { Pacing, SimPolicy } from "overlap-sim";
-import pino from "pino";
 import { createShopAgents, type ShopAgents } from "../agents/shop-agents.js";
 import { openStore } from "../db/open-store.js";
 import type { SessionKind, ShopStore } from "../db/shop-store.js";
@@ -16,6 +14,7 @@ import { modelFromEnv } from "../model/model-from-env.js";
 import { shopPolicy } from "../model/shop-policy.js";
 import type { OverlapPath } from "../turns/overlap-path.js";
 import { wholePathEndpoint, wholeShopTurn } from "../turns/whole/whole-shop-turn.js";
+import { capturedLog } from "./captured-log.testkit.js";
 import { type AppDeps, createApp, type ShopApp } from "./create-app.js";
 
 /** The merchant token of every test shop. */
@@ -76,16 +75,7 @@ export async function createTestShop(options: TestShopOptions = {}): Promise<Tes
       policy: options.policy ?? shopPolicy,
       pacing: options.pacing ?? { fast: true },
     }));
-  const logs: string[] = [];
-  const logger = pino(
-    { level: "debug" },
-    new Writable({
-      write(chunk, _encoding, done) {
-        logs.push(String(chunk));
-        done();
-      },
-    }),
-  );
+  const { logger, lines: logs } = capturedLog("debug");
   const agents = createShopAgents({ store, model: model.model });
   const shop = createApp({
     store,

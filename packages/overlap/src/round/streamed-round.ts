@@ -222,7 +222,7 @@ export class StreamedRound {
         const value = next.value;
         if (!isBatch(value)) {
           this.#clock.event();
-          for (const report of this.#assembler.push(value)) this.#handle(report);
+          this.#push(value);
           if (this.#streamError) return this.#streamError;
           continue;
         }
@@ -259,7 +259,7 @@ export class StreamedRound {
   }
 
   /**
-   * One event of a batch to the assembler, its reports handled. A joined delta the assembler
+   * One event to the assembler, its reports handled. A joined delta the assembler
    * refuses goes again as the deltas it was joined from: those before the refused one are kept
    * and shown, as they would have been had they come in separate reads.
    */

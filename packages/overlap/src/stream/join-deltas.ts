@@ -6,56 +6,33 @@
  * boundaries carry no meaning (the real-stream tests replay every recording in many chunkings).
  */
 
-import type { ContentDelta, StreamEvent } from "./stream-event.js";
+import type { StreamEvent } from "./stream-event.js";
 
 type BlockDelta = Extract<StreamEvent, { type: "content_block_delta" }>;
 
-/** The string a delta of a joinable kind carries, or undefined when it is not one. */
-function piece(delta: ContentDelta | undefined): string | undefined {
-  switch (delta?.type) {
-    case "text_delta":
-      return typeof delta.text === "string" ? delta.text : undefined;
-    case "input_json_delta":
-      return typeof delta.partial_json === "string" ? delta.partial_json : undefined;
-    case "thinking_delta":
-      return typeof delta.thinking === "string" ? delta.thinking : undefined;
-    default:
-      return undefined;
-  }
-}
+/** The field holding the string of each kind of delta that joins. */
+const FIELDS: Readonly<Record<string, string>> = {
+  text_delta: "text",
+  input_json_delta: "partial_json",
+  thinking_delta: "thinking",
+};
 
 /** The deltas each joined delta was made of, for a reader that must apply them one by one. */
 const parts = new WeakMap<StreamEvent, readonly StreamEvent[]>();
 
-function joinable(event: StreamEvent): event is BlockDelta {
-  // A stream's events may be anything (a frame whose data is `null`): only objects join.
-  return (
-    typeof event === "object" &&
-    event !== null &&
-    event.type === "content_block_delta" &&
-    typeof event.index === "number" &&
-    piece(event.delta) !== undefined
-  );
-}
-
-function joined(first: BlockDelta, text: string): BlockDelta {
-  const delta = first.delta;
-  switch (delta.type) {
-    case "text_delta":
-      return { type: "content_block_delta", index: first.index, delta: { ...delta, text } };
-    case "input_json_delta":
-      return {
-        type: "content_block_delta",
-        index: first.index,
-        delta: { ...delta, partial_json: text },
-      };
-    default:
-      return {
-        type: "content_block_delta",
-        index: first.index,
-        delta: { ...delta, thinking: text } as ContentDelta,
-      };
+/**
+ * The string `event` adds to its block when it is a delta that joins (a text, argument or
+ * thinking delta with a string and a numeric index), else undefined. A stream's events may be
+ * anything (a frame whose data is `null`): only such objects join.
+ */
+function piece(event: StreamEvent): string | undefined {
+  if (typeof event !== "object" || event === null || event.type !== "content_block_delta") {
+    return undefined;
   }
+  const field = FIELDS[event.delta?.type];
+  if (field === undefined || typeof event.index !== "number") return undefined;
+  const value = (event.delta as unknown as Record<string, unknown>)[field];
+  return typeof value === "string" ? value : undefined;
 }
 
 /**
@@ -69,22 +46,28 @@ export function joinDeltas(events: readonly StreamEvent[]): readonly StreamEvent
   let i = 0;
   while (i < events.length) {
     const event = events[i]!;
+    let text = piece(event);
     let end = i + 1;
-    if (joinable(event)) {
-      while (end < events.length) {
+    if (text !== undefined) {
+      const { index, delta } = event as BlockDelta;
+      for (; end < events.length; end++) {
         const next = events[end]!;
-        if (!joinable(next) || next.index !== event.index || next.delta.type !== event.delta.type) {
-          break;
-        }
-        end++;
+        const more = piece(next);
+        if (more === undefined) break;
+        const { index: nextIndex, delta: nextDelta } = next as BlockDelta;
+        if (nextIndex !== index || nextDelta.type !== delta.type) break;
+        text += more;
       }
     }
     if (end - i > 1) {
-      out ??= events.slice(0, i);
-      let text = "";
-      for (let k = i; k < end; k++) text += piece((events[k] as BlockDelta).delta)!;
-      const delta = joined(event as BlockDelta, text);
+      const first = event as BlockDelta;
+      const delta = {
+        type: "content_block_delta",
+        index: first.index,
+        delta: { ...first.delta, [FIELDS[first.delta.type]!]: text },
+      } as BlockDelta;
       parts.set(delta, events.slice(i, end));
+      out ??= events.slice(0, i);
       out.push(delta);
     } else if (out) {
       out.push(event);
