@@ -1,6 +1,6 @@
 /**
- * What one run of the quick start printed, reduced to what must be the same on every runtime.
- * The events are the same on every runtime; where their pieces fall is not: how the body arrives
+ * What one run of the quick start printed (a turn through each entry point), reduced to what
+ * must be the same on every runtime. The events are the same on every runtime; where their pieces fall is not: how the body arrives
  * in network reads decides how text is split into deltas and how many argument previews a call
  * shows, a tool's completion lands between stream events wherever its promise settles, and every
  * clock reading and id differs. So:
@@ -12,7 +12,7 @@
  * Everything else (order, names, inputs, results, stop reasons, usage) is compared as printed.
  */
 
-/** One run's output in comparable form. */
+/** One turn's output in comparable form. */
 export interface ComparableTurn {
   /** The events in order, reduced as described above. */
   events: unknown[];
@@ -25,10 +25,48 @@ export interface ComparableTurn {
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
-/** Reduces the JSON lines a quick start run printed (events, then `{"stopReason": ...}`). */
-export function comparableTurn(printed: string): ComparableTurn {
+/**
+ * Reduces the JSON lines a quick start run printed: for each turn, a `{"turn": name}` line, its
+ * events, then `{"stopReason": ...}`. Keyed by the turns' names, in the order they ran.
+ */
+export function comparableRun(printed: string): Record<string, ComparableTurn> {
+  const turns: Record<string, ComparableTurn> = {};
+  let current: ComparableTurn | undefined;
+  let rename: (id: string) => string = (id) => id;
+  for (const line of printed.split("\n")) {
+    if (line.trim() === "") continue;
+    const parsed = JSON.parse(line) as JsonObject;
+    if (typeof parsed.turn === "string") {
+      current = { events: [], statuses: {}, stopReason: undefined };
+      turns[parsed.turn] = current;
+      rename = renamer();
+      continue;
+    }
+    if (!current) throw new Error(`An event before the first turn's name: ${line}`);
+    if (typeof parsed.type !== "string") {
+      current.stopReason = String(parsed.stopReason);
+      continue;
+    }
+    const event = normalised(parsed, rename, false) as JsonObject;
+    if (event.type === "tool-input-preview") continue;
+    if (event.type === "tool-status") {
+      const id = String(event.callId);
+      current.statuses[id] ??= [];
+      current.statuses[id].push(String(event.status));
+      continue;
+    }
+    const previous = current.events.at(-1) as JsonObject | undefined;
+    const joined = joinedDelta(previous, event);
+    if (joined) current.events[current.events.length - 1] = joined;
+    else current.events.push(event);
+  }
+  return turns;
+}
+
+/** Names call ids `call-1`, `call-2`... in the order it is first asked about each. */
+function renamer(): (id: string) => string {
   const ids = new Map<string, string>();
-  const rename = (id: string): string => {
+  return (id) => {
     let renamed = ids.get(id);
     if (renamed === undefined) {
       renamed = `call-${ids.size + 1}`;
@@ -36,30 +74,6 @@ export function comparableTurn(printed: string): ComparableTurn {
     }
     return renamed;
   };
-  const events: JsonObject[] = [];
-  const statuses: Record<string, string[]> = {};
-  let stopReason: string | undefined;
-  for (const line of printed.split("\n")) {
-    if (line.trim() === "") continue;
-    const parsed = JSON.parse(line) as JsonObject;
-    if (typeof parsed.type !== "string") {
-      stopReason = typeof parsed.stopReason === "string" ? parsed.stopReason : String(parsed);
-      continue;
-    }
-    const event = normalised(parsed, rename, false) as JsonObject;
-    if (event.type === "tool-input-preview") continue;
-    if (event.type === "tool-status") {
-      const id = String(event.callId);
-      statuses[id] ??= [];
-      statuses[id].push(String(event.status));
-      continue;
-    }
-    const previous = events.at(-1);
-    const joined = joinedDelta(previous, event);
-    if (previous && joined) events[events.length - 1] = joined;
-    else events.push(event);
-  }
-  return { events, statuses, stopReason };
 }
 
 /** `previous` and `next` as one delta, when both are deltas of the same kind and block. */

@@ -8,9 +8,11 @@
  * installed by `npm ci` here (.ci/run does it); they are not part of the repository's workspaces.
  * The quick start is bundled with esbuild into one ES module per kind of runtime, as a user's
  * bundler would: for Node, Deno and Bun with the `node` platform's resolution (each of them
- * resolves npm packages that way), for workerd with the browser and `workerd` conditions, as
- * wrangler does, and no `nodejs_compat` flag (workerd.capnp). A runtime that is not installed is
- * a loud skip, and under `CI=true` a failure.
+ * resolves npm packages that way); for workerd with the browser and `workerd` conditions, as
+ * wrangler does, and no Node.js module at all: a `node:` import anywhere in what the quick start
+ * loads fails the bundle, as it fails a Workers build without `nodejs_compat`, and workerd runs
+ * the worker with Node.js compatibility turned off (workerd.capnp). A runtime that is not
+ * installed is a loud skip, and under `CI=true` a failure.
  */
 
 import { spawn } from "node:child_process";
@@ -24,7 +26,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { genericPolicy, type SimServer, startSim } from "overlap-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ComparableTurn, comparableTurn } from "./comparable-turn.js";
+import { type ComparableTurn, comparableRun } from "./comparable-turn.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const BIN = join(HERE, "node_modules/.bin");
@@ -113,8 +115,12 @@ async function runOnWorkerd(dir: string, modelUrl: string, env: NodeJS.ProcessEn
 
 let dir: string;
 let sim: SimServer;
-/** What Node printed, the reference. */
-let onNode: ComparableTurn;
+/** What Node printed, the reference: each entry point's turn. */
+let onNode: Record<string, ComparableTurn>;
+/** Why the quick start could not be bundled for Workers (a `node:` import, say), if it could not. */
+let workerBundleErrors: string[] = [];
+/** The entry points the quick start runs its turn through (quickstart.ts). */
+const ENTRY_POINTS = ["anthropic", "openai-chat", "openai-responses", "google", "ai-sdk"];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "overlap-runtimes-"));
@@ -133,8 +139,11 @@ beforeAll(async () => {
       outfile: join(dir, "worker.js"),
       platform: "browser",
       conditions: ["overlap-source", "workerd", "worker"],
-      // Left as imports, so that workerd (without nodejs_compat) refuses a worker that has one.
-      external: ["node:*"],
+      logLevel: "silent",
+    }).catch((error: { errors?: { text: string; location?: { file: string } | null }[] }) => {
+      workerBundleErrors = (error.errors ?? [{ text: String(error) }]).map(
+        (message) => `${message.location?.file ?? "?"}: ${message.text}`,
+      );
     }),
     copyFile(join(HERE, "workerd.capnp"), join(dir, "workerd.capnp")),
   ]);
@@ -146,7 +155,7 @@ beforeAll(async () => {
   const ran = await run(process.execPath, ["main.js", sim.url], dir, process.env);
   expect(ran.stderr).toBe("");
   expect(ran.code).toBe(0);
-  onNode = comparableTurn(ran.stdout);
+  onNode = comparableRun(ran.stdout);
 }, 60_000);
 
 afterAll(async () => {
@@ -155,28 +164,31 @@ afterAll(async () => {
 });
 
 describe("the quick start prints the same events on every runtime as on Node", () => {
-  it("on Node: two tools, each run once, results in call order, then the model's answer", () => {
-    expect(onNode.stopReason).toBe("end_turn");
-    expect(onNode.statuses).toEqual({
-      "call-1": ["running", "done"],
-      "call-2": ["running", "done"],
-    });
-    const results = onNode.events.filter(
-      (event) => (event as { type: string }).type === "tool-result",
-    );
-    expect(results).toEqual([
-      expect.objectContaining({
-        callId: "call-1",
-        name: "get_weather",
-        resultText: "sunny, 21 °C",
-      }),
-      expect.objectContaining({ callId: "call-2", name: "get_time", resultText: "14:05" }),
-    ]);
-    expect(onNode.events.at(-3)).toMatchObject({
-      type: "text-delta",
-      round: 2,
-      text: "Results: get_weather: sunny, 21 °C; get_time: 14:05",
-    });
+  it("on Node: through each entry point, two tools, each run once, results in call order, then the model's answer", () => {
+    expect(Object.keys(onNode)).toEqual(ENTRY_POINTS);
+    for (const [entry, turn] of Object.entries(onNode)) {
+      expect(turn.stopReason, entry).toBe("end_turn");
+      expect(turn.statuses, entry).toEqual({
+        "call-1": ["running", "done"],
+        "call-2": ["running", "done"],
+      });
+      const results = turn.events.filter(
+        (event) => (event as { type: string }).type === "tool-result",
+      );
+      expect(results, entry).toEqual([
+        expect.objectContaining({
+          callId: "call-1",
+          name: "get_weather",
+          resultText: "sunny, 21 °C",
+        }),
+        expect.objectContaining({ callId: "call-2", name: "get_time", resultText: "14:05" }),
+      ]);
+      expect(turn.events.at(-3), entry).toMatchObject({
+        type: "text-delta",
+        round: 2,
+        text: "Results: get_weather: sunny, 21 °C; get_time: 14:05",
+      });
+    }
   });
 
   const commands: Record<Exclude<Runtime, "workerd">, string[]> = {
@@ -194,12 +206,18 @@ describe("the quick start prints the same events on every runtime as on Node", (
         DENO_DIR: join(dir, "deno"),
         DENO_NO_UPDATE_CHECK: "1",
       };
+      if (runtime === "workerd") {
+        expect(
+          workerBundleErrors,
+          "the quick start bundles for Workers without Node.js modules",
+        ).toEqual([]);
+      }
       const ran =
         runtime === "workerd"
           ? await runOnWorkerd(dir, sim.url, env)
           : await run(join(BIN, runtime), [...commands[runtime], sim.url], dir, env);
       expect(ran.code, `${runtime} failed:\n${ran.stderr}\n${ran.stdout}`).toBe(0);
-      expect(comparableTurn(ran.stdout)).toEqual(onNode);
+      expect(comparableRun(ran.stdout)).toEqual(onNode);
     });
   }
 });

@@ -1,7 +1,8 @@
 # workerd's configuration for the runtimes test: worker.js (the quick start bundled as one ES
 # module, written next to this file by the test) serves HTTP on a port workerd picks and reports on
-# its control fd. No compatibility flags: in particular no nodejs_compat, so a node: import
-# anywhere in what the quick start loads fails here as it would on Cloudflare.
+# its control fd. Node.js compatibility is off (from 2026's compatibility dates workerd turns it on
+# by default), so the worker has no node: module and no `process`, as a Worker without
+# `nodejs_compat` on Cloudflare.
 using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
@@ -17,4 +18,5 @@ const config :Workerd.Config = (
 const quickstart :Workerd.Worker = (
   modules = [(name = "worker.js", esModule = embed "worker.js")],
   compatibilityDate = "2026-11-01",
+  compatibilityFlags = ["no_nodejs_compat"],
 );
