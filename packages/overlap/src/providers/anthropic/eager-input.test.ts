@@ -55,11 +55,13 @@ function observedModel(sim: SimServer, eagerInputStreaming?: boolean) {
   });
   const model: ModelClient = {
     async *stream(request, options) {
-      for await (const event of inner.stream(request, options) as AsyncIterable<StreamEvent>) {
-        if (event.type === "content_block_delta" && event.delta.type === "input_json_delta") {
-          inputDeltas.push({ index: event.index, text: event.delta.partial_json });
+      for await (const batch of inner.stream(request, options)) {
+        for (const event of batch) {
+          if (event.type === "content_block_delta" && event.delta.type === "input_json_delta") {
+            inputDeltas.push({ index: event.index, text: event.delta.partial_json });
+          }
         }
-        yield event;
+        yield batch;
       }
     },
   };

@@ -7,8 +7,9 @@
  * them pays per network read (an event-loop wake-up, a socket read, the body stream's machinery)
  * far more than per byte: reading one 64 KiB tool argument as 9,000 frames costs several times
  * the CPU of the whole turn on a wire that buffers it into one frame. Two things cut that cost:
- * - **the direct read**: {@link incomingBodyOf} hands the round's reader the Node response, whose
- *   chunks it splits and parses synchronously as they come, with one await per socket read;
+ * - **the direct read**: each `Response` it makes is marked (`readBodyWith`) so that overlap's
+ *   adapters read the Node response itself (`incomingBatches`), splitting and parsing its chunks
+ *   synchronously as they come, with one await per socket read;
  * - **paced reads**: while frames arrive faster than one per `minReadIntervalMs` (default 4 ms),
  *   the socket is read at most once per interval, so the kernel gathers what came in between
  *   into one read. A stream slower than that (a model writing at human-visible speed) is read as
@@ -23,8 +24,7 @@
  * (the model APIs answer their endpoints directly): a 3xx is returned as it came. It asks for an
  * uncompressed body (`accept-encoding: identity` unless the caller asks otherwise); a body that
  * comes compressed anyway is decompressed and read through its web stream. `node:http` is
- * loaded at the first request, so importing this module costs nothing where it is missing (an edge
- * runtime): there every request goes to the global `fetch`.
+ * loaded at the first request; where it is missing every request goes to the global `fetch`.
  */
 
 import type http from "node:http";
@@ -32,6 +32,8 @@ import type https from "node:https";
 import type { Socket } from "node:net";
 import type { Duplex, Readable } from "node:stream";
 import type zlib from "node:zlib";
+import { readBodyWith } from "../body-batches.js";
+import { incomingBatches } from "./incoming-batches.js";
 
 /** Options of {@link createNodeHttpFetch}. */
 export interface NodeHttpFetchOptions {
@@ -289,6 +291,7 @@ function toResponse(incoming: http.IncomingMessage, zlibModule: typeof zlib): Re
   }
   const response = new Response(lazyWebBody(incoming), { status, statusText, headers });
   incomingOfResponse.set(response, incoming);
+  readBodyWith(response, (reader, signal) => incomingBatches(incoming, reader, signal));
   return response;
 }
 

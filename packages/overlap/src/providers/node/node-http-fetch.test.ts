@@ -2,9 +2,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from "node:net";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { StreamEvent } from "../stream/stream-event.js";
+import type { StreamEvent } from "../../stream/stream-event.js";
+import { bodyBatches } from "../body-batches.js";
+import { type FrameTranslator, SseBatchReader } from "../sse-batch-reader.js";
 import { createNodeHttpFetch, incomingBodyOf, nodeHttpFetch } from "./node-http-fetch.js";
-import { sseBatches } from "./sse-batches.js";
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => unknown;
 
@@ -41,17 +42,16 @@ afterAll(() => {
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 const frame = (n: number) => `event: tick\ndata: {"type":"tick","n":${n}}\n\n`;
 
+/** Each frame's data is the event. */
+const tick: FrameTranslator = (f, out) => {
+  out.push(JSON.parse(f.data) as StreamEvent);
+  return undefined;
+};
+
 /** Every event of a response read by overlap's reader, in batches. */
 async function batchesOf(response: Response, signal = new AbortController().signal) {
   const batches: StreamEvent[][] = [];
-  const reader = sseBatches(
-    async () => incomingBodyOf(response) ?? response.body ?? undefined,
-    (f, out) => {
-      out.push(JSON.parse(f.data) as StreamEvent);
-      return undefined;
-    },
-    signal,
-  );
+  const reader = bodyBatches(async () => response, new SseBatchReader(tick), signal);
   for await (const batch of reader) batches.push([...batch]);
   return batches;
 }
@@ -230,12 +230,10 @@ describe("overlap's reader straight from the socket", () => {
     const response = await nodeHttpFetch(`${origin}/burst`);
     await sleep(100);
     const seen: number[] = [];
-    const reader = sseBatches(
-      async () => incomingBodyOf(response),
-      (f, out) => {
-        out.push(JSON.parse(f.data) as StreamEvent);
-        return undefined;
-      },
+    expect(incomingBodyOf(response)).toBeDefined();
+    const reader = bodyBatches(
+      async () => response,
+      new SseBatchReader(tick),
       new AbortController().signal,
     );
     for await (const batch of reader) {
