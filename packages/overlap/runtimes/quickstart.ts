@@ -61,12 +61,7 @@ const MODELS: Record<string, (baseURL: string) => ModelClient> = {
       model: "scripted-sim",
     }),
   google: (baseURL) =>
-    geminiModel({
-      model: "gemini-2.5-flash",
-      apiKey: "unused",
-      baseUrl: baseURL,
-      fetch: (input, init) => fetch(input, init),
-    }),
+    geminiModel({ model: "gemini-2.5-flash", apiKey: "unused", baseUrl: baseURL }),
   "ai-sdk": (baseURL) =>
     aiSdkModel(createAnthropic({ baseURL: `${baseURL}/v1`, apiKey: "unused" })("scripted-sim")),
 };
