@@ -626,8 +626,9 @@ const bedrockOn = (chunks: readonly Uint8Array[], path: Path, status = 200): Mod
                     status === 200 ? "application/vnd.amazon.eventstream" : "application/json",
                   "x-amzn-requestid": "r1",
                 },
+                // An error's body stays a Node stream: the SDK reads it before any stream.
                 body:
-                  path === "sdk"
+                  path === "sdk" && status === 200
                     ? sdkOnlyBody(chunks)
                     : Readable.from(chunks.map((c) => Buffer.from(c))),
               },

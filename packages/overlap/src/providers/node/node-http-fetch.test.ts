@@ -220,6 +220,38 @@ describe("overlap's reader straight from the socket", () => {
     );
   });
 
+  it("keeps up with a trickle of small writes: what waited while a read was held goes on at once", async () => {
+    // One frame a millisecond, each its own write: faster than one per interval, so every read
+    // is held; the frames gathered meanwhile must all come at the interval's end, not one per
+    // interval (which would fall ever further behind the writer).
+    const frames = 400;
+    let lastWriteAt = 0;
+    handler = async (_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      for (let n = 0; n < frames; n++) {
+        await sleep(1);
+        res.write(frame(n));
+      }
+      lastWriteAt = performance.now();
+      await sleep(200);
+      res.end();
+    };
+    const response = await createNodeHttpFetch({ minReadIntervalMs: 4 })(`${origin}/trickle`);
+    let lastEventAt = 0;
+    let seen = 0;
+    for await (const batch of bodyBatches(
+      async () => response,
+      new SseBatchReader(tick),
+      new AbortController().signal,
+    )) {
+      seen += batch.length;
+      if (seen === frames) lastEventAt = performance.now();
+    }
+    expect(seen).toBe(frames);
+    // The last frame is read within a few intervals of its write (before the fix: seconds later).
+    expect(lastEventAt - lastWriteAt).toBeLessThan(100);
+  });
+
   it("holds a stalled reader's events without losing any: the body waits, then all come in order", async () => {
     const frames = 10_000;
     handler = (_req, res) => {

@@ -352,27 +352,47 @@ function lazyWebBody(incoming: Readable): ReadableStream<Uint8Array> {
 /**
  * Reads the response's socket at most once per `interval` while data arrives faster than that:
  * after a read that came sooner than `interval` after the previous one, the socket is paused
- * until the interval is over, and the kernel keeps what arrives meanwhile for one read. The
- * response's own flow control may not resume the socket while it is held.
+ * until the interval is over, and what arrives meanwhile waits for one read. The response's own
+ * flow control may not resume the socket while it is held. A paused socket keeps reading into
+ * its own buffer, one chunk per read: when it is released, every chunk it gathered is handed on
+ * at once (pausing again at the first of them would hand on one chunk per interval, and a stream
+ * trickling in small writes would fall ever further behind).
  */
 function paceReads(incoming: http.IncomingMessage, interval: number): void {
   const socket = incoming.socket;
   let lastRead = -Infinity;
   let held: ReturnType<typeof setTimeout> | undefined;
+  /** Bytes the socket buffered while held, handed on at the release. */
+  let backlog = 0;
+  const hold = (now: number): void => {
+    socket.pause();
+    held = setTimeout(release, interval - (now - lastRead));
+  };
+  // At the interval's end, after this turn's socket reads (the check phase follows the poll), so
+  // that what they brought goes on with the rest, as one piece of body.
   const release = (): void => {
-    held = undefined;
-    lastRead = performance.now();
-    socket.resume();
+    setImmediate(() => {
+      held = undefined;
+      lastRead = performance.now();
+      backlog = socket.readableLength;
+      socket.resume();
+    });
   };
   const onRead = (bytes: Buffer): void => {
     if (held !== undefined) return;
+    if (backlog > 0) {
+      // The stream came faster than the interval: once what waited is handed on, the next
+      // interval's wait starts (the read that ends it is this one).
+      backlog -= bytes.length;
+      if (backlog <= 0) hold(performance.now());
+      return;
+    }
     const now = performance.now();
     if (now - lastRead >= interval || bytes.length >= BULK_READ_BYTES) {
       lastRead = now;
       return;
     }
-    socket.pause();
-    held = setTimeout(release, interval - (now - lastRead));
+    hold(now);
   };
   // The response's `_read` resumes the socket when its buffer runs low; not while we hold it.
   const ownRead = incoming._read.bind(incoming);
