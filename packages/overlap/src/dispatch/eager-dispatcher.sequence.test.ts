@@ -139,6 +139,23 @@ describe("EagerDispatcher: calls of one sequence", () => {
     expect(starts(h.log)).toEqual(["after"]);
   });
 
+  it("a deferred call refused at the join lets no later call past the one still running ahead of it", async () => {
+    const h = harness();
+    const calls = [
+      h.call("change", "a", 30),
+      h.call("checkout", "pay", 5),
+      h.call("change", "after", 1),
+    ];
+    for (const c of calls) h.dispatcher.dispatch(c);
+    await new Promise((r) => setTimeout(r, 5));
+    // The response ended without tool_use while "a" runs: "pay" gives its place up, "after" still
+    // waits for "a".
+    const outcomes = await h.dispatcher.collect(calls, "end_turn");
+    expect(outcomes.map((o) => o.status)).toEqual(["ok", "not_executed", "ok"]);
+    expect(h.overlapInSequence).toBe(false);
+    expect(h.log).toEqual(["start a", "end a", "start after", "end after"]);
+  });
+
   it("cancelAll: the running call is aborted and the calls waiting behind it never run", async () => {
     const h = harness();
     const calls = [
