@@ -17,6 +17,7 @@ import { unparsedCallOutcome } from "../tools/unparsed-call-outcome.js";
 import { awaitApproval } from "./approval-gate.js";
 import { ConcurrencyLimiter, type ConcurrencySlot } from "./concurrency-limiter.js";
 import type { DispatchSettings } from "./dispatch-settings.js";
+import { internalErrorOutcome, replayRecorded, settleRecorded } from "./ledger-replay.js";
 import { SequenceQueue } from "./sequence-queue.js";
 
 /** Options of an {@link EagerDispatcher}: its {@link DispatchSettings} and where it reports. */
@@ -253,7 +254,13 @@ export class EagerDispatcher {
       }
       const recorded = await this.#replay(call, status);
       if (recorded) return recorded;
-      const outcome = await this.#execute(call, controller, status);
+      const { executor, ledger, emit, onError } = this.#options;
+      const ran = await executor.execute(call, {
+        signal: controller.signal,
+        onStart: () => status("running"),
+        ...(emit ? { emit } : {}),
+      });
+      const outcome = await settleRecorded(ledger, call, ran, onError);
       status(stateOf(outcome));
       return outcome;
     } catch (error) {
@@ -267,63 +274,14 @@ export class EagerDispatcher {
     }
   }
 
-  /**
-   * The ledger's replay, the one place a recorded outcome is reused: the outcome an earlier attempt
-   * recorded (the call does not run again), or `undefined` when there is none. A failed lookup
-   * answers the call with an internal error: whether it ran before is unknown, so it does not run.
-   * Never rejects.
-   */
+  /** The outcome recorded by an earlier attempt (or a failed lookup's), told as the call's state. */
   async #replay(
     call: ToolCall,
     status: (state: ToolCallState) => void,
   ): Promise<ToolOutcome | undefined> {
-    const { ledger } = this.#options;
-    let recorded: ToolOutcome | undefined;
-    try {
-      recorded = await ledger?.lookup(call.id);
-    } catch (error) {
-      this.#options.onError?.(error, call);
-      status("failed");
-      return internalErrorOutcome(call);
-    }
-    if (!recorded) return undefined;
-    status(recorded.isError ? "failed" : "done");
-    return { ...recorded, replayed: true };
-  }
-
-  /** Executes the call and records its outcome in the ledger (when there is one). */
-  async #execute(
-    call: ToolCall,
-    controller: AbortController,
-    status: (state: ToolCallState) => void,
-  ): Promise<ToolOutcome> {
-    const { executor, ledger, emit } = this.#options;
-    let outcome = await executor.execute(call, {
-      signal: controller.signal,
-      onStart: () => status("running"),
-      ...(emit ? { emit } : {}),
-    });
-    if (!ledger) return outcome;
-    if (outcome.status === "interrupted" || outcome.status === "timeout") {
-      // A tool that records its outcome in its effect's transaction may have committed just
-      // before the abort: then the effect happened, and its record is the truth to report.
-      const committed = await Promise.resolve()
-        .then(() => ledger.lookup(call.id))
-        .catch((error: unknown) => {
-          this.#options.onError?.(error, call);
-          return undefined;
-        });
-      if (committed) outcome = committed;
-    }
-    if (outcome.status === "ok" || outcome.status === "error") {
-      // The effect happened whatever the ledger says: a failed write must not hide the result.
-      // A record already written by the tool itself (in its transaction) is kept.
-      const recorded = outcome;
-      await Promise.resolve()
-        .then(() => ledger.record(recorded, call))
-        .catch((error: unknown) => this.#options.onError?.(error, call));
-    }
-    return outcome;
+    const recorded = await replayRecorded(this.#options.ledger, call, this.#options.onError);
+    if (recorded) status(recorded.isError ? "failed" : "done");
+    return recorded;
   }
 
   #statusOf(call: ToolCall): (state: ToolCallState) => void {
@@ -344,16 +302,6 @@ export class EagerDispatcher {
 /** The abort reason given to tools when a round is cancelled. */
 export class CancelledError extends Error {
   override readonly name = "AbortError";
-}
-
-/** The answer to a call that could not run because the ledger failed: it did not run. */
-function internalErrorOutcome(call: ToolCall): ToolOutcome {
-  return failedOutcome(
-    call.id,
-    call.name,
-    "error",
-    `${call.name} could not be run because of an internal error. It may be retried.`,
-  );
 }
 
 function stateOf(outcome: ToolOutcome): ToolCallState {

@@ -44,7 +44,7 @@ async function runAll(entries: readonly Entry[], settleOrder: readonly number[])
     else runs.push(run(i, entry));
   });
   await sleep(1);
-  const held = entries.map((e, i) => i).filter((i) => entries[i]?.held);
+  const held = entries.map((_e, i) => i).filter((i) => entries[i]?.held);
   for (const pick of settleOrder) {
     const i = held.splice(pick % Math.max(1, held.length), 1)[0];
     if (i === undefined) continue;
