@@ -6,6 +6,7 @@
 
 import { z } from "zod";
 import type { AgentEvent, AgentEventSink } from "../protocol/agent-event.js";
+import { guardedSink } from "../protocol/guarded-sink.js";
 import { timerDelay } from "../protocol/timer-delay.js";
 import type { ToolCall } from "../stream/tool-call.js";
 import { type ApprovalNeed, approvalNeedOf, defaultApprovalSummary } from "./approval.js";
@@ -190,7 +191,8 @@ export class ToolExecutor<C = unknown> {
     const onOuterAbort = () => controller.abort(outer?.reason);
     outer?.addEventListener("abort", onOuterAbort, { once: true });
 
-    const emit = options.emit;
+    // A sink must not break the tool that feeds it.
+    const emit = options.emit && guardedSink(options.emit);
     // Closed when execute returns: a tool still winding down must not emit after its outcome.
     let open = true;
     const ctx = {
@@ -201,15 +203,11 @@ export class ToolExecutor<C = unknown> {
       context: this.#context,
       emit: (event: AgentEvent) => {
         if (!emit || !open) return;
-        try {
-          emit(
-            tool.kind === "delegate"
-              ? { ...event, parentCallId: event.parentCallId ?? call.id }
-              : event,
-          );
-        } catch {
-          // A sink must not break the tool that feeds it.
-        }
+        emit(
+          tool.kind === "delegate"
+            ? { ...event, parentCallId: event.parentCallId ?? call.id }
+            : event,
+        );
       },
     };
 
