@@ -15,6 +15,7 @@ import type {
   ApprovalResolved,
   ApprovalSource,
 } from "../protocol/approval.js";
+import { timerDelay } from "../protocol/timer-delay.js";
 import type { ToolCall } from "../stream/tool-call.js";
 import type { ToolExecutor } from "../tools/tool-executor.js";
 import { failedOutcome, type ToolOutcome } from "../tools/tool-outcome.js";
@@ -71,8 +72,8 @@ export async function awaitApproval(
       `${call.name} was not run: it needs the user's approval, and there is no way to ask for it here.`,
     );
   }
-  const timeoutMs = options.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
-  const limited = Number.isFinite(timeoutMs) && timeoutMs < MAX_TIMER_MS;
+  // A wait longer than a timer can hold has no limit.
+  const timeoutMs = timerDelay(options.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS);
   const request: ApprovalRequest = {
     callId: call.id,
     name: call.name,
@@ -80,7 +81,7 @@ export async function awaitApproval(
     input: call.input?.ok ? call.input.value : {},
     summary: need.summary,
     ...(need.details ? { details: need.details } : {}),
-    ...(limited ? { timeoutMs: Math.max(0, timeoutMs) } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
   };
   notify(() => options.onRequest(request));
 
@@ -91,7 +92,8 @@ export async function awaitApproval(
   const ended = await new Promise<Ended>((resolve) => {
     onAbort = () => resolve({ decision: "cancelled" });
     signal.addEventListener("abort", onAbort, { once: true });
-    if (limited) timer = setTimeout(() => resolve({ decision: "timeout" }), Math.max(0, timeoutMs));
+    if (timeoutMs !== undefined)
+      timer = setTimeout(() => resolve({ decision: "timeout" }), timeoutMs);
     let answered: Promise<ApprovalDecision>;
     try {
       // Called now, in the same tick as the request was announced: a decision sent as soon as
@@ -147,9 +149,6 @@ export async function awaitApproval(
       return cancelledWhileWaiting(call);
   }
 }
-
-/** The largest delay setTimeout honours. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 function cancelledWhileWaiting(call: ToolCall): ToolOutcome {
   return failedOutcome(
