@@ -11,9 +11,12 @@ export { NOT_RUN_AFTER_RESTART } from "../agent/restore-round.js";
 export {
   APPROVAL_DECLINED_TEXT,
   APPROVAL_TIMEOUT_TEXT,
+  type ApprovalGateResult,
   type AwaitApprovalOptions,
   awaitApproval,
   DEFAULT_APPROVAL_TIMEOUT_MS,
+  MAX_APPROVAL_ASKS,
+  runApproved,
 } from "../dispatch/approval-gate.js";
 export {
   CancelledError,

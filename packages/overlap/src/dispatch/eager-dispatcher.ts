@@ -9,9 +9,10 @@ import type { AgentEventSink, ToolCallState } from "../protocol/agent-event.js";
 import type { ApprovalRequest, ApprovalResolved } from "../protocol/approval.js";
 import type { StopReason } from "../protocol/stop-reason.js";
 import type { ToolCall } from "../stream/tool-call.js";
+import type { ApprovedEffect } from "../tools/approved-effect.js";
 import type { ToolExecutor } from "../tools/tool-executor.js";
 import { failedOutcome, type ToolOutcome } from "../tools/tool-outcome.js";
-import { awaitApproval } from "./approval-gate.js";
+import { runApproved } from "./approval-gate.js";
 import type { DispatchSettings } from "./dispatch-settings.js";
 
 /** Options of an {@link EagerDispatcher}: its {@link DispatchSettings} and where it reports. */
@@ -328,35 +329,50 @@ export class EagerDispatcher {
         `${call.name} could not be run because of an internal error. It may be retried.`,
       );
     }
-    const refusal = await awaitApproval({
-      executor: this.#options.executor,
-      call,
-      approvals: this.#options.approvals,
-      ...(this.#options.approvalTimeoutMs !== undefined
-        ? { timeoutMs: this.#options.approvalTimeoutMs }
-        : {}),
-      signal: controller.signal,
-      onRequest: (request) => this.#options.onApprovalRequest?.(request),
-      onResolved: (resolved) => this.#options.onApprovalResolved?.(resolved),
-      onError: (error) => this.#options.onError?.(error, call),
+    // Whether the call's status was told already (by #run, or here when cancelled).
+    let told = false;
+    const ran = (outcome: ToolOutcome) => {
+      if (!outcome.effectChanged) told = true;
+      return outcome;
+    };
+    return runApproved(
+      {
+        executor: this.#options.executor,
+        call,
+        approvals: this.#options.approvals,
+        ...(this.#options.approvalTimeoutMs !== undefined
+          ? { timeoutMs: this.#options.approvalTimeoutMs }
+          : {}),
+        signal: controller.signal,
+        onRequest: (request) => this.#options.onApprovalRequest?.(request),
+        onResolved: (resolved) => this.#options.onApprovalResolved?.(resolved),
+        onError: (error) => this.#options.onError?.(error, call),
+      },
+      (approved) => {
+        if (controller.signal.aborted) {
+          // Approved just as the round was cancelled: cancelAll released the queue already.
+          status("cancelled");
+          told = true;
+          return Promise.resolve(
+            failedOutcome(
+              call.id,
+              call.name,
+              "not_executed",
+              `${call.name} was not run: ${this.#cancelReason ?? "the response was cancelled"}.`,
+            ),
+          );
+        }
+        if (after) {
+          return this.#run(call, controller, this.#slotAfter(after), true, approved).then(ran);
+        }
+        const { limit, queued } = this.#slot();
+        return this.#run(call, controller, limit, queued, approved).then(ran);
+      },
+    ).then((outcome) => {
+      // Answered by the gate (declined, timed out, cancelled while waiting, changed too often).
+      if (!told) status(stateOf(outcome));
+      return outcome;
     });
-    if (refusal) {
-      status(stateOf(refusal));
-      return refusal;
-    }
-    if (controller.signal.aborted) {
-      // Approved just as the round was cancelled: cancelAll released the queue already.
-      status("cancelled");
-      return failedOutcome(
-        call.id,
-        call.name,
-        "not_executed",
-        `${call.name} was not run: ${this.#cancelReason ?? "the response was cancelled"}.`,
-      );
-    }
-    if (after) return this.#run(call, controller, this.#slotAfter(after), true);
-    const { limit, queued } = this.#slot();
-    return this.#run(call, controller, limit, queued);
   }
 
   async #run(
@@ -364,6 +380,7 @@ export class EagerDispatcher {
     controller: AbortController,
     slot: Promise<void>,
     queued: boolean,
+    approved?: ApprovedEffect,
   ): Promise<ToolOutcome> {
     const { executor, ledger, emit } = this.#options;
     const status = (s: ToolCallState) => this.#options.onStatus?.(call.id, call.name, s);
@@ -390,7 +407,10 @@ export class EagerDispatcher {
         signal: controller.signal,
         onStart: () => status("running"),
         ...(emit ? { emit } : {}),
+        ...(approved ? { approved } : {}),
       });
+      // Nothing happened and the user is asked again: no status, no record.
+      if (outcome.effectChanged) return outcome;
       if (ledger && (outcome.status === "interrupted" || outcome.status === "timeout")) {
         // A tool that records its outcome in its effect's transaction may have committed just
         // before the abort: then the effect happened, and its record is the truth to report.
