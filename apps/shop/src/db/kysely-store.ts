@@ -38,6 +38,7 @@ import type {
   CartChange,
   CartTransaction,
   ChatSummary,
+  CheckoutOptions,
   CheckoutResult,
   CreateSessionOptions,
   ListOrdersOptions,
@@ -260,11 +261,7 @@ export class KyselyShopStore implements ShopStore {
     return this.#carts.getCart(sessionId);
   }
 
-  checkout(
-    sessionId: string,
-    callId: string,
-    options?: RecordOption<CheckoutResult>,
-  ): Promise<CheckoutResult> {
+  checkout(sessionId: string, callId: string, options?: CheckoutOptions): Promise<CheckoutResult> {
     return this.#orders.checkout(sessionId, callId, options);
   }
 

@@ -163,6 +163,18 @@ export interface ShopConversationStore extends ConversationStore {
   ): Promise<number>;
 }
 
+/** Options of {@link ShopStore.checkout}. */
+export interface CheckoutOptions extends RecordOption<CheckoutResult> {
+  /**
+   * The order the shopper confirmed (`ctx.approved` of the checkout call, its effect a
+   * `CheckoutEffect`; an effect of `undefined` when they confirmed none). Given, the order is
+   * placed only if the cart at current prices gives exactly that effect; otherwise nothing
+   * happens and `EffectChangedError` (with the effect now) is thrown, so that the shopper is
+   * asked again. Absent, the cart is ordered as it is (a host with no approval step).
+   */
+  approved?: { effect: unknown };
+}
+
 /** The result of {@link ShopStore.checkout}. */
 export type CheckoutResult =
   | {
@@ -326,11 +338,7 @@ export interface ShopStore {
    * ledger record is written in the same transaction; a checkout refused because another one took
    * the stock meanwhile is rolled back whole and not recorded here (nothing happened).
    */
-  checkout(
-    sessionId: string,
-    callId: string,
-    options?: RecordOption<CheckoutResult>,
-  ): Promise<CheckoutResult>;
+  checkout(sessionId: string, callId: string, options?: CheckoutOptions): Promise<CheckoutResult>;
   /** Orders, newest first. */
   listOrders(options?: ListOrdersOptions): Promise<Order[]>;
   /** Totals and best sellers over every order (merchant). */
