@@ -35,6 +35,7 @@ import { OrdersStore } from "./orders-store.js";
 import { SessionsStore } from "./sessions-store.js";
 import type { ShopDatabase } from "./shop-database.js";
 import type {
+  ApprovedOption,
   CartChange,
   CartTransaction,
   ChatSummary,
@@ -234,7 +235,7 @@ export class KyselyShopStore implements ShopStore {
   restockProducts(
     productIds: readonly string[],
     request: RestockRequest,
-    options?: RecordOption<RestockPlan | RuleViolation, undefined>,
+    options?: RecordOption<RestockPlan | RuleViolation, undefined> & ApprovedOption,
   ): Promise<RestockPlan | RuleViolation> {
     return this.#changes.restockProducts(productIds, request, options);
   }
@@ -242,7 +243,7 @@ export class KyselyShopStore implements ShopStore {
   setDiscount(
     category: string,
     percent: number | undefined,
-    options?: RecordOption<DiscountPlan | RuleViolation, undefined>,
+    options?: RecordOption<DiscountPlan | RuleViolation, undefined> & ApprovedOption,
   ): Promise<DiscountPlan | RuleViolation> {
     return this.#changes.setDiscount(category, percent, options);
   }

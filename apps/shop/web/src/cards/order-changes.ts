@@ -2,7 +2,9 @@
  * What changed in an order the shopper had confirmed, in words: the server asks again when the
  * order it would place is no longer the one confirmed (a price changed, the cart was edited in
  * another chat, a sale ended), and its request carries the changes as paths into the order's
- * effect (`lines["<key>"].unitPriceCents`, `totalCents`) with the values before and after.
+ * effect (`lines["<key>"].unitPriceCents`, `totalCents`) with the values before and after. The
+ * merchant's changes to several products are bound the same way (`lines["<id>"].afterCents`,
+ * `.add`).
  */
 
 import type { EffectChange } from "overlap-runtime/client";
@@ -57,6 +59,22 @@ export function orderChangeWords(
           lang,
           `The cart now holds ${String(change.after)} × ${name}, was ${String(change.before)}.`,
           `购物车里的 ${name} 现在是 ${String(change.after)} 件，原来是 ${String(change.before)} 件。`,
+        ),
+      );
+    } else if (field === "afterCents") {
+      words.push(
+        pick(
+          lang,
+          `${name} would now be ${money(change.after)}, was ${money(change.before)}.`,
+          `${name} 将是 ${money(change.after)}，原来是 ${money(change.before)}。`,
+        ),
+      );
+    } else if (field === "add") {
+      words.push(
+        pick(
+          lang,
+          `${name} would gain ${String(change.after)} units, was ${String(change.before)}.`,
+          `${name} 将补货 ${String(change.after)} 件，原来是 ${String(change.before)} 件。`,
         ),
       );
     } else if (field === "name") {
