@@ -16,6 +16,7 @@ import type {
   ApprovalSource,
   EffectChange,
 } from "../protocol/approval.js";
+import { timerDelay } from "../protocol/timer-delay.js";
 import type { ToolCall } from "../stream/tool-call.js";
 import { type ApprovedEffect, effectChanges, effectDigest } from "../tools/approved-effect.js";
 import type { ToolExecutor } from "../tools/tool-executor.js";
@@ -144,8 +145,8 @@ export async function awaitApproval(options: AwaitApprovalOptions): Promise<Appr
     }
     if (options.previous) changes = effectChanges(options.previous.effect, need.effect);
   }
-  const timeoutMs = options.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
-  const limited = Number.isFinite(timeoutMs) && timeoutMs < MAX_TIMER_MS;
+  // A wait longer than a timer can hold has no limit.
+  const timeoutMs = timerDelay(options.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS);
   const request: ApprovalRequest = {
     callId: call.id,
     name: call.name,
@@ -153,7 +154,7 @@ export async function awaitApproval(options: AwaitApprovalOptions): Promise<Appr
     input: call.input?.ok ? call.input.value : {},
     summary: need.summary,
     ...(need.details ? { details: need.details } : {}),
-    ...(limited ? { timeoutMs: Math.max(0, timeoutMs) } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(bound ? { effect: bound.effect, digest: bound.digest } : {}),
     ...(changes ? { changes } : {}),
     ...(options.ask !== undefined && options.ask > 1 ? { ask: options.ask } : {}),
@@ -167,7 +168,8 @@ export async function awaitApproval(options: AwaitApprovalOptions): Promise<Appr
   const ended = await new Promise<Ended>((resolve) => {
     onAbort = () => resolve({ decision: "cancelled" });
     signal.addEventListener("abort", onAbort, { once: true });
-    if (limited) timer = setTimeout(() => resolve({ decision: "timeout" }), Math.max(0, timeoutMs));
+    if (timeoutMs !== undefined)
+      timer = setTimeout(() => resolve({ decision: "timeout" }), timeoutMs);
     let answered: Promise<ApprovalDecision>;
     try {
       // Called now, in the same tick as the request was announced: a decision sent as soon as
@@ -233,9 +235,6 @@ export async function awaitApproval(options: AwaitApprovalOptions): Promise<Appr
       return { outcome: cancelledWhileWaiting(call) };
   }
 }
-
-/** The largest delay setTimeout honours. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 function cancelledWhileWaiting(call: ToolCall): ToolOutcome {
   return failedOutcome(
