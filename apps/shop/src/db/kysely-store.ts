@@ -35,9 +35,11 @@ import { OrdersStore } from "./orders-store.js";
 import { SessionsStore } from "./sessions-store.js";
 import type { ShopDatabase } from "./shop-database.js";
 import type {
+  ApprovedOption,
   CartChange,
   CartTransaction,
   ChatSummary,
+  CheckoutOptions,
   CheckoutResult,
   CreateSessionOptions,
   ListOrdersOptions,
@@ -233,7 +235,7 @@ export class KyselyShopStore implements ShopStore {
   restockProducts(
     productIds: readonly string[],
     request: RestockRequest,
-    options?: RecordOption<RestockPlan | RuleViolation, undefined>,
+    options?: RecordOption<RestockPlan | RuleViolation, undefined> & ApprovedOption,
   ): Promise<RestockPlan | RuleViolation> {
     return this.#changes.restockProducts(productIds, request, options);
   }
@@ -241,7 +243,7 @@ export class KyselyShopStore implements ShopStore {
   setDiscount(
     category: string,
     percent: number | undefined,
-    options?: RecordOption<DiscountPlan | RuleViolation, undefined>,
+    options?: RecordOption<DiscountPlan | RuleViolation, undefined> & ApprovedOption,
   ): Promise<DiscountPlan | RuleViolation> {
     return this.#changes.setDiscount(category, percent, options);
   }
@@ -260,11 +262,7 @@ export class KyselyShopStore implements ShopStore {
     return this.#carts.getCart(sessionId);
   }
 
-  checkout(
-    sessionId: string,
-    callId: string,
-    options?: RecordOption<CheckoutResult>,
-  ): Promise<CheckoutResult> {
+  checkout(sessionId: string, callId: string, options?: CheckoutOptions): Promise<CheckoutResult> {
     return this.#orders.checkout(sessionId, callId, options);
   }
 

@@ -163,6 +163,28 @@ export interface ShopConversationStore extends ConversationStore {
   ): Promise<number>;
 }
 
+/**
+ * An approval that binds a change: given, the change happens only if the state gives exactly the
+ * approved effect; otherwise nothing happens and `EffectChangedError` (with the effect now) is
+ * thrown, so that the user is asked again.
+ */
+export interface ApprovedOption {
+  /** The approved effect (`ctx.approved`); an effect of `undefined` when none was approved. */
+  approved?: { effect: unknown };
+}
+
+/** Options of {@link ShopStore.checkout}. */
+export interface CheckoutOptions extends RecordOption<CheckoutResult>, ApprovedOption {
+  /**
+   * The order the shopper confirmed (`ctx.approved` of the checkout call, its effect a
+   * `CheckoutEffect`; an effect of `undefined` when they confirmed none). Given, the order is
+   * placed only if the cart at current prices gives exactly that effect; otherwise nothing
+   * happens and `EffectChangedError` (with the effect now) is thrown, so that the shopper is
+   * asked again. Absent, the cart is ordered as it is (a host with no approval step).
+   */
+  approved?: { effect: unknown };
+}
+
 /** The result of {@link ShopStore.checkout}. */
 export type CheckoutResult =
   | {
@@ -284,7 +306,7 @@ export interface ShopStore {
   restockProducts(
     productIds: readonly string[],
     request: RestockRequest,
-    options?: RecordOption<RestockPlan | RuleViolation, undefined>,
+    options?: RecordOption<RestockPlan | RuleViolation, undefined> & ApprovedOption,
   ): Promise<RestockPlan | RuleViolation>;
   /**
    * Sets `percent`% off every product of a category, or ends its discount (`undefined`), in one
@@ -295,7 +317,7 @@ export interface ShopStore {
   setDiscount(
     category: string,
     percent: number | undefined,
-    options?: RecordOption<DiscountPlan | RuleViolation, undefined>,
+    options?: RecordOption<DiscountPlan | RuleViolation, undefined> & ApprovedOption,
   ): Promise<DiscountPlan | RuleViolation>;
   /** Products at or below the stock threshold, emptiest first (merchant). */
   lowStock(threshold?: number): Promise<Product[]>;
@@ -326,11 +348,7 @@ export interface ShopStore {
    * ledger record is written in the same transaction; a checkout refused because another one took
    * the stock meanwhile is rolled back whole and not recorded here (nothing happened).
    */
-  checkout(
-    sessionId: string,
-    callId: string,
-    options?: RecordOption<CheckoutResult>,
-  ): Promise<CheckoutResult>;
+  checkout(sessionId: string, callId: string, options?: CheckoutOptions): Promise<CheckoutResult>;
   /** Orders, newest first. */
   listOrders(options?: ListOrdersOptions): Promise<Order[]>;
   /** Totals and best sellers over every order (merchant). */
