@@ -97,7 +97,9 @@ export interface ShopConfig {
   /**
    * `SESSION_TOKEN_TTL`, default 30 days: how long a shopper's token and a chat's (or merchant
    * session's) token open anything, from their creation; afterwards they answer 401 as unknown
-   * ones. Milliseconds, or a whole number with a unit: `30d`, `12h`, `90m`, `45s`.
+   * ones. A chat made with a token expires no later than that token: every chat of a shopper
+   * expires with the shopper. Milliseconds, or a whole number with a unit: `30d`, `12h`, `90m`,
+   * `45s`.
    */
   readonly sessionTokenTtlMs: number;
   /**
