@@ -172,3 +172,41 @@ describe("loadConfig: the turn lease", () => {
     }
   });
 });
+
+describe("loadConfig: durations in milliseconds", () => {
+  it("every duration takes a whole number of ms within its bounds, each named in the refusal", () => {
+    const cases: Array<[string, number, number, number]> = [
+      ["SHUTDOWN_GRACE_MS", 10_000, 0, 600_000],
+      ["APPROVAL_TIMEOUT_MS", 300_000, 1_000, 86_400_000],
+      ["TURN_LEASE_MS", 20_000, 1_000, 600_000],
+      ["SHOP_TOOL_DELAY_MS", 0, 0, 60_000],
+      ["REQUEST_TIMEOUT_MS", 30_000, 1_000, 3_600_000],
+    ];
+    for (const [name, fallback, min, max] of cases) {
+      const config = (value?: string) => loadConfig(value === undefined ? {} : { [name]: value });
+      const field = (value?: string) => {
+        const c = config(value);
+        return {
+          SHUTDOWN_GRACE_MS: c.shutdownGraceMs,
+          APPROVAL_TIMEOUT_MS: c.approvalTimeoutMs,
+          TURN_LEASE_MS: c.turnLeaseMs,
+          SHOP_TOOL_DELAY_MS: c.toolDelayMs,
+          REQUEST_TIMEOUT_MS: c.requestTimeoutMs,
+        }[name];
+      };
+      expect(field(), name).toBe(fallback);
+      expect(field(" "), name).toBe(fallback);
+      expect(field(String(max)), name).toBe(max);
+      // A request timeout under the default headers timeout is refused for that (tested above).
+      if (name !== "REQUEST_TIMEOUT_MS") expect(field(String(min)), name).toBe(min);
+      for (const bad of [String(min - 1), String(max + 1), "1.5", "soon"]) {
+        expect(() => config(bad), `${name}=${bad}`).toThrow(ConfigError);
+        expect(() => config(bad), `${name}=${bad}`).toThrow(
+          new RegExp(
+            `^${name}( \\(test only\\))? must be a whole number of milliseconds from ${min} to ${max} \\(got "${bad.replace(".", "\\.")}"\\)`,
+          ),
+        );
+      }
+    }
+  });
+});
