@@ -160,3 +160,42 @@ describe("a trickled body is cut at the request timeout", () => {
     expect(performance.now() - started).toBeLessThan(REQUEST_TIMEOUT_MS + SLACK_MS);
   });
 });
+
+describe("a client that ignores the 408 and keeps its side open", () => {
+  it("is cut within 2 s of the answer, headers or body, so it holds no place under the caps", async () => {
+    const results = await Promise.all(
+      ["headers", "body"].map(async (mode) => {
+        const socket = connect({ port: server.port, host: "127.0.0.1", allowHalfOpen: true });
+        socket.on("error", () => {});
+        let answeredAt = 0;
+        socket.on("data", () => {
+          answeredAt ||= performance.now();
+        });
+        let closed = false;
+        const closedAt = new Promise<number>((resolve) =>
+          socket.once("close", () => {
+            closed = true;
+            resolve(performance.now());
+          }),
+        );
+        await new Promise((resolve) => socket.once("connect", resolve));
+        socket.write(
+          mode === "body"
+            ? "POST /healthz HTTP/1.1\r\nhost: x\r\ncontent-length: 1000\r\n\r\n"
+            : "GET /healthz HTTP/1.1\r\n",
+        );
+        // Goes on sending, answer or not, for up to 6 s.
+        for (let i = 0; i < 120 && !closed; i++) {
+          socket.write(mode === "body" ? "a" : "x-a: b\r\n");
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        socket.destroy();
+        return { mode, answered: answeredAt > 0, afterAnswer: (await closedAt) - answeredAt };
+      }),
+    );
+    for (const result of results) {
+      expect(result.answered, result.mode).toBe(true);
+      expect(result.afterAnswer, result.mode).toBeLessThan(2_000 + 500);
+    }
+  });
+});

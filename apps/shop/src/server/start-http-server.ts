@@ -327,4 +327,10 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
     `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\n` +
       `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
+  // The answer ends our side only: a client that ignores it and keeps its side open (trickling
+  // on) would hold the connection, and its place under the caps, for as long as it likes. It gets
+  // as long as a refused connection to read the answer, then the socket is cut.
+  const linger = setTimeout(() => socket.destroy(), REFUSAL_LINGER_MS);
+  linger.unref();
+  socket.once("close", () => clearTimeout(linger));
 }
