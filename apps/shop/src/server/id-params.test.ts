@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
+import type { AppEnv } from "./app-env.js";
 import { handleError } from "./handle-error.js";
 import { checkIdParams, isPossibleId } from "./id-params.js";
 
@@ -16,7 +17,7 @@ describe("isPossibleId", () => {
 
 describe("checkIdParams", () => {
   it("answers each parameter's own 404 before the handler runs", async () => {
-    const app = new Hono();
+    const app = new Hono<AppEnv>();
     app.onError(handleError);
     let reached = 0;
     app.get("/s/:id/a/:callId/p/:productId/:other", (c) => {
