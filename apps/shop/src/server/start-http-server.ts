@@ -122,7 +122,7 @@ export async function startHttpServer(
     },
     (request, response) => {
       // A trusted proxy's connection counts against the client of each request on it.
-      const ticket = tickets.get(request.socket);
+      const ticket = trust && tickets.get(request.socket);
       if (trust && ticket) {
         const peer = request.socket.remoteAddress;
         const header = request.headers["x-forwarded-for"];
