@@ -73,7 +73,10 @@ export interface KyselyShopStoreOptions {
    * {@link DEFAULT_TOKEN_TTL_MS}, 30 days.
    */
   tokenTtlMs?: number;
-  /** The time token lifetimes are measured at (epoch ms); default `Date.now`. For tests. */
+  /**
+   * The time token lifetimes are measured at and rows are stamped with (epoch ms); default
+   * `Date.now`. For tests.
+   */
   clock?: () => number;
 }
 
@@ -113,12 +116,15 @@ export class KyselyShopStore implements ShopStore {
     this.conversations = new SqlConversationStore(db, dialect);
     this.leases = new SqlTurnLeases(db, dialect);
     // One source for every part: sessions, carts and orders never share a timestamp.
-    const timestamp = monotonicTimestamps();
+    // The clock token lifetimes are measured at also stamps the rows, so a token's creation and
+    // its expiry are read on one clock.
+    const clock = options.clock ?? Date.now;
+    const timestamp = monotonicTimestamps(clock);
     this.#sessions = new SessionsStore({
       db,
       dialect: dialect.name,
       tokenTtlMs: options.tokenTtlMs ?? DEFAULT_TOKEN_TTL_MS,
-      clock: options.clock ?? Date.now,
+      clock,
       timestamp,
     });
     this.#calls = new ToolCallsStore(db, dialect, Math.max(0, options.recordDelayMs ?? 0));

@@ -54,6 +54,11 @@ export interface Session {
 export interface NewSession extends Session {
   readonly token: string;
   /**
+   * ISO 8601: when the token stops opening anything. A chat's token never outlives its shopper's:
+   * a chat made later with a shopper's or another chat's token expires with the shopper.
+   */
+  readonly expiresAt: string;
+  /**
    * The token of the shopper, only when this session created the shopper (shown once, stored
    * hashed). It stands for the shopper: new chats, the list of chats, orders.
    */

@@ -217,6 +217,49 @@ export function registerStoreSuite(name: string, createHarness: StoreHarnessFact
       expect(await store.findSessionByToken(chat.token)).toMatchObject({ id: chat.id });
     });
 
+    it("a chat made with a token expires no later than the token that made it", async () => {
+      const minute = 60_000;
+      const first = await store.createSession("shopper");
+      const born = Date.parse(first.createdAt);
+      expect(Date.parse(first.expiresAt)).toBe(born + 30 * 24 * 60 * minute);
+      const at = (time: number) => harness.openPeer({ clock: () => time, tokenTtlMs: minute });
+      // 45 s in, a new chat of the same shopper (as the token of the first chat asks for).
+      const later = await at(born + 45_000);
+      const second = await later.createSession("shopper", { shopperId: first.shopperId! });
+      expect(Date.parse(second.createdAt)).toBe(born + 45_000);
+      expect(second.expiresAt).toBe(new Date(born + minute).toISOString());
+      // And a chat made 10 s later again, with that one's token.
+      const third = await (await at(born + 55_000)).createSession("shopper", {
+        shopperId: second.shopperId!,
+      });
+      const tokens = async (time: number) => {
+        const peer = await at(time);
+        return {
+          chats: await Promise.all(
+            [first, second, third].map(async (c) => (await peer.findSessionByToken(c.token))?.id),
+          ),
+          shopper: (await peer.findShopperByToken(first.shopperToken!))?.id,
+        };
+      };
+      expect(await tokens(born + minute - 1)).toEqual({
+        chats: [first.id, second.id, third.id],
+        shopper: first.shopperId,
+      });
+      // Past the shopper's lifetime nothing of the chain opens, however young the chat.
+      for (const time of [born + minute, born + 65_000, born + 100_000]) {
+        expect(await tokens(time)).toEqual({
+          chats: [undefined, undefined, undefined],
+          shopper: undefined,
+        });
+      }
+      // A merchant session has no chain: its own lifetime.
+      const merchant = await (await at(born + 45_000)).createSession("merchant");
+      expect(merchant.expiresAt).toBe(new Date(born + 45_000 + minute).toISOString());
+      expect((await (await at(born + 100_000)).findSessionByToken(merchant.token))?.id).toBe(
+        merchant.id,
+      );
+    });
+
     it("keeps one cart and the orders per shopper, shared by the shopper's chats", async () => {
       const { cheap, limited } = fixtures;
       const chat1 = await store.createSession("shopper");
