@@ -7,7 +7,12 @@
  * the runtime's insides are not public, so they can change without breaking anyone.
  */
 
-export { type AwaitApprovalOptions, awaitApproval } from "../dispatch/approval-gate.js";
+export {
+  type ApprovalGateResult,
+  type AwaitApprovalOptions,
+  awaitApproval,
+  runApproved,
+} from "../dispatch/approval-gate.js";
 export {
   type DispatchResult,
   EagerDispatcher,

@@ -11,10 +11,11 @@ import type { AgentEventSink, ToolCallState } from "../protocol/agent-event.js";
 import type { ApprovalRequest, ApprovalResolved } from "../protocol/approval.js";
 import type { StopReason } from "../protocol/stop-reason.js";
 import type { ToolCall } from "../stream/tool-call.js";
+import type { ApprovedEffect } from "../tools/approved-effect.js";
 import type { ToolExecutor } from "../tools/tool-executor.js";
 import { failedOutcome, type ToolOutcome } from "../tools/tool-outcome.js";
 import { unparsedCallOutcome } from "../tools/unparsed-call-outcome.js";
-import { awaitApproval } from "./approval-gate.js";
+import { runApproved } from "./approval-gate.js";
 import { ConcurrencyLimiter, type ConcurrencySlot } from "./concurrency-limiter.js";
 import type { DispatchSettings } from "./dispatch-settings.js";
 import { internalErrorOutcome, replayRecorded, settleRecorded } from "./ledger-replay.js";
@@ -212,28 +213,38 @@ export class EagerDispatcher {
     const status = this.#statusOf(call);
     const recorded = await this.#replay(call, status);
     if (recorded) return recorded;
-    const refusal = await awaitApproval({
-      executor: this.#options.executor,
-      call,
-      approvals: this.#options.approvals,
-      ...(this.#options.approvalTimeoutMs !== undefined
-        ? { timeoutMs: this.#options.approvalTimeoutMs }
-        : {}),
-      signal: controller.signal,
-      onRequest: (request) => this.#options.onApprovalRequest?.(request),
-      onResolved: (resolved) => this.#options.onApprovalResolved?.(resolved),
-      onError: (error) => this.#options.onError?.(error, call),
-    });
-    if (refusal) {
-      status(stateOf(refusal));
-      return refusal;
-    }
-    if (controller.signal.aborted) {
-      // Approved just as the round was cancelled: cancelAll released the queue already.
-      status("cancelled");
-      return this.#cancelledOutcome(call);
-    }
-    return this.#run(call, controller, this.#slot(turn));
+    // Whether the call's status was told already (by #run, or here when cancelled).
+    let told = false;
+    const ran = (outcome: ToolOutcome) => {
+      if (!outcome.effectChanged) told = true;
+      return outcome;
+    };
+    const outcome = await runApproved(
+      {
+        executor: this.#options.executor,
+        call,
+        approvals: this.#options.approvals,
+        ...(this.#options.approvalTimeoutMs !== undefined
+          ? { timeoutMs: this.#options.approvalTimeoutMs }
+          : {}),
+        signal: controller.signal,
+        onRequest: (request) => this.#options.onApprovalRequest?.(request),
+        onResolved: (resolved) => this.#options.onApprovalResolved?.(resolved),
+        onError: (error) => this.#options.onError?.(error, call),
+      },
+      async (approved) => {
+        if (controller.signal.aborted) {
+          // Approved just as the round was cancelled: cancelAll released the queue already.
+          status("cancelled");
+          told = true;
+          return this.#cancelledOutcome(call);
+        }
+        return ran(await this.#run(call, controller, this.#slot(turn), approved));
+      },
+    );
+    // Answered by the gate (declined, timed out, cancelled while waiting, changed too often).
+    if (!told) status(stateOf(outcome));
+    return outcome;
   }
 
   /** Runs the call once its slot is granted: replayed from the ledger, or executed and recorded. */
@@ -241,6 +252,7 @@ export class EagerDispatcher {
     call: ToolCall,
     controller: AbortController,
     slot: ConcurrencySlot,
+    approved?: ApprovedEffect,
   ): Promise<ToolOutcome> {
     const status = this.#statusOf(call);
     let holdsSlot = false;
@@ -259,7 +271,10 @@ export class EagerDispatcher {
         signal: controller.signal,
         onStart: () => status("running"),
         ...(emit ? { emit } : {}),
+        ...(approved ? { approved } : {}),
       });
+      // Nothing happened and the user is asked again: no status, no record.
+      if (ran.effectChanged) return ran;
       const outcome = await settleRecorded(ledger, call, ran, onError);
       status(stateOf(outcome));
       return outcome;

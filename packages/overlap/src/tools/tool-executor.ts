@@ -10,6 +10,7 @@ import { guardedSink } from "../protocol/guarded-sink.js";
 import { timerDelay } from "../protocol/timer-delay.js";
 import type { ToolCall } from "../stream/tool-call.js";
 import { type ApprovalNeed, approvalNeedOf, defaultApprovalSummary } from "./approval.js";
+import { type ApprovedEffect, EffectChangedError } from "./approved-effect.js";
 import {
   type AnyTool,
   type ToolResultSpec,
@@ -44,6 +45,8 @@ export interface ExecuteOptions {
   emit?: AgentEventSink;
   /** Called right before the tool's `run` begins (after lookup and validation). */
   onStart?: () => void;
+  /** The effect the user approved for this call and its digest (the tool's `ctx.approved`). */
+  approved?: ApprovedEffect;
 }
 
 const DISPLAY_DEFAULT_TEXT = "Shown to the user.";
@@ -201,6 +204,7 @@ export class ToolExecutor<C = unknown> {
       outcome: (value: ToolReturn) => this.#success(tool, call, value),
       signal: controller.signal,
       context: this.#context,
+      ...(options.approved ? { approved: options.approved } : {}),
       emit: (event: AgentEvent) => {
         if (!emit || !open) return;
         emit(
@@ -271,6 +275,17 @@ export class ToolExecutor<C = unknown> {
   }
 
   #failure(call: ToolCall, error: unknown): ToolOutcome {
+    if (error instanceof EffectChangedError) {
+      // Nothing happened: the round asks the user again with the effect as it is now.
+      const outcome = failedOutcome(
+        call.id,
+        call.name,
+        "not_executed",
+        `${call.name} was not run: what it would do changed after the user approved it.`,
+      );
+      outcome.effectChanged = error.current === undefined ? {} : { current: error.current };
+      return outcome;
+    }
     if (error instanceof ToolError)
       return failedOutcome(call.id, call.name, "error", error.message, error.problem);
     this.#onUnexpectedError?.(error, call);
