@@ -855,9 +855,7 @@ describe("bedrockModel over HTTP/2 (the SDK's default handler for Bedrock)", () 
           region: "us-east-1",
           endpoint,
           credentials: { accessKeyId: "x", secretAccessKey: "x" },
-          requestHandler: sdkOnly
-            ? sdkOnlyHandler(new NodeHttp2Handler())
-            : new NodeHttp2Handler(),
+          requestHandler: sdkOnly ? sdkOnlyHandler(new NodeHttp2Handler()) : new NodeHttp2Handler(),
           maxAttempts: 1,
         }),
         modelId: "m",
