@@ -773,7 +773,7 @@ describe("bedrockModel's own read: retries and the socket", () => {
       awsException("throttlingException", { message: "Too many requests" }),
       concat(BEDROCK_START, BEDROCK_TEXT, BEDROCK_STOP),
     ];
-    const read = async (sdkStream: boolean) => {
+    const read = async (sdkOnly: boolean) => {
       let calls = 0;
       const client = new BedrockRuntimeClient({
         region: "us-east-1",
@@ -785,7 +785,7 @@ describe("bedrockModel's own read: retries and the socket", () => {
               statusCode: 200,
               reason: "",
               headers: { "content-type": "application/vnd.amazon.eventstream" },
-              body: sdkStream
+              body: sdkOnly
                 ? sdkOnlyBody([answers[calls++] ?? new Uint8Array(0)])
                 : Readable.from([Buffer.from(answers[calls++] ?? new Uint8Array(0))]),
             },
@@ -849,15 +849,13 @@ describe("bedrockModel over HTTP/2 (the SDK's default handler for Bedrock)", () 
     });
     await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
     const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const model = (sdkStream: boolean) =>
+    const model = (sdkOnly: boolean) =>
       bedrockModel({
         client: new BedrockRuntimeClient({
           region: "us-east-1",
           endpoint,
           credentials: { accessKeyId: "x", secretAccessKey: "x" },
-          requestHandler: sdkStream
-            ? sdkOnlyHandler(new NodeHttp2Handler())
-            : new NodeHttp2Handler(),
+          requestHandler: sdkOnly ? sdkOnlyHandler(new NodeHttp2Handler()) : new NodeHttp2Handler(),
           maxAttempts: 1,
         }),
         modelId: "m",

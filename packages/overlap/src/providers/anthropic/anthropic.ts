@@ -9,9 +9,9 @@ import Anthropic from "@anthropic-ai/sdk";
 import type { ModelClient, ModelRequest } from "../../agent/model-client.js";
 import type { SseFrame } from "../../sse/sse-decoder.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
-import { withoutResponsesData } from "../openai/responses-input.js";
 import { sdkResponse, streamErrorEvent } from "../sdk-errors.js";
 import { sseModel } from "../sse-model.js";
+import { withoutResponsesData } from "../without-responses-data.js";
 import { messagesForClaude } from "./messages-for-claude.js";
 import { parseDeltaData } from "./parse-delta-data.js";
 

@@ -15,7 +15,6 @@ import { appendUserText } from "../../agent/repair-conversation.js";
 import { runAgentTurn } from "../../agent/run-agent-turn.js";
 import { validateConversation } from "../../agent/validate-conversation.js";
 import type { Message } from "../../stream/message.js";
-import type { StreamEvent } from "../../stream/stream-event.js";
 import { defineTool } from "../../tools/define-tool.js";
 import { ToolExecutor } from "../../tools/tool-executor.js";
 import { anthropicModel } from "./anthropic.js";
