@@ -5,7 +5,7 @@
 
 import { isOverlapError } from "overlap-runtime";
 import type { Logger } from "pino";
-import type { TurnContext } from "../server/turn-registry.js";
+import type { TurnContext } from "./turn-context.js";
 
 /** What a turn that lost its chat (a conflict, or a takeover) tells its readers; nothing ran. */
 export function refuseTurn(

@@ -7,7 +7,7 @@ import type { ModelClient } from "overlap-runtime";
 import type { Logger } from "pino";
 import type { ShopAgent } from "../agents/shop-agent.js";
 import type { ShopStore } from "../db/shop-store.js";
-import type { TurnContext } from "../server/turn-registry.js";
+import type { TurnContext } from "./turn-context.js";
 
 /** What a turn needs. */
 export interface ShopTurnInput {

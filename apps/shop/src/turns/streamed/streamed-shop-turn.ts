@@ -12,9 +12,9 @@
 import { appendUserText, isOverlapError, type Message, runAgentTurn } from "overlap-runtime";
 import { loadRecoveredConversation } from "../../db/recover-conversation.js";
 import { isTurnLeaseLost } from "../../db/sql-turn-leases.js";
-import type { TurnContext } from "../../server/turn-registry.js";
 import { refuseTurn } from "../refuse-turn.js";
 import type { ShopTurnInput } from "../turn-body.js";
+import type { TurnContext } from "../turn-context.js";
 import { turnDisplayKeeper } from "./turn-display.js";
 
 /** The streamed turn body (the shop's default), to hand to `TurnRegistry.start`. */

@@ -10,9 +10,9 @@
 import { appendUserText, isOverlapError, type Message } from "overlap-runtime";
 import { isTurnLeaseLost } from "../../db/sql-turn-leases.js";
 import type { MessagesApiEndpoint, ShopModel } from "../../model/model-from-env.js";
-import type { TurnContext } from "../../server/turn-registry.js";
 import { refuseTurn } from "../refuse-turn.js";
 import type { ShopTurnInput, TurnBody } from "../turn-body.js";
+import type { TurnContext } from "../turn-context.js";
 import { runAgentSdkTurn } from "./agent-sdk-turn.js";
 
 /** The turn body of the whole path against `endpoint`. */
