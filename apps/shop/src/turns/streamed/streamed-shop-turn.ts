@@ -11,7 +11,7 @@
 
 import { appendUserText, runAgentTurn } from "overlap-runtime";
 import { loadRecoveredConversation } from "../../db/recover-conversation.js";
-import type { ShopTurnInput } from "../turn-body.js";
+import { logTurnEnd, type ShopTurnInput, turnRunOptions } from "../turn-body.js";
 import type { TurnContext } from "../turn-context.js";
 import { versionedWriter } from "../versioned-writer.js";
 import { turnDisplayKeeper } from "./turn-display.js";
@@ -47,26 +47,14 @@ export function streamedShopTurn(input: ShopTurnInput): (turn: TurnContext) => P
     );
     const started = performance.now();
     const result = await runAgentTurn({
+      ...turnRunOptions(input, turn),
       model,
-      executor: agent.executor(
-        sessionId,
-        turn.lease === undefined ? undefined : { lease: turn.lease },
-      ),
       messages: appended.messages,
       sink: (event) => {
         turn.emit(event);
         display.observe(event);
       },
-      system: agent.system,
-      agent: agent.name,
-      signal: turn.signal,
-      ledger: store.ledger(sessionId),
       journal: store.roundJournal(sessionId),
-      // Checkout waits for the shopper's confirmation (the approval route answers it).
-      approvals: turn.approvals,
-      ...(turn.approvalTimeoutMs === undefined
-        ? {}
-        : { approvalTimeoutMs: turn.approvalTimeoutMs }),
       onMessages: ({ from, messages }) => write(from, messages),
       onLedgerError: (err, call) =>
         log.error({ err, callId: call.id, tool: call.name }, "ledger write failed"),
@@ -86,8 +74,6 @@ export function streamedShopTurn(input: ShopTurnInput): (turn: TurnContext) => P
         savedMs: r.timings.savedMs,
       })),
     };
-    if (!result.error) log.info(summary, "turn done");
-    else if (result.error.code === "aborted") log.info(summary, "turn cancelled");
-    else log.warn({ ...summary, err: result.error }, "turn ended with an error");
+    logTurnEnd(log, summary, result.error);
   };
 }

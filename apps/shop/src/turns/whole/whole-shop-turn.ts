@@ -9,7 +9,7 @@
 
 import { appendUserText } from "overlap-runtime";
 import type { MessagesApiEndpoint, ShopModel } from "../../model/model-from-env.js";
-import type { ShopTurnInput, TurnBody } from "../turn-body.js";
+import { logTurnEnd, type ShopTurnInput, type TurnBody, turnRunOptions } from "../turn-body.js";
 import type { TurnContext } from "../turn-context.js";
 import { versionedWriter } from "../versioned-writer.js";
 import { runAgentSdkTurn } from "./agent-sdk-turn.js";
@@ -50,21 +50,10 @@ function wholeTurn(
     if (!write) return; // the chat was taken: the turn was refused
     const started = performance.now();
     const result = await runAgentSdkTurn({
+      ...turnRunOptions(input, turn),
       endpoint,
-      executor: agent.executor(
-        sessionId,
-        turn.lease === undefined ? undefined : { lease: turn.lease },
-      ),
       messages: appended.messages,
       sink: turn.emit,
-      system: agent.system,
-      agent: agent.name,
-      signal: turn.signal,
-      ledger: store.ledger(sessionId),
-      approvals: turn.approvals,
-      ...(turn.approvalTimeoutMs === undefined
-        ? {}
-        : { approvalTimeoutMs: turn.approvalTimeoutMs }),
       onMessages: ({ from, messages }) => write(from, messages),
       onLedgerError: (err, callId) => log.error({ err, callId }, "ledger write failed"),
       onCallHeld: (callId, tool) =>
@@ -76,8 +65,6 @@ function wholeTurn(
       stopReason: result.stopReason,
       ms: Math.round(performance.now() - started),
     };
-    if (!result.error) log.info(summary, "turn done");
-    else if (result.error.code === "aborted") log.info(summary, "turn cancelled");
-    else log.warn({ ...summary, err: result.error }, "turn ended with an error");
+    logTurnEnd(log, summary, result.error);
   };
 }
