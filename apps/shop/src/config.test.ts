@@ -112,6 +112,7 @@ describe("loadConfig: the HTTP edge's bounds", () => {
     const config = loadConfig({});
     expect(config.streamLimits).toEqual({ perChat: 8, perShopper: 32, perAddress: 64 });
     expect(config.maxConnections).toBe(900);
+    expect(config.maxConnectionsPerAddress).toBe(64);
     expect(config.headersTimeoutMs).toBe(10_000);
     expect(config.requestTimeoutMs).toBe(30_000);
   });
@@ -122,12 +123,14 @@ describe("loadConfig: the HTTP edge's bounds", () => {
       MAX_STREAMS_PER_SHOPPER: " 5 ",
       MAX_STREAMS_PER_ADDRESS: "1000000",
       MAX_CONNECTIONS: "10000",
+      MAX_CONNECTIONS_PER_ADDRESS: "16",
       HEADERS_TIMEOUT_MS: "5000",
       REQUEST_TIMEOUT_MS: "5000",
     });
     expect(config).toMatchObject({
       streamLimits: { perChat: 2, perShopper: 5, perAddress: 1_000_000 },
       maxConnections: 10_000,
+      maxConnectionsPerAddress: 16,
       headersTimeoutMs: 5_000,
       requestTimeoutMs: 5_000,
     });
@@ -144,6 +147,7 @@ describe("loadConfig: the HTTP edge's bounds", () => {
     refused({ MAX_STREAMS_PER_SHOPPER: "many" }, /MAX_STREAMS_PER_SHOPPER .*got "many"/);
     refused({ MAX_STREAMS_PER_ADDRESS: "1.5" }, /MAX_STREAMS_PER_ADDRESS/);
     refused({ MAX_CONNECTIONS: "1000001" }, /MAX_CONNECTIONS must be a whole number/);
+    refused({ MAX_CONNECTIONS_PER_ADDRESS: "0" }, /^MAX_CONNECTIONS_PER_ADDRESS must be a whole/);
     refused({ HEADERS_TIMEOUT_MS: "999" }, /HEADERS_TIMEOUT_MS must be .* from 1000 to 600000/);
     refused({ REQUEST_TIMEOUT_MS: "3600001" }, /REQUEST_TIMEOUT_MS must be .* to 3600000/);
     refused(

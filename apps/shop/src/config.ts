@@ -12,6 +12,7 @@ import { parseTrustProxy, type TrustProxy } from "./parse-trust-proxy.js";
 import {
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
   DEFAULT_REQUEST_TIMEOUT_MS,
 } from "./server/start-http-server.js";
 import { DEFAULT_STREAM_LIMITS, type StreamLimitSettings } from "./server/stream-limits.js";
@@ -54,6 +55,13 @@ export interface ShopConfig {
    * answered 503 with `Retry-After` and closed.
    */
   readonly maxConnections: number;
+  /**
+   * `MAX_CONNECTIONS_PER_ADDRESS`, default 64: connections one client address (read through
+   * `TRUST_PROXY` as the rate limits read it) may hold at once; the next ones from it are answered
+   * 429 with `Retry-After` and closed. The last slots of `MAX_CONNECTIONS` are kept for addresses
+   * holding none, so a health probe gets in while one address holds what it may.
+   */
+  readonly maxConnectionsPerAddress: number;
   /** `HEADERS_TIMEOUT_MS`, default 10 000: how long a request's headers may take to arrive. */
   readonly headersTimeoutMs: number;
   /**
@@ -97,7 +105,9 @@ export interface ShopConfig {
   /**
    * `SESSION_TOKEN_TTL`, default 30 days: how long a shopper's token and a chat's (or merchant
    * session's) token open anything, from their creation; afterwards they answer 401 as unknown
-   * ones. Milliseconds, or a whole number with a unit: `30d`, `12h`, `90m`, `45s`.
+   * ones. A chat made with a token expires no later than that token: every chat of a shopper
+   * expires with the shopper. Milliseconds, or a whole number with a unit: `30d`, `12h`, `90m`,
+   * `45s`.
    */
   readonly sessionTokenTtlMs: number;
   /**
@@ -170,6 +180,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
       ),
     },
     maxConnections: parseCount("MAX_CONNECTIONS", env.MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS),
+    maxConnectionsPerAddress: parseCount(
+      "MAX_CONNECTIONS_PER_ADDRESS",
+      env.MAX_CONNECTIONS_PER_ADDRESS,
+      DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+    ),
     headersTimeoutMs,
     requestTimeoutMs,
     trustProxy: parseTrust(env.TRUST_PROXY),

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { addressBytes, parseTrustProxy, type TrustProxy } from "../parse-trust-proxy.js";
-import { formatAddress, forwardedClient } from "./trust-proxy.js";
+import { formatAddress, forwardedClient, trustsPeer } from "./trust-proxy.js";
 
 const hops = (n: number): TrustProxy => ({ hops: n });
 const list = (value: string): TrustProxy => parseTrustProxy(value);
@@ -211,5 +211,17 @@ describe("addresses", () => {
         },
       ),
     );
+  });
+});
+
+describe("trustsPeer", () => {
+  it("is the first hop of the walk: any peer with hops, a listed one with a list", () => {
+    expect(trustsPeer("10.0.0.5", hops(1))).toBe(true);
+    expect(trustsPeer("10.0.0.5", hops(0))).toBe(false);
+    expect(trustsPeer("10.0.0.5", list("10.0.0.0/8"))).toBe(true);
+    expect(trustsPeer("::ffff:10.0.0.5", list("10.0.0.0/8"))).toBe(true);
+    expect(trustsPeer("192.168.1.1", list("10.0.0.0/8"))).toBe(false);
+    expect(trustsPeer(undefined, hops(1))).toBe(false);
+    expect(trustsPeer("not an address", hops(1))).toBe(false);
   });
 });

@@ -45,6 +45,16 @@ export function forwardedClient(
   }
 }
 
+/**
+ * Whether the socket's peer at `socketAddress` is a trusted proxy (the first hop of the walk of
+ * {@link forwardedClient}), whose connections carry other clients' requests.
+ */
+export function trustsPeer(socketAddress: string | undefined, trust: TrustProxy): boolean {
+  const bytes = socketAddress === undefined ? undefined : addressBytes(socketAddress);
+  if (!bytes) return false;
+  return "hops" in trust ? trust.hops > 0 : inRanges(bytes, trust.ranges);
+}
+
 /** An address without the port a proxy may have written after it. */
 function stripPort(text: string): string {
   const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(text);
