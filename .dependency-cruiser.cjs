@@ -74,7 +74,9 @@ module.exports = {
       comment:
         "the portable entry points, and everything they import, use no Node module: what only Node has goes in overlap-runtime/node",
       severity: "error",
-      from: { path: `${RUNTIME}(${PORTABLE_ENTRY_POINTS.map((p) => p.replace(".", "\\.")).join("|")})$` },
+      from: {
+        path: `${RUNTIME}(${PORTABLE_ENTRY_POINTS.map((p) => p.replace(".", "\\.")).join("|")})$`,
+      },
       to: { path: NODE_BUILTINS, reachable: true },
     },
     {
