@@ -156,7 +156,7 @@ export function registerDurableHostSuite(
         "user",
         "assistant",
       ]);
-      expect(version).toBe(4);
+      expect(version).toBe(5);
       const events = await collect(hostB.read("chat", `${turn.turnId}:0`));
       expect(events.at(-1)?.event).toMatchObject({ type: "done", stopReason: "end_turn" });
       expect(await storeA.leases.current("chat")).toBeUndefined();
@@ -304,11 +304,11 @@ export function registerDurableHostSuite(
       await expect(hostB.start({ chatId: "chat", message: "hello?" })).rejects.toBeInstanceOf(
         TurnRunningError,
       );
-      const readerOfA = collect(hostB.read("chat", `${turnA.turnId}:0`));
       await sleep(ttl + 50);
       const result = await hostB.run({ chatId: "chat", message: "hello?" });
       expect(result.tookOver?.turnId).toBe(turnA.turnId);
       expect(result.restored).toEqual(journaled.map((call) => call.block.id));
+      expect(result.error).toBeUndefined();
       expect(result.result?.stopReason).toBe("end_turn");
 
       const messages = await storeB.conversations.load("chat");
@@ -330,8 +330,8 @@ export function registerDurableHostSuite(
       expect(String(byName.get("charge")?.content)).toContain("outcome is unknown");
       expect(String(byName.get("charge")?.content)).toContain(chargeCall.idempotencyKey);
       expect(String(byName.get("ship")?.content)).toContain("was not run");
-      // The dead turn's readers learn how it ended.
-      const eventsOfA = await readerOfA;
+      // The dead turn's readers learn how it ended (the takeover ended its log).
+      const eventsOfA = await collect(hostB.read("chat", `${turnA.turnId}:0`));
       expect(eventsOfA.at(-2)?.event).toMatchObject({ type: "error", code: "turn_crashed" });
       expect(eventsOfA.at(-1)?.event.type).toBe("done");
       // Restoring again adds nothing: the journal was cleared with the restored round.

@@ -13,13 +13,14 @@
 import { createHash, randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { ModelClient } from "../agent/model-client.js";
+import { appendUserText } from "../agent/repair-conversation.js";
 import { restoreRound } from "../agent/restore-round.js";
 import { type AgentTurnResult, runAgentTurn } from "../agent/run-agent-turn.js";
 import { OverlapError } from "../errors.js";
 import type { AgentEvent, AgentEventSink } from "../protocol/agent-event.js";
 import type { RoundSettings } from "../round/round-settings.js";
 import type { LoggedEvent } from "../sse/turn-event-log.js";
-import type { ToolUseBlock, UserMessage } from "../stream/message.js";
+import type { Message, ToolUseBlock, UserMessage } from "../stream/message.js";
 import type { ToolCall } from "../stream/tool-call.js";
 import type { AnyTool, ToolEffects } from "../tools/define-tool.js";
 import { ToolExecutor, type ToolExecutorOptions } from "../tools/tool-executor.js";
@@ -346,15 +347,16 @@ export class DurableAgentHost<C = unknown> {
         messages = restored.messages;
         out.restored = restored.restored;
       }
-      const user: UserMessage =
-        typeof request.message === "string"
-          ? { role: "user", content: request.message }
-          : request.message;
-      version = await store.conversations.writeVersioned(chatId, messages.length, [user], {
-        expectedVersion: version,
-        lease: turnId,
-      });
-      messages = [...messages, user];
+      // A trailing user message (the results of a restored round) takes the new one in: roles
+      // must alternate.
+      const appended = appendUserMessage(messages, request.message);
+      version = await store.conversations.writeVersioned(
+        chatId,
+        appended.from,
+        appended.messages.slice(appended.from),
+        { expectedVersion: version, lease: turnId },
+      );
+      messages = appended.messages;
       const context = options.context?.({
         chatId,
         turnId,
@@ -467,6 +469,24 @@ export class DurableAgentHost<C = unknown> {
   #effectsOf(name: string): ToolEffects {
     return this.#options.tools.find((tool) => tool.name === name)?.effects ?? "external";
   }
+}
+
+/** The conversation with the user's new message appended, or merged into a trailing user one. */
+function appendUserMessage(
+  messages: readonly Message[],
+  message: string | UserMessage,
+): { messages: Message[]; from: number } {
+  if (typeof message === "string") return appendUserText(messages, message);
+  if (typeof message.content === "string") return appendUserText(messages, message.content);
+  const repaired = appendUserText(messages, "");
+  const last = repaired.messages.at(-1) as UserMessage;
+  const before = typeof last.content === "string" ? [] : last.content;
+  const kept = before.filter((block) => block.type !== "text" || block.text !== "");
+  repaired.messages[repaired.messages.length - 1] = {
+    role: "user",
+    content: [...kept, ...message.content],
+  };
+  return repaired;
 }
 
 /** The abort reason of a cancel: what `DurableTurnResult.stoppedBy` reports. */

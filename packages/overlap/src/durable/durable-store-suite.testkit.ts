@@ -138,7 +138,7 @@ export function registerDurableStoreSuite(
       expect(applied.flat()).toEqual([1]);
       await peers[0]!.conversations.write("c", 0, [text("user", "hi")]);
       expect(await peers[2]!.conversations.load("c")).toEqual([text("user", "hi")]);
-      expect(() => harness.open({ prefix: "bad-prefix; drop" })).rejects.toThrow(TypeError);
+      await expect(harness.open({ prefix: "bad-prefix; drop" })).rejects.toThrow(TypeError);
     });
 
     it("a writer that read an older version changes nothing; of two racing writers one wins", async () => {

@@ -24,6 +24,8 @@ export interface SqliteDatabaseLike {
   prepare(sql: string): SqliteStatementLike;
   exec(sql: string): unknown;
   pragma(source: string, options?: { simple?: boolean }): unknown;
+  /** The database file (better-sqlite3's `name`): connections to one file share a queue. */
+  readonly name?: string;
 }
 
 /** Options of {@link sqliteDriver}. */
@@ -35,19 +37,31 @@ export interface SqliteDriverOptions {
   busyTimeoutMs?: number | null;
 }
 
-/** One queue per database, shared by every driver made over it. */
-const queues = new WeakMap<SqliteDatabaseLike, { tail: Promise<unknown> }>();
+/**
+ * One queue per database file in this process, shared by every driver and connection over it: a
+ * connection that waited for another's write lock would block the event loop (better-sqlite3
+ * waits synchronously) while the other's transaction awaits its next statement, so neither could
+ * go on. Other processes wait for the lock as SQLite makes them (the busy timeout).
+ */
+const fileQueues = new Map<string, { tail: Promise<unknown> }>();
+const connectionQueues = new WeakMap<SqliteDatabaseLike, { tail: Promise<unknown> }>();
+
+function queueOf(db: SqliteDatabaseLike): { tail: Promise<unknown> } {
+  const file = db.name && db.name !== ":memory:" && db.name !== "" ? db.name : undefined;
+  let queue = file ? fileQueues.get(file) : connectionQueues.get(db);
+  if (!queue) {
+    queue = { tail: Promise.resolve() };
+    if (file) fileQueues.set(file, queue);
+    else connectionQueues.set(db, queue);
+  }
+  return queue;
+}
 
 /** The user's better-sqlite3 database as a {@link SqlDriver}. */
 export function sqliteDriver(db: SqliteDatabaseLike, options: SqliteDriverOptions = {}): SqlDriver {
   const busy = options.busyTimeoutMs === undefined ? 5000 : options.busyTimeoutMs;
   if (busy !== null) db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busy))}`);
-  let queue = queues.get(db);
-  if (!queue) {
-    queue = { tail: Promise.resolve() };
-    queues.set(db, queue);
-  }
-  const q = queue;
+  const q = queueOf(db);
   const statements = new Map<string, SqliteStatementLike>();
   const prepared = (sql: string): SqliteStatementLike => {
     let statement = statements.get(sql);
