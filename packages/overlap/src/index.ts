@@ -117,6 +117,7 @@ export {
   type Tool,
   type ToolConfig,
   type ToolContext,
+  type ToolEffects,
   type ToolInputSchema,
   type ToolKind,
   type ToolResultSpec,
