@@ -214,6 +214,45 @@ export function registerDurableHostSuite(
       expect(validateConversation(messages)).toEqual([]);
     });
 
+    it("a cancel asked elsewhere reaches the turn at once where the database can notify", async (context) => {
+      if (!storeA.driver.listen) return context.skip();
+      let started!: () => void;
+      const running = new Promise<void>((resolve) => {
+        started = resolve;
+      });
+      let abortedAt = 0;
+      const tools = [
+        defineTool({
+          name: "slow",
+          description: "runs until stopped",
+          input: z.object({}),
+          run: async (_input, ctx) => {
+            started();
+            await new Promise<void>((resolve) =>
+              ctx.signal.addEventListener("abort", () => resolve()),
+            );
+            abortedAt = performance.now();
+            return "stopped";
+          },
+        }),
+      ];
+      const model = plannedModel(() => [
+        { type: "tool_use", id: "call_0", name: "slow", input: {} },
+      ]);
+      // Renewals every 10 s: only the notification can bring the cancel in time.
+      const options = { model, tools, leaseTtlMs: 30_000, controlIntervalMs: 10_000 };
+      const hostA = new DurableAgentHost({ store: storeA, ...options });
+      const hostB = new DurableAgentHost({ store: storeB, ...options });
+      const turn = await hostA.start({ chatId: "chat", message: "go" });
+      await running;
+      const askedAt = performance.now();
+      expect(await hostB.cancel("chat", "forget me")).toBe(true);
+      expect((await turn.done).stoppedBy).toBe("forget me");
+      expect(abortedAt - askedAt).toBeLessThan(1_000);
+      await hostA.close();
+      await hostB.close();
+    });
+
     it("takes over a dead host's chat after its lease expired and restores its round honestly", async () => {
       const driverA = killable(storeA.driver);
       const dying = new DurableStore(driverA, { prefix: harness.prefix, migrate: false });

@@ -166,6 +166,8 @@ export function holderIsGone(holder: string): boolean {
 interface Running {
   controller: AbortController;
   done: Promise<DurableTurnResult>;
+  /** Renews now and looks for a cancel (woken by a notification). */
+  check?: () => void;
 }
 
 /** Runs chats' turns durably over a {@link DurableStore}. */
@@ -176,6 +178,8 @@ export class DurableAgentHost<C = unknown> {
   readonly #ttlMs: number;
   readonly #intervalMs: number;
   readonly #running = new Map<string, Running>();
+  /** With PostgreSQL: this host's watch of cancels asked on other instances (from its first turn). */
+  #cancels: Promise<() => void> | undefined;
 
   constructor(options: DurableAgentHostOptions<C>) {
     this.#options = options;
@@ -195,6 +199,7 @@ export class DurableAgentHost<C = unknown> {
     const { chatId } = request;
     const store = this.#store;
     if (this.#running.has(chatId)) throw new TurnRunningError(chatId, this.#maxRetry());
+    await this.#listenForCancels();
     const turnId = randomUUID();
     const ask = { turnId, holder: this.holder, ttlMs: this.#ttlMs };
     let claim = await store.leases.claim(chatId, ask);
@@ -216,8 +221,10 @@ export class DurableAgentHost<C = unknown> {
       await store.leases.release(chatId, turnId).catch(() => undefined);
       throw error;
     }
-    const done = this.#run(request, turnId, tookOver, controller, writer);
-    this.#running.set(chatId, { controller, done });
+    const running: Running = { controller, done: Promise.resolve({ turnId, restored: [] }) };
+    this.#running.set(chatId, running);
+    const done = this.#run(request, turnId, tookOver, running, writer);
+    running.done = done;
     void done.finally(() => {
       if (this.#running.get(chatId)?.done === done) this.#running.delete(chatId);
     });
@@ -241,6 +248,9 @@ export class DurableAgentHost<C = unknown> {
   ): Promise<boolean> {
     const local = this.#running.get(chatId);
     const asked = await this.#store.leases.requestCancel(chatId, reason);
+    if (asked && !local) {
+      await this.#store.announceCancel(chatId).catch(() => undefined);
+    }
     if (local) {
       local.controller.abort(new CancelRequested(reason));
       if (options.waitMs !== undefined) await local.done;
@@ -279,6 +289,9 @@ export class DurableAgentHost<C = unknown> {
     const running = [...this.#running.values()];
     for (const turn of running) turn.controller.abort(new CancelRequested("shutdown"));
     await Promise.all(running.map((turn) => turn.done));
+    const unwatch = await this.#cancels;
+    this.#cancels = undefined;
+    unwatch?.();
   }
 
   #maxRetry(): number {
@@ -289,10 +302,11 @@ export class DurableAgentHost<C = unknown> {
     request: DurableTurnRequest,
     turnId: string,
     tookOver: TurnLease | undefined,
-    controller: AbortController,
+    running: Running,
     writer: Awaited<ReturnType<DurableStore["events"]["start"]>>,
   ): Promise<DurableTurnResult> {
     const { chatId } = request;
+    const { controller } = running;
     const store = this.#store;
     const options = this.#options;
     const out: DurableTurnResult = { turnId, restored: [] };
@@ -308,7 +322,7 @@ export class DurableAgentHost<C = unknown> {
     const onOuter = () => controller.abort(new CancelRequested("cancelled"));
     if (outer?.aborted) onOuter();
     else outer?.addEventListener("abort", onOuter, { once: true });
-    const stopControl = this.#control(chatId, turnId, controller, report);
+    const stopControl = this.#control(chatId, turnId, running, report);
     // The `done` is logged with the lease's release, in one transaction: whoever reads it may
     // send the next message at once.
     const held: AgentEvent[] = [];
@@ -443,11 +457,12 @@ export class DurableAgentHost<C = unknown> {
   #control(
     chatId: string,
     turnId: string,
-    controller: AbortController,
+    running: Running,
     report: (error: unknown) => void,
   ): () => void {
+    const { controller } = running;
     let busy = false;
-    const timer = setInterval(() => {
+    const check = () => {
       if (busy || controller.signal.aborted) return;
       busy = true;
       this.#store.leases
@@ -461,9 +476,23 @@ export class DurableAgentHost<C = unknown> {
         .finally(() => {
           busy = false;
         });
-    }, this.#intervalMs);
+    };
+    running.check = check;
+    const timer = setInterval(check, this.#intervalMs);
     timer.unref?.();
-    return () => clearInterval(timer);
+    return () => {
+      clearInterval(timer);
+      running.check = undefined;
+    };
+  }
+
+  /**
+   * With a driver that can listen: a cancel asked on another instance is announced, and the turn
+   * it names, when it runs here, looks at its lease at once instead of at its next renewal.
+   */
+  async #listenForCancels(): Promise<void> {
+    this.#cancels ??= this.#store.watchCancels((chatId) => this.#running.get(chatId)?.check?.());
+    await this.#cancels;
   }
 
   #effectsOf(name: string): ToolEffects {

@@ -57,6 +57,8 @@ export class DurableStore {
   readonly conversations: DurableConversationStore;
   readonly leases: DurableTurnLeases;
   readonly events: DurableTurnEvents;
+  readonly #cancelWatchers = new Set<(chatId: string) => void>();
+  #cancelListener: Promise<(() => Promise<void>) | undefined> | undefined;
 
   constructor(driver: SqlDriver, options: DurableStoreOptions = {}) {
     this.driver = driver;
@@ -127,8 +129,39 @@ export class DurableStore {
     };
   }
 
-  /** Stops what the store holds open (the event log's listening connection). */
-  close(): Promise<void> {
-    return this.events.close();
+  /**
+   * Calls `onCancel` with the chat id of every cancel announced by {@link announceCancel} (on any
+   * instance), while the returned function is not called. Only with a driver that can listen
+   * (PostgreSQL); otherwise nothing is announced and renewals carry the cancel.
+   */
+  async watchCancels(onCancel: (chatId: string) => void): Promise<() => void> {
+    const driver = this.driver;
+    if (!driver.listen) return () => {};
+    this.#cancelWatchers.add(onCancel);
+    this.#cancelListener ??= driver
+      .listen(this.#cancelChannel(), (chatId) => {
+        for (const watcher of this.#cancelWatchers) watcher(chatId);
+      })
+      .catch(() => undefined); // renewals still carry the cancel, within their interval
+    await this.#cancelListener;
+    return () => {
+      this.#cancelWatchers.delete(onCancel);
+    };
+  }
+
+  /** Announces a cancel of the chat's turn to the instances that watch (see {@link watchCancels}). */
+  async announceCancel(chatId: string): Promise<void> {
+    await this.driver.notify?.(this.#cancelChannel(), chatId);
+  }
+
+  /** Stops what the store holds open (its listening connections). */
+  async close(): Promise<void> {
+    const unlisten = await this.#cancelListener;
+    this.#cancelListener = undefined;
+    await Promise.all([unlisten?.(), this.events.close()]);
+  }
+
+  #cancelChannel(): string {
+    return `${this.tables.leases}_cancel`;
   }
 }
