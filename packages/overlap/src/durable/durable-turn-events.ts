@@ -27,7 +27,31 @@ export interface DurableTurnEventsOptions {
   pollMs?: number;
   /** Use the driver's NOTIFY to wake readers of other processes. Default true when offered. */
   notify?: boolean;
+  /**
+   * Where the events themselves are kept; default the database's `turn_events` table. The
+   * turns' lifecycle (started, ended, their leases) stays in the database either way.
+   */
+  transport?: TurnEventTransport;
   now?: () => number;
+}
+
+/** One numbered event of a turn. */
+export interface NumberedEvent {
+  seq: number;
+  event: AgentEvent;
+}
+
+/**
+ * Where a turn's events are kept when not in the database (`redisTurnEvents`: Redis Streams). An
+ * event whose seq is taken already must be dropped, never overwrite the one there.
+ */
+export interface TurnEventTransport {
+  /** Appends events in seq order. */
+  append(turnId: string, events: readonly NumberedEvent[]): Promise<void>;
+  /** Up to `limit` events after `seq`, in order. */
+  after(turnId: string, seq: number, limit: number): Promise<NumberedEvent[]>;
+  /** The last seq written (0 for none). */
+  last(turnId: string): Promise<number>;
 }
 
 /** The writer of one turn's log. */
@@ -46,6 +70,7 @@ export class DurableTurnEvents {
   readonly #pollMs: number;
   readonly #now: () => number;
   readonly #channel: string | undefined;
+  readonly #transport: TurnEventTransport | undefined;
   /** Readers of this process waiting for a turn's next events. */
   readonly #waiters = new Map<string, Set<() => void>>();
   #unlisten: Promise<(() => Promise<void>) | undefined> | undefined;
@@ -55,6 +80,7 @@ export class DurableTurnEvents {
     this.#tables = tables;
     this.#pollMs = options.pollMs ?? 250;
     this.#now = options.now ?? Date.now;
+    this.#transport = options.transport;
     const notify = options.notify ?? true;
     this.#channel = notify && driver.listen && driver.notify ? `${tables.events}` : undefined;
   }
@@ -78,7 +104,9 @@ export class DurableTurnEvents {
       pending = [];
       if (batch.length === 0) return;
       try {
-        await insertEvents(this.#driver, this.#tables, turnId, batch);
+        await (this.#transport
+          ? this.#transport.append(turnId, batch)
+          : insertEvents(this.#driver, this.#tables, turnId, batch));
         this.#wake(turnId);
         await this.#notify(turnId);
       } catch (error) {
@@ -117,10 +145,20 @@ export class DurableTurnEvents {
   ): Promise<void> {
     await writer.flush().catch(() => undefined);
     const t = this.#tables;
+    const transport = this.#transport;
+    if (transport && held.length > 0) {
+      // Elsewhere than the database: the last events first, so that a reader who sees the turn
+      // ended (or its lease gone) finds them.
+      const last = await transport.last(turnId);
+      await transport.append(
+        turnId,
+        held.map((event, i) => ({ seq: last + 1 + i, event })),
+      );
+    }
     await this.#driver.transaction(
       async (tx) => {
-        const last = await lastSeq(tx, t, turnId);
-        if (held.length > 0) {
+        const last = transport ? 0 : await lastSeq(tx, t, turnId);
+        if (!transport && held.length > 0) {
           await insertEvents(
             tx,
             t,
@@ -166,19 +204,16 @@ export class DurableTurnEvents {
             turnId,
           ]);
         }
-        const last = await lastSeq(tx, t, turnId);
-        await insertEvents(tx, t, turnId, [
-          {
-            seq: last + 1,
-            event: { type: "error", code: "turn_crashed", message: TURN_CRASHED_MESSAGE },
-          },
-          { seq: last + 2, event: { type: "done", roundCount: 0, stopReason: "error" } },
-        ]);
+        if (!this.#transport)
+          await insertEvents(tx, t, turnId, crashEnd(await lastSeq(tx, t, turnId)));
         await tx.query(`UPDATE ${t.turns} SET ended_at = ? WHERE turn_id = ?`, [now, turnId]);
         return true;
       },
       chatLock(t, chatId),
     );
+    if (ended && this.#transport) {
+      await this.#transport.append(turnId, crashEnd(await this.#transport.last(turnId)));
+    }
     if (ended) {
       this.#wake(turnId);
       await this.#notify(turnId).catch(() => undefined);
@@ -240,13 +275,10 @@ export class DurableTurnEvents {
     await this.#listen();
     try {
       while (!signal?.aborted) {
-        const { rows } = await this.#driver.query<{ seq: number | string; event: string }>(
-          `SELECT seq, event FROM ${t.events} WHERE turn_id = ? AND seq > ? ORDER BY seq LIMIT 500`,
-          [id, next],
-        );
+        const rows = await this.#after(id, next, 500);
         for (const row of rows) {
-          next = Number(row.seq);
-          yield { id: `${id}:${next}`, event: JSON.parse(row.event) as AgentEvent };
+          next = row.seq;
+          yield { id: `${id}:${next}`, event: row.event };
           if (signal?.aborted) return;
         }
         if (rows.length > 0) continue;
@@ -285,11 +317,19 @@ export class DurableTurnEvents {
   }
 
   async #hasAfter(turnId: string, seq: number): Promise<boolean> {
-    const { rows } = await this.#driver.query(
-      `SELECT seq FROM ${this.#tables.events} WHERE turn_id = ? AND seq > ? LIMIT 1`,
+    return (await this.#after(turnId, seq, 1)).length > 0;
+  }
+
+  async #after(turnId: string, seq: number, limit: number): Promise<NumberedEvent[]> {
+    if (this.#transport) return this.#transport.after(turnId, seq, limit);
+    const { rows } = await this.#driver.query<{ seq: number | string; event: string }>(
+      `SELECT seq, event FROM ${this.#tables.events} WHERE turn_id = ? AND seq > ? ORDER BY seq LIMIT ${Math.floor(limit)}`,
       [turnId, seq],
     );
-    return rows.length > 0;
+    return rows.map((row) => ({
+      seq: Number(row.seq),
+      event: JSON.parse(row.event) as AgentEvent,
+    }));
   }
 
   #wake(turnId: string): void {
@@ -322,6 +362,17 @@ export function parseEventId(
   const seq = Number(id.slice(at + 1));
   if (!Number.isInteger(seq) || seq < 0) return undefined;
   return { turnId: id.slice(0, at), seq };
+}
+
+/** What a reader of a turn whose instance died is told, after the turn's last event. */
+function crashEnd(last: number): NumberedEvent[] {
+  return [
+    {
+      seq: last + 1,
+      event: { type: "error", code: "turn_crashed", message: TURN_CRASHED_MESSAGE },
+    },
+    { seq: last + 2, event: { type: "done", roundCount: 0, stopReason: "error" } },
+  ];
 }
 
 async function lastSeq(tx: SqlExecutor, t: DurableTables, turnId: string): Promise<number> {
