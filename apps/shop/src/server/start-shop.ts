@@ -111,6 +111,8 @@ export async function startShop(options: StartShopOptions): Promise<RunningShop>
       port: config.port,
       hostname: config.host,
       maxConnections: config.maxConnections,
+      maxConnectionsPerAddress: config.maxConnectionsPerAddress,
+      trustProxy: config.trustProxy,
       headersTimeoutMs: config.headersTimeoutMs,
       requestTimeoutMs: config.requestTimeoutMs,
       onAcceptError: (err) => {
