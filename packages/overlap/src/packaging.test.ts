@@ -216,6 +216,10 @@ const EXPECTED_FUNCTIONS: Record<string, string[]> = {
   "overlap-runtime/client": ["AgentStreamClient", "reduceAgentEvent", "initialAgentState"],
   "overlap-runtime/react": ["useAgentSession"],
   "overlap-runtime/testing": ["fakeModel", "buildStreamEvents"],
+  "overlap-runtime/durable": ["DurableAgentHost", "DurableStore", "TurnRunningError"],
+  "overlap-runtime/postgres": ["openPostgresStore", "postgresDriver"],
+  "overlap-runtime/sqlite": ["openSqliteStore", "sqliteDriver"],
+  "overlap-runtime/redis": ["redisTurnEvents"],
   "overlap-sim": ["startSim", "genericPolicy"],
 };
 
