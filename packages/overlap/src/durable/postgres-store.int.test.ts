@@ -66,7 +66,7 @@ async function postgresHarness(): Promise<DurableHarness> {
       return store;
     },
     async dispose() {
-      for (const store of stores) await store.close().catch(() => {});
+      // The tables first: a store that cannot close (a test that failed mid-turn) leaves none.
       const admin = new Pool({ connectionString: DATABASE_URL, max: 1 });
       const { rows } = await admin.query<{ tablename: string }>(
         "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE $1",
@@ -74,6 +74,7 @@ async function postgresHarness(): Promise<DurableHarness> {
       );
       for (const { tablename } of rows) await admin.query(`DROP TABLE IF EXISTS "${tablename}"`);
       await admin.end();
+      for (const store of stores) await store.close().catch(() => {});
       for (const pool of pools) await pool.end().catch(() => {});
     },
   };
