@@ -1,6 +1,6 @@
 /**
- * The model as the round loop sees it: a request in, neutral stream events out, in arrays. Provider adapters
- * (Anthropic, OpenAI-compatible) and test fakes implement it.
+ * The model as the round loop sees it: a request in, neutral stream events out, one array per
+ * read of the response. Provider adapters and test fakes implement it.
  */
 
 import type { Message } from "../stream/message.js";
