@@ -70,6 +70,10 @@ export type ShopperIntent =
       minPriceCents?: number;
       /** "cheaper ones", "便宜一点的": below what was shown last. */
       cheaper?: boolean;
+      /** The catalog category the products must be of. */
+      category?: string;
+      /** "the cheapest", "the best reviewed": the one product of the results to show. */
+      best?: "cheapest" | "best-rated";
     }
   /** Compare products named (`items`) or shown last (`count`). */
   | { kind: "compare"; count: number; items?: NamedItem[] }

@@ -65,7 +65,11 @@ const CHANGES = new Set([
   "end_discount",
 ]);
 
-const file = new URL("./conversations.json", import.meta.url);
+const set = process.argv.find((a) => a.startsWith("--set="))?.slice(6) ?? "heldout";
+const file =
+  set === "dev"
+    ? new URL("../reading/__dev__/conversations.json", import.meta.url)
+    : new URL("./conversations.json", import.meta.url);
 const { conversations } = JSON.parse(readFileSync(file, "utf8")) as {
   conversations: Conversation[];
 };
