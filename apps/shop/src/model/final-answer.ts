@@ -54,8 +54,8 @@ export function finalAnswer(state: ConversationState, intent: ShopperIntent): st
           parts.push(
             pick(
               zh,
-              "Shipping is free here: an order is charged the items' prices only, with no shipping or delivery fee, so the cart total is what you pay.",
-              "本店免运费：订单只收商品的价格，没有运费或配送费，购物车总价就是您要付的金额。",
+              "This shop lists no separate delivery charge: shipping is free, an order is charged its items' prices only, so the cart total is what you pay.",
+              "本店没有单独列出运费：免运费，订单只收商品的价格，购物车总价就是您要付的金额。",
             ),
           );
         parts.push(totalSentence(x.content, zh));

@@ -24,6 +24,8 @@ export const LINE_LIMIT = DEFAULT_CART_RULES.maxQuantityPerLine;
 const NOT_QUANTITY = [
   /\bp-\d+|\bo-[0-9a-f]+/g,
   /\b(size|sz|us|eu|uk)\s*-?\d+(\.\d+)?/g,
+  // "make that an 11", "I meant a 10": a size said with an article.
+  /\b(an?|the) \d{1,2}(\.5)?\b(?! (pairs?|units?|items?|of)\b)/g,
   /-?\d+(\.\d+)?\s*(码|号|碼)/g,
   /\b(under|below|less than|cheaper than|over|above|more than|at least|up to|at most|no more than|max(imum)?|min(imum)?|budget( is| of)?|around|about|within)\s*\$?\s*-?\d+(\.\d+)?/g,
   /\$\s*-?\d+(\.\d+)?|-?\d+(\.\d+)?\s*(dollars?|bucks|usd|元|块|美元|刀|%|percent)/g,

@@ -151,13 +151,19 @@ function withoutPositions(text: string): string {
 
 function superlative(state: ConversationState, legacy: ShopperIntent): Reading | undefined {
   const best = readSuperlative(state.userText);
-  if (!best) return undefined;
+  // "which … is cheapest", "cheapest pair of …": one product; "your best rated shoes": a list.
+  const one =
+    /\b(which|what'?s|what is)\b|^(the )?(cheapest|best|highest|top|lowest)\b|\b(one|pair)\b|哪|是什么/i.test(
+      state.userText.trim(),
+    );
+  if (!best || !one) return undefined;
   const words = chineseToEnglish(state.userText);
   const category = readCategory(words) ?? readCategory(state.userText);
   // "the cheapest one" after a list: the older reading picks from what was shown.
   if (category === undefined) return undefined;
   if (legacy.kind === "add" || legacy.kind === "add-shown") return undefined;
-  const query = searchWordsOf(words);
+  const query =
+    legacy.kind === "search" && legacy.query !== "" ? legacy.query : searchWordsOf(words);
   return { intent: { kind: "search", query, category, best } };
 }
 
@@ -166,7 +172,7 @@ function searchWordsOf(text: string): string {
     .toLowerCase()
     .replace(/\p{Script=Han}+/gu, " ")
     .replace(
-      /\b(what'?s|what is|which|who|has|have|had|the|a|an|of|pair|pairs|your|you|do|does|get|gets|got|you'?ve|is|are|one|ones|with|cheapest|least expensive|lowest[- ]priced?|most affordable|best|highest|top|rated|reviewed|reviews?|ratings?)\b|[?？!.,]/g,
+      /\b(i'?d love to see|show me|find me|what'?s|what is|which|who|has|have|had|the|a|an|of|pair|pairs|your|you|do|does|get|gets|got|you'?ve|is|are|one|ones|with|cheapest|least expensive|lowest[- ]priced?|most affordable|best|highest|top|rated|reviewed|reviews?|ratings?)\b|[?？!.,]/g,
       " ",
     )
     .replace(/\s+/g, " ")

@@ -180,7 +180,7 @@ const CATEGORY_WORDS: ReadonlyArray<readonly [RegExp, string]> = [
   ],
   [/\bsocks?\b|袜/, "Socks"],
   [/\b(jackets?|coats?|vests?|shells?)\b|夹克|外套|冲锋衣|马甲/, "Jackets"],
-  [/\b(tops?|tees?|t-shirts?|shirts?|base ?layers?|tank tops?)\b|上衣|t恤|打底衫/, "Tops"],
+  [/\b(tops|tees?|t-shirts?|shirts?|base ?layers?|tank tops?)\b|上衣|t恤|打底衫/, "Tops"],
   [/\b(shorts|tights|joggers|pants|leggings)\b|短裤|紧身裤|裤/, "Shorts & Tights"],
   [/\b(backpacks?|bags?|packs?|duffels?)\b|背包|包/, "Backpacks"],
   [/\b(tents?|chairs?|sleeping (pads?|bags?)|camping)\b|帐篷|椅|睡垫|睡袋|露营/, "Camping"],
