@@ -5,12 +5,20 @@
 
 import type { SimScript } from "overlap-sim";
 import { formatCents } from "../domain/money.js";
-import type { ConversationState, ToolExchange } from "./conversation-state.js";
+import { type ConversationState, type ToolExchange, turnExchanges } from "./conversation-state.js";
+import { readAttributes, readSuperlative, type Superlative } from "./reading/read-slots.js";
 import { call, errorSentence, pick, say, text } from "./replies.js";
 import { index, priceOf, productOf, resolveItem } from "./resolve-item.js";
+import {
+  askedAttributes,
+  bestOf,
+  cheaperPage,
+  fittingResults,
+  type ResultLine,
+  resultLines,
+} from "./search-constraints.js";
 import type { IntentOf } from "./shopper-handler.js";
 import { foldText } from "./text-match.js";
-import { readAttributes, readSuperlative } from "./reading/read-slots.js";
 import { chineseTermsIn, chineseToEnglish } from "./zh-lexicon.js";
 
 /** A catalog search, or the one product the words name. */
@@ -112,38 +120,17 @@ export function searchFollowUp(state: ConversationState, search: ToolExchange): 
   if (search.isError) return say(errorSentence(search, zh));
   const listed = resultLines(search.content);
   // Every constraint said is honoured in what is shown: a product missing one is left out.
-  const attributes = readAttributes(chineseToEnglish(state.userText));
+  const fitting = fittingResults(state, search, listed);
+  const attributes = askedAttributes(state);
   const category = typeof search.input.category === "string" ? search.input.category : undefined;
-  const fitting = listed.filter((r) => {
-    const p = productOf(r.id);
-    if (!p) return true;
-    if (category !== undefined && p.category !== category) return false;
-    return attributes.every((a) => p.tags.includes(a) || foldText(p.name).includes(a));
-  });
   const best = readSuperlative(state.userText);
-  if (best && fitting.length > 0) {
-    const [top] = [...fitting].sort((a, b) =>
-      best === "cheapest" ? a.cents - b.cents : b.rating - a.rating || a.cents - b.cents,
-    );
-    const name = productOf(top!.id)?.name ?? top!.id;
-    return {
-      blocks: [
-        text(
-          best === "cheapest"
-            ? pick(
-                zh,
-                `The cheapest is the ${name}, at ${formatCents(top!.cents)}.`,
-                `最便宜的是 ${name}，${formatCents(top!.cents)}。`,
-              )
-            : pick(
-                zh,
-                `The best reviewed is the ${name}, rated ${top!.rating}/5.`,
-                `评分最高的是 ${name}，${top!.rating}/5 分。`,
-              ),
-        ),
-        call("show_products", { title: name, productIds: [top!.id] }),
-      ],
-    };
+  if (best) {
+    const searches = turnExchanges(state).filter((x) => x.name === "search_products" && !x.isError);
+    const next = best === "cheapest" ? cheaperPage(state, searches) : undefined;
+    if (next) return { blocks: [call("search_products", next)] };
+    const all = searches.flatMap((x) => fittingResults(state, x, resultLines(x.content)));
+    const top = bestOf(best, all);
+    if (top) return bestAnswer(state, best, top);
   }
   if (listed.length > 0 && fitting.length === 0)
     return say(
@@ -175,15 +162,28 @@ export function searchFollowUp(state: ConversationState, search: ToolExchange): 
   return { blocks: [call("show_products", { title, productIds: ids })] };
 }
 
-/** The products a search result lists, with their price and rating. */
-function resultLines(content: string): Array<{ id: string; cents: number; rating: number }> {
-  return [...content.matchAll(/\((p-\d{4})\)[^\n]*?, (\$[\d,]+\.\d{2})[^\n]*?rated ([\d.]+)/g)].map(
-    (m) => ({
-      id: m[1]!,
-      cents: Math.round(Number(m[2]!.replace(/[$,]/g, "")) * 100),
-      rating: Number(m[3]),
-    }),
-  );
+/** "The cheapest is the X, at $Y", with its card. */
+function bestAnswer(state: ConversationState, best: Superlative, top: ResultLine): SimScript {
+  const { zh } = state;
+  const name = state.names.get(top.id) ?? productOf(top.id)?.name ?? top.id;
+  return {
+    blocks: [
+      text(
+        best === "cheapest"
+          ? pick(
+              zh,
+              `The cheapest is the ${name}, at ${formatCents(top.cents)}.`,
+              `最便宜的是 ${name}，${formatCents(top.cents)}。`,
+            )
+          : pick(
+              zh,
+              `The best reviewed is the ${name}, rated ${top.rating}/5.`,
+              `评分最高的是 ${name}，${top.rating}/5 分。`,
+            ),
+      ),
+      call("show_products", { title: name, productIds: [top.id] }),
+    ],
+  };
 }
 
 /** The Chinese product words of the request ("无线耳机" → "耳机"), "" when it has none. */

@@ -149,7 +149,14 @@ export function finalAnswer(state: ConversationState, intent: ShopperIntent): st
 /** After cards were shown: a sentence on what they are, prices from the search result. */
 function shownSentence(xs: readonly ToolExchange[], zh: boolean): string {
   const search = xs.find((x) => x.name === "search_products" && !x.isError);
-  const listed = search ? listedProducts(search.content).slice(0, 6) : [];
+  // The products the cards show, which may be fewer than the search listed (constraints).
+  const shown = xs.findLast((x) => x.name === "show_products")?.input.productIds;
+  const ids = new Set(Array.isArray(shown) ? shown.map(String) : []);
+  const listed = search
+    ? listedProducts(search.content)
+        .filter((p) => ids.size === 0 || ids.has(p.id))
+        .slice(0, 6)
+    : [];
   if (listed.length < 2)
     return pick(
       zh,

@@ -12,10 +12,10 @@ import { answeredQuestion, answeredVariantQuestion } from "./answered-question.j
 import { searchFollowUp } from "./browse-handlers.js";
 import { type ConversationState, lastRound, turnExchanges } from "./conversation-state.js";
 import { finalAnswer } from "./final-answer.js";
+import { readRequest } from "./reading/read-request.js";
 import { say } from "./replies.js";
 import type { ShopperHandler } from "./shopper-handler.js";
 import { SHOPPER_HANDLERS } from "./shopper-handlers.js";
-import { readRequest } from "./reading/read-request.js";
 import { readShopperIntent, type ShopperIntent } from "./shopper-intent.js";
 
 /** The shopper's next response. */
@@ -35,7 +35,8 @@ export function shopperScript(
   }
   const done = turnExchanges(state);
   const search = lastRound(state).find((x) => x.name === "search_products");
-  if (search) return searchFollowUp(state, search);
+  // A search made to find a product to add (by a name the script did not know) is not a browse.
+  if (search && intent.kind !== "add") return searchFollowUp(state, search);
   // Each kind's handler, looked up by the kind it is registered under.
   const handler = SHOPPER_HANDLERS[intent.kind] as ShopperHandler;
   const finals = handler.finals ?? [];

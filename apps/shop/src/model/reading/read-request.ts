@@ -8,7 +8,7 @@
 
 import { chooseVariant } from "../../domain/cart.js";
 import type { ConversationState } from "../conversation-state.js";
-import { isNegated, isQuestion } from "../intent-words.js";
+import { isNegated, isQuestion, prepare } from "../intent-words.js";
 import { catalogIndex } from "../product-resolver.js";
 import { type NamedItem, namedItems } from "../read-mention.js";
 import { readVariant, withoutVariant } from "../read-variant.js";
@@ -201,10 +201,13 @@ function anotherProduct(state: ConversationState, legacy: ShopperIntent): Readin
     )
   )
     return undefined;
-  const body = state.userText
+  const body = prepare(state.userText)
     .replace(/^(and|also|plus|oh and|and also)\b|\b(too|as well|also)\b|还要|也要|再加/gi, " ")
     .replace(/\bpairs? of\b/gi, " ");
-  const items = namedItems(body);
+  // "…, size M in charcoal" is the item's variant, not a second item.
+  const items = namedItems(body).filter(
+    (i) => i.query.replace(/\bsize\s+\S+|\bin\b/gi, " ").trim() !== "",
+  );
   const variant = readVariant(body);
   if (items.length !== 1) return undefined;
   const [item] = items as [NamedItem];

@@ -3,8 +3,8 @@
  * A new wording of a known request fills the same slots, so the policy needs no new rule for it.
  */
 
-import { readVariant } from "../read-variant.js";
 import { priceFilter } from "../price-filter.js";
+import { readVariant } from "../read-variant.js";
 
 /** A run of the products shown last, by position: "the first two", "第一双和第二双", "the 3rd". */
 export interface ListPicks {
@@ -74,7 +74,7 @@ export function readListPicks(text: string): ListPicks | undefined {
     const after =
       t
         .slice((m.index ?? 0) + m[0].length)
-        .split(new RegExp(`第(?:一|二|三|四|五|六)|\\b(?:first|second|third|and the)\\b`))[0] ?? "";
+        .split(/第(?:一|二|三|四|五|六)|\b(?:first|second|third|and the)\b/)[0] ?? "";
     const color = readVariant(after.slice(0, 24)).color;
     if (color !== undefined) colors.set(index, color);
   }
