@@ -111,7 +111,15 @@ export function finalAnswer(state: ConversationState, intent: ShopperIntent): st
         break;
       }
       case "ask_merchant":
-        parts.push(x.content);
+        // The merchant's answer shows in the call's own card as it is written: repeating it
+        // here would print it twice.
+        parts.push(
+          pick(
+            zh,
+            "That's the merchant's answer, above. Anything else I can help with?",
+            "商家的回答在上面。还有什么可以帮您？",
+          ),
+        );
         break;
       default:
         break;

@@ -49,13 +49,15 @@ export const STEPS: ReadonlyArray<
     step: (s: ConversationState, legacy: ShopperIntent) => Reading | undefined,
   ]
 > = [
+  // A question for the merchant changes nothing: its numbers ("a discount for 20?") are not
+  // quantities to check against the cart.
+  ["a question for the merchant", merchantQuestion],
   ["quantity the cart cannot take", quantityGuard],
   ["empty the cart", clearCart],
   ["size corrected", sizeFix],
   ["a preference said", preference],
   ["positions of the list shown", listPicks],
   ["the cheapest or best-rated of a kind", superlative],
-  ["a question for the merchant", merchantQuestion],
   ["another product with its variant", anotherProduct],
 ];
 
