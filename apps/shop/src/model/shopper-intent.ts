@@ -87,6 +87,8 @@ export type ShopperIntent =
       kind: "set-variant";
       query: string;
       ref?: Ref;
+      /** The product, when the request picked it by its place in the list shown. */
+      id?: string;
       size?: string;
       color?: string;
       /** "change the size": what to ask for when the request does not name it. */

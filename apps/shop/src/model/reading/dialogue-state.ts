@@ -8,7 +8,7 @@
 import type { ConversationState } from "../conversation-state.js";
 import { priceFilter } from "../price-filter.js";
 import { readVariant } from "../read-variant.js";
-import { readCategory, readPreference } from "./read-slots.js";
+import { readCategory, readPreference, readSize } from "./read-slots.js";
 
 /** Slots said earlier in the chat. */
 export interface CarriedSlots {
@@ -33,7 +33,7 @@ export function carriedSlots(state: ConversationState): CarriedSlots {
   let category: string | undefined;
   for (const text of earlier) {
     const said = readPreference(text);
-    const size = said?.size ?? readVariant(text).size;
+    const size = said?.size ?? readSize(text);
     if (size !== undefined && !sizes.includes(size)) sizes.push(size);
     maxPriceCents ??= said?.maxPriceCents ?? priceFilter(text).maxPriceCents;
     category ??= readCategory(text);

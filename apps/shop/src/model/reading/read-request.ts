@@ -25,6 +25,7 @@ import {
   readListPicks,
   readPreference,
   readSideBySide,
+  readSize,
   readSizeFix,
   readSuperlative,
 } from "./read-slots.js";
@@ -37,6 +38,8 @@ const QUANTITY_KINDS = new Set(["add", "add-shown", "set-quantity", "change-quan
 /** Words that ask for something to be put in the cart (or a line changed). */
 const CART_VERB =
   /\b(add|put|throw|toss|grab|include|buy|purchase|get|want|need|like|take|order|make( it)?|change|set)\b|加|要|买|来|放|改成|换成/i;
+/** Words that add another line whatever the cart holds. */
+const EXPLICIT_ADD = /\b(add|put|another|more|also)\b|加入|加到|放进|再|也/i;
 const TOTAL = /\b(sub)?total\b|how much (is that|altogether|in total)|总价|总共|合计|一共/i;
 
 /**
@@ -120,10 +123,35 @@ function listPicks(state: ConversationState, legacy: ShopperIntent): Reading | u
   if (ids.length === 0) return undefined;
   if (readSideBySide(state.userText) || legacy.kind === "compare")
     return ids.length >= 2 ? { intent: { kind: "compare", count: ids.length } } : undefined;
-  const variant = readVariant(withoutPositions(state.userText));
+  const said = withoutPositions(state.userText);
+  const size = readSize(said);
+  const variant = { ...readVariant(said), ...(size !== undefined ? { size } : {}) };
   const anyColor = readAnyColor(state.userText);
+  // "第二双要黑色" after both were added: a change of the line already in the cart, not another.
+  const inCart = new Set((state.cart ?? []).map((l) => l.productId));
+  const onlyVariant =
+    !EXPLICIT_ADD.test(state.userText) && (picks.colors.size > 0 || variant.size || variant.color);
+  if (onlyVariant && ids.length === 1 && inCart.has(ids[0]!)) {
+    const index = picks.indexes[0]!;
+    const color = picks.colors.get(index) ?? variant.color;
+    return {
+      intent: {
+        kind: "set-variant",
+        query: "",
+        id: ids[0]!,
+        ...(variant.size !== undefined ? { size: variant.size } : {}),
+        ...(color !== undefined ? { color } : {}),
+      },
+    };
+  }
+  // "the first two in a 10, any colour": a size or colour for products shown is an order.
   const adding =
-    legacy.kind === "add" || legacy.kind === "add-shown" || CART_VERB.test(state.userText);
+    legacy.kind === "add" ||
+    legacy.kind === "add-shown" ||
+    CART_VERB.test(state.userText) ||
+    variant.size !== undefined ||
+    anyColor ||
+    picks.colors.size > 0;
   if (!adding || isQuestion(state.userText) || isNegated(state.userText)) return undefined;
   const items = picks.indexes.flatMap((index): NamedItem[] => {
     const id = state.shown[index];

@@ -6,6 +6,17 @@
 import { priceFilter } from "../price-filter.js";
 import { readVariant } from "../read-variant.js";
 
+/** The size slot: "size 10", "10码", "a medium", and "in a 10" / "an 11" (a number after "a"). */
+export function readSize(text: string): string | undefined {
+  const said = readVariant(text).size;
+  if (said !== undefined) return said;
+  return text
+    .toLowerCase()
+    .match(
+      /\b(?:in |wear |take )?an? (\d{1,2}(?:\.5)?)\b(?! ?(pairs?|units?|items?|of|more|pack|person|%))/,
+    )?.[1];
+}
+
 /** A run of the products shown last, by position: "the first two", "第一双和第二双", "the 3rd". */
 export interface ListPicks {
   /** Positions in the list shown, from 0, in the order said. */
