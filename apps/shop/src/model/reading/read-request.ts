@@ -7,7 +7,7 @@
  */
 
 import { chooseVariant } from "../../domain/cart.js";
-import type { ConversationState } from "../conversation-state.js";
+import { type ConversationState, turnExchanges } from "../conversation-state.js";
 import { isNegated, isQuestion, prepare } from "../intent-words.js";
 import { catalogIndex } from "../product-resolver.js";
 import { type NamedItem, namedItems } from "../read-mention.js";
@@ -131,7 +131,11 @@ function listPicks(state: ConversationState, legacy: ShopperIntent): Reading | u
   const inCart = new Set((state.cart ?? []).map((l) => l.productId));
   const onlyVariant =
     !EXPLICIT_ADD.test(state.userText) && (picks.colors.size > 0 || variant.size || variant.color);
-  if (onlyVariant && ids.length === 1 && inCart.has(ids[0]!)) {
+  // The reading stays the same through the turn: a line this turn added is not "already there".
+  const addedNow = turnExchanges(state).some(
+    (x) => x.name === "add_to_cart" && x.input.productId === ids[0],
+  );
+  if (onlyVariant && ids.length === 1 && inCart.has(ids[0]!) && !addedNow) {
     const index = picks.indexes[0]!;
     const color = picks.colors.get(index) ?? variant.color;
     return {
