@@ -8,7 +8,7 @@
 
 import { chooseVariant } from "../../domain/cart.js";
 import { type ConversationState, turnExchanges } from "../conversation-state.js";
-import { isNegated, isQuestion, prepare } from "../intent-words.js";
+import { isNegated, isQuestion, prepare, stripFiller } from "../intent-words.js";
 import { catalogIndex } from "../product-resolver.js";
 import { type NamedItem, namedItems } from "../read-mention.js";
 import { readVariant, withoutVariant } from "../read-variant.js";
@@ -22,6 +22,7 @@ import {
   readAnyColor,
   readCategory,
   readClearCart,
+  readColor,
   readListPicks,
   readPreference,
   readSideBySide,
@@ -217,7 +218,7 @@ function merchantQuestion(state: ConversationState, legacy: ShopperIntent): Read
   if (legacy.kind === "ask-merchant") return undefined;
   const t = state.userText.toLowerCase();
   const restock =
-    /\b(restock(ed|ing)?|back in stock|in stock again|get(ting)? (more|new)|more .+ in\b)|补货|到货|再进货|什么时候有货/.test(
+    /\b(restock(ed|ing)?|back in stock|in stock again|coming back|be back|get(ting)? (more|new)|more .+ in\b)|补货|到货|再进货|什么时候有货/.test(
       t,
     ) && /\b(when|how soon|will|any idea)\b|什么时候|多久|何时/.test(t);
   const bulk = /\b(discount|deal|price break)\b.*\b(\d+|bulk|many)\b|\bbulk\b|批发|团购/.test(t);
@@ -226,49 +227,65 @@ function merchantQuestion(state: ConversationState, legacy: ShopperIntent): Read
     : undefined;
 }
 
-/** "and 2 pairs of merino socks too, size M in charcoal": one more product, said as an addition. */
+/** "and … too", "also …": an addition to what the conversation is doing. */
+const ADDITION = /^(and|also|plus|oh and|and also)\b|\b(too|as well|also)\b[.!]?$|还要|也要|再加/i;
+/** "… into my cart", "…放进购物车": where the product goes says what is wanted, whatever the verb. */
+const INTO_CART =
+  /\b(in|into|to|inside) (my |the |our )?(cart|basket|bag|trolley)\b|(加入|加到|放进|放入|放到)(我的)?购物车/i;
+
+/**
+ * "and 2 pairs of merino socks too, size M in charcoal", "could you chuck 2 rollers into my
+ * cart": a product said as wanted, with the verb unknown. The product words are what remains once
+ * the words before them are dropped one by one (the verb, "could you"): the first rest that names
+ * catalog products, and only those, is the request.
+ */
 function anotherProduct(state: ConversationState, legacy: ShopperIntent): Reading | undefined {
   if (legacy.kind !== "unknown") return undefined;
-  if (
-    !/^(and|also|plus|oh and|and also)\b|\b(too|as well|also)\b[.!]?$|还要|也要|再加/.test(
-      state.userText.toLowerCase(),
-    )
-  )
-    return undefined;
-  const body = prepare(state.userText)
-    .replace(/^(and|also|plus|oh and|and also)\b|\b(too|as well|also)\b|还要|也要|再加/gi, " ")
-    .replace(/\bpairs? of\b/gi, " ");
-  // "…, size M in charcoal" is the item's variant, not a second item.
-  const items = namedItems(body).filter(
-    (i) => i.query.replace(/\bsize\s+\S+|\bin\b/gi, " ").trim() !== "",
-  );
+  const text = prepare(state.userText);
+  if (!ADDITION.test(text) && !INTO_CART.test(text)) return undefined;
+  const body = text
+    .replace(new RegExp(ADDITION.source, "gi"), " ")
+    .replace(new RegExp(INTO_CART.source, "gi"), " ")
+    .replace(/\bpairs? of\b/gi, " ")
+    .trim();
   const variant = readVariant(body);
-  if (items.length !== 1) return undefined;
-  const [item] = items as [NamedItem];
-  if (item.query === "" || catalogIndex().resolve(withoutVariant(item.query)).kind !== "found")
-    return undefined;
-  return {
-    intent: {
-      kind: "add",
-      items: [
-        {
+  const words = body.split(/\s+/);
+  for (let drop = 0; drop <= Math.min(4, words.length - 1); drop++) {
+    const rest = words.slice(drop).join(" ");
+    const items = mergeVariantOnly(namedItems(rest)).filter(
+      (i) => i.query.replace(/\bsize\s+\S+|\bin\b/gi, " ").trim() !== "",
+    );
+    const named = items.every(
+      (i) => catalogIndex().resolve(withoutVariant(i.query)).kind === "found",
+    );
+    if (items.length === 0 || !named) continue;
+    const one = items.length === 1;
+    return {
+      intent: {
+        kind: "add",
+        items: items.map((item) => ({
           ...item,
-          ...(item.size === undefined && variant.size !== undefined ? { size: variant.size } : {}),
-          ...(item.color === undefined && variant.color !== undefined
+          // One product: a size or colour said anywhere in the message is its own.
+          ...(one && item.size === undefined && variant.size !== undefined
+            ? { size: variant.size }
+            : {}),
+          ...(one && item.color === undefined && variant.color !== undefined
             ? { color: variant.color }
             : {}),
-        },
-      ],
-      total: TOTAL.test(state.userText),
-    },
-  };
+        })),
+        total: TOTAL.test(state.userText),
+      },
+    };
+  }
+  return undefined;
 }
 
 /** The intent with what the shopper said earlier filled into the slots it leaves empty. */
 function carry(state: ConversationState, intent: ShopperIntent): ShopperIntent {
   if (intent.kind === "add") {
     const slots = carriedSlots(state);
-    return { ...intent, items: intent.items.map((item) => carryVariant(state, item, slots)) };
+    const items = mergeVariantOnly(intent.items);
+    return { ...intent, items: items.map((item) => carryVariant(state, item, slots)) };
   }
   if (intent.kind === "search") {
     const slots = carriedSlots(state);
@@ -287,6 +304,32 @@ function carry(state: ConversationState, intent: ShopperIntent): ShopperIntent {
     };
   }
   return intent;
+}
+
+/**
+ * "the aero trail runner in size 9, slate": a part that is only a size or a colour is the variant
+ * of the product before it, not a product of its own.
+ */
+function mergeVariantOnly(items: readonly NamedItem[]): NamedItem[] {
+  const merged: NamedItem[] = [];
+  for (const item of items) {
+    const color = readColor(item.query);
+    const said = { ...readVariant(item.query), ...(color !== undefined ? { color } : {}) };
+    const rest =
+      color !== undefined && readVariant(item.query).color === undefined
+        ? ""
+        : stripFiller(withoutVariant(item.query).replace(/\b(size|colou?r|in)\b/g, " "));
+    const previous = merged.at(-1);
+    const only = item.ref === undefined && rest === "" && (said.size ?? said.color) !== undefined;
+    if (previous && only) {
+      merged[merged.length - 1] = {
+        ...previous,
+        ...(previous.size === undefined && said.size !== undefined ? { size: said.size } : {}),
+        ...(previous.color === undefined && said.color !== undefined ? { color: said.color } : {}),
+      };
+    } else merged.push(item);
+  }
+  return merged;
 }
 
 /** A size or colour said earlier, given to an item that needs it and comes in it. */

@@ -4,6 +4,7 @@
  */
 
 import { priceFilter } from "../price-filter.js";
+import { catalogIndex } from "../product-resolver.js";
 import { readVariant } from "../read-variant.js";
 
 /** The size slot: "size 10", "10码", "a medium", and "in a 10" / "an 11" (a number after "a"). */
@@ -15,6 +16,26 @@ export function readSize(text: string): string | undefined {
     .match(
       /\b(?:in |wear |take )?an? (\d{1,2}(?:\.5)?)\b(?! ?(pairs?|units?|items?|of|more|pack|person|%))/,
     )?.[1];
+}
+
+/** The colour slot: "in charcoal", "炭灰色", or a lone catalog colour name ("slate"). */
+export function readColor(text: string): string | undefined {
+  const said = readVariant(text).color;
+  if (said !== undefined) return said;
+  const word = text.trim().toLowerCase();
+  return catalogColors().find((c) => c.toLowerCase() === word);
+}
+
+let colors: string[] | undefined;
+function catalogColors(): string[] {
+  colors ??= [
+    ...new Set(
+      catalogIndex()
+        .all()
+        .flatMap((p) => p.colors),
+    ),
+  ];
+  return colors;
 }
 
 /** A run of the products shown last, by position: "the first two", "第一双和第二双", "the 3rd". */
@@ -149,6 +170,11 @@ export function readSizeFix(text: string): string | undefined {
     ) ??
     t.match(/\bnot (?:an? |size )?\d{1,2}(?:\.5)?\b,? (?:but )?(?:an? |size )?(\d{1,2}(?:\.5)?)\b/);
   if (en) return en[1];
+  // "10 not 9", "wait, a 10 not a 9".
+  const flipped = t.match(
+    /\b(?:an? |size )?(\d{1,2}(?:\.5)?),? not (?:an? |size )?\d{1,2}(?:\.5)?\b/,
+  );
+  if (flipped) return flipped[1];
   const zh = t.match(/不是\s*\d{1,2}(?:\.5)?\s*码.*?是\s*(\d{1,2}(?:\.5)?)\s*码/);
   return zh?.[1];
 }
@@ -166,7 +192,9 @@ export function readPreference(text: string): Preference | undefined {
     )
   )
     return undefined;
-  const budget = /budget|spend|预算/.test(t) ? budgetIn(t) : undefined;
+  const budget = /budget|spend|\$|\b(bucks|dollars|usd)\b|预算|元|块|美元/.test(t)
+    ? budgetIn(t)
+    : undefined;
   const size = /\b(size|wear|take)\b|穿|码/.test(t) ? readVariant(t).size : undefined;
   if (budget === undefined && size === undefined) return undefined;
   return {
