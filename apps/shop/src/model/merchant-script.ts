@@ -14,6 +14,7 @@ import { countOf } from "../views/count-words.js";
 import { type ConversationState, type ToolExchange, turnExchanges } from "./conversation-state.js";
 import { type MerchantIntent, readMerchantIntent } from "./merchant-intent.js";
 import { catalogIndex } from "./product-resolver.js";
+import { merchantNumberQuestion } from "./reading/merchant-numbers.js";
 import {
   call,
   categoryWords,
@@ -38,8 +39,11 @@ export function merchantScript(
   const state = conversation.zh
     ? conversation
     : { ...conversation, zh: /[\u3400-\u9fff]/.test(unquoted) };
-  const intent = readMerchantIntent(state.userText);
   const done = turnExchanges(state);
+  // A number no change can take is asked about before anything is read as a change.
+  const numbers = done.length === 0 ? merchantNumberQuestion(state.userText, state.zh) : undefined;
+  if (numbers) return say(numbers);
+  const intent = readMerchantIntent(state.userText);
   const next = act(state, intent, tools, done);
   const calls = next.blocks.filter((b) => b.type === "tool_use");
   // Never call again what this turn already called: answer with what is known instead.
