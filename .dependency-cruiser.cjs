@@ -5,7 +5,32 @@
  * reach across (a stream test replays through the SSE decoder), the code they test may not.
  */
 
+const { builtinModules } = require("node:module");
+
 const RUNTIME = "^packages/overlap/src/";
+
+/**
+ * The entry points of overlap-runtime that run on every JavaScript runtime (Node, Deno, Bun,
+ * workerd, browsers): the root, core, the SSE adapters, ai-sdk, client, react and testing.
+ * `/node` is Node's on purpose; `/bedrock` and `/mcp` follow their SDKs.
+ */
+const PORTABLE_ENTRY_POINTS = [
+  "index.ts",
+  "core/index.ts",
+  "providers/anthropic/anthropic.ts",
+  "providers/openai/openai.ts",
+  "providers/google/google.ts",
+  "providers/ai-sdk/ai-sdk.ts",
+  "client/index.ts",
+  "react/index.ts",
+  "testing/index.ts",
+];
+
+/** Node's own modules (`node:http`, `zlib`...), as dependency-cruiser names them. */
+const NODE_BUILTINS = `^(node:)?(${builtinModules
+  .filter((name) => !name.startsWith("_"))
+  .map((name) => name.replace(/[/]/g, "\\/"))
+  .join("|")})$`;
 
 /** The runtime's layers, bottom first. One entry may hold several folders of the same height. */
 const LAYERS = [
@@ -45,6 +70,14 @@ module.exports = {
     },
     ...layerRules,
     {
+      name: "portable-entry-points-reach-no-node",
+      comment:
+        "the portable entry points, and everything they import, use no Node module: what only Node has goes in overlap-runtime/node",
+      severity: "error",
+      from: { path: `${RUNTIME}(${PORTABLE_ENTRY_POINTS.map((p) => p.replace(".", "\\.")).join("|")})$` },
+      to: { path: NODE_BUILTINS, reachable: true },
+    },
+    {
       name: "client-stays-in-the-browser",
       comment:
         "overlap-runtime/client and /react run in the browser: protocol, sse and errors only",
@@ -83,10 +116,10 @@ module.exports = {
     {
       name: "shop-turns-below-the-server",
       comment:
-        "a turn body knows the turn it runs in (server/turn-registry.ts), nothing else of the server or the demo: they choose a body, never the other way",
+        "a turn body knows nothing of the server or the demo (what it receives, TurnContext, lives in turns/): they choose a body, never the other way",
       severity: "error",
       from: { path: "^apps/shop/src/turns/", pathNot: "\\.test\\.ts$|\\.testkit\\.ts$" },
-      to: { path: "^apps/shop/src/(server/(?!turn-registry\\.ts$)|demo/)" },
+      to: { path: "^apps/shop/src/(server|demo)/" },
     },
     {
       name: "shop-turn-paths-apart",

@@ -6,6 +6,7 @@
 
 import { OverlapError } from "../errors.js";
 import type { AgentEventSink } from "../protocol/agent-event.js";
+import { guardedSink } from "../protocol/guarded-sink.js";
 import type { StopReason } from "../protocol/stop-reason.js";
 import type { RoundJournal } from "../round/round-journal.js";
 import { type RoundSettings, roundSettingsOf } from "../round/round-settings.js";
@@ -86,13 +87,8 @@ async function runTurn(options: AgentTurnOptions): Promise<AgentTurnResult> {
   const maxRounds = options.maxRounds ?? 10;
   const messages = [...options.messages];
   const rounds: RoundResult[] = [];
-  const emit = (event: Parameters<AgentEventSink>[0]) => {
-    try {
-      options.sink(options.agent && !event.agent ? { ...event, agent: options.agent } : event);
-    } catch {
-      // The sink's failure (a closed connection) must not stop the turn.
-    }
-  };
+  // The sink's failure (a closed connection) must not stop the turn.
+  const emit = guardedSink(options.sink, options.agent);
   let stopReason: StopReason = "end_turn";
   let error: OverlapError | undefined;
 
@@ -220,18 +216,14 @@ function runRound(
     usedIds: usedCallIds(messages),
     ...roundSettingsOf(options),
   });
-  let events: AsyncIterable<StreamEvent | readonly StreamEvent[]>;
+  let events: AsyncIterable<readonly StreamEvent[]>;
   try {
     const request = {
       messages,
       tools: options.executor.specs(),
       ...pick(options, ["system", "maxTokens"]),
     };
-    const model = options.model;
-    // In arrays per network chunk when the client can: one await per chunk, not per event.
-    events = model.streamBatches
-      ? model.streamBatches(request, { signal: controller.signal })
-      : model.stream(request, { signal: controller.signal });
+    events = options.model.stream(request, { signal: controller.signal });
   } catch (err) {
     // A client that fails before returning a stream is reported like a failed stream.
     events = failing(err);
@@ -249,6 +241,6 @@ function pick<T extends object, K extends keyof T>(
 }
 
 // biome-ignore lint/correctness/useYield: it only throws, as the failed request did.
-async function* failing(err: unknown): AsyncGenerator<StreamEvent> {
+async function* failing(err: unknown): AsyncGenerator<readonly StreamEvent[]> {
   throw err;
 }
