@@ -6,7 +6,7 @@
  */
 
 import { isOtherLanguage } from "../intent-words.js";
-import type { ShopperIntent } from "../shopper-intent.js";
+import type { ShopperIntent } from "../shopper-intents.js";
 import {
   attribute,
   availability,

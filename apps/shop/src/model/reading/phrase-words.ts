@@ -6,7 +6,7 @@
 import { CHINESE_NUMBERS, countIn, isQuestion, MEASURE, stripFiller } from "../intent-words.js";
 import { mentionIn } from "../read-mention.js";
 import { readVariant, withoutVariant } from "../read-variant.js";
-import type { ShopperIntent } from "../shopper-intent.js";
+import type { ShopperIntent } from "../shopper-intents.js";
 import { chineseToEnglish } from "../zh-lexicon.js";
 
 /** Quantity and variant changes of what is in the cart. */

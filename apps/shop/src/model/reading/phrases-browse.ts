@@ -5,7 +5,7 @@ import { catalogIndex } from "../product-resolver.js";
 import { mentionIn, namedItems } from "../read-mention.js";
 import { readAttribute, readWhichShown } from "../read-question.js";
 import { withoutVariant } from "../read-variant.js";
-import type { ShopperIntent } from "../shopper-intent.js";
+import type { ShopperIntent } from "../shopper-intents.js";
 import { chineseToEnglish } from "../zh-lexicon.js";
 import { searchWords } from "./phrase-words.js";
 import { ABOUT, type Said, STOCK } from "./said.js";

@@ -5,7 +5,7 @@ import { catalogIndex } from "../product-resolver.js";
 import { readCorrection, readKeepOnly } from "../read-cart-edit.js";
 import { namedItems, readShownRun } from "../read-mention.js";
 import { readVariant, withoutVariant } from "../read-variant.js";
-import type { ShopperIntent } from "../shopper-intent.js";
+import type { ShopperIntent } from "../shopper-intents.js";
 import { addBody, readCartChange } from "./phrase-words.js";
 import { ADDING, type Said } from "./said.js";
 

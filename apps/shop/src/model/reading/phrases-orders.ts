@@ -1,7 +1,7 @@
 /** Phrase steps about orders, checking out and the merchant. */
 
 import { isPutOff, isQuestion } from "../intent-words.js";
-import type { ShopperIntent } from "../shopper-intent.js";
+import type { ShopperIntent } from "../shopper-intents.js";
 import { readWebLookup } from "../web-lookup.js";
 import type { Said } from "./said.js";
 

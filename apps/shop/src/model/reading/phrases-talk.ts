@@ -1,6 +1,6 @@
 /** Phrase steps of small talk. */
 
-import type { ShopperIntent } from "../shopper-intent.js";
+import type { ShopperIntent } from "../shopper-intents.js";
 import type { Said } from "./said.js";
 
 /** Greetings. */

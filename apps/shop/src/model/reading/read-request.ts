@@ -14,7 +14,7 @@ import { type NamedItem, namedItems } from "../read-mention.js";
 import { readVariant, withoutVariant } from "../read-variant.js";
 import { pick } from "../replies.js";
 import { productOf, resolveItem } from "../resolve-item.js";
-import type { ShopperIntent } from "../shopper-intent.js";
+import type { ShopperIntent } from "../shopper-intents.js";
 import { chineseToEnglish } from "../zh-lexicon.js";
 import { type CarriedSlots, carriedSlots } from "./dialogue-state.js";
 import { quantityQuestion, readQuantity } from "./read-quantity.js";
