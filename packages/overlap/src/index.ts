@@ -15,6 +15,17 @@
  */
 
 export {
+  fromModelMessages,
+  fromUIMessages,
+  type ModelMessageOut,
+  type ModelMessagePartOut,
+  type ToUIMessagesOptions,
+  toModelMessages,
+  toUIMessages,
+  type UIMessageOut,
+  type UIMessagePartOut,
+} from "./agent/ai-sdk-messages.js";
+export {
   assertExpectedLength,
   type ConversationStore,
   type ConversationWriteOptions,
@@ -25,7 +36,23 @@ export {
   type DelegateToolConfig,
   defineDelegateTool,
 } from "./agent/define-delegate-tool.js";
+export type {
+  ConvertedConversation,
+  MessageInput,
+  ModelMessageLike,
+  ModelMessagePartLike,
+  OpenAIChatContentPartLike,
+  OpenAIChatMessageLike,
+  OpenAIChatToolCallLike,
+  UIMessageLike,
+  UIMessagePartLike,
+} from "./agent/message-shapes.js";
 export type { ModelClient, ModelRequest } from "./agent/model-client.js";
+export {
+  fromOpenAIChatMessages,
+  type OpenAIChatMessageOut,
+  toOpenAIChatMessages,
+} from "./agent/openai-chat-messages.js";
 export { appendUserText, repairConversation } from "./agent/repair-conversation.js";
 export {
   notRunAfterRestartText,

@@ -14,7 +14,9 @@ import { isCallBlock, type Message } from "../stream/message.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import type { ToolCall } from "../stream/tool-call.js";
 import type { ToolExecutor } from "../tools/tool-executor.js";
+import type { MessageInput } from "./message-shapes.js";
 import type { ModelClient } from "./model-client.js";
+import { asConversationError, normalizeMessages } from "./normalize-messages.js";
 import { startTurnTracing } from "./turn-tracing.js";
 import { validateConversation } from "./validate-conversation.js";
 
@@ -26,12 +28,19 @@ export interface AgentTurnOptions extends RoundSettings {
   model: ModelClient;
   // biome-ignore lint/suspicious/noExplicitAny: the loop is agnostic of the host context.
   executor: ToolExecutor<any>;
-  /** The conversation so far, ending with the user's new message. */
-  messages: readonly Message[];
+  /**
+   * The conversation so far, ending with the user's new message: overlap's own messages, or
+   * string content for any role, or the AI SDK's UI or model messages, or OpenAI's chat messages
+   * (see {@link MessageInput}). Consecutive messages of one role are joined and leading system
+   * messages become the system prompt (after `system`), so the `messages` of any turn, however
+   * it ended, continue with a plain append of the user's next message.
+   */
+  messages: readonly MessageInput[];
   /** Receives every AgentEvent; the last one is always `done`. */
   sink: AgentEventSink;
-  system?: string;
-  /** Most model rounds in this turn. Default 10. */
+  /** The system prompt (instructions for the model), sent with every round of the turn. */
+  system?: string | undefined;
+  /** Most model rounds in this turn; past it the turn ends with `max_rounds`. Default 10. */
   maxRounds?: number;
   maxTokens?: number;
   /** Cancels the turn; the conversation is repaired and stays valid. */
@@ -56,7 +65,12 @@ export interface AgentTurnOptions extends RoundSettings {
 export interface AgentTurnResult {
   /** The messages this turn added, in order (assistant, tool results, ...). */
   added: Message[];
-  /** The whole conversation after the turn. */
+  /**
+   * The whole conversation after the turn, in overlap's shape (no system message: the prompt
+   * stays in `system`), valid to continue with a plain append however the turn ended. When
+   * `messages` could not be read (`error.code` is `invalid_conversation`), they are returned as
+   * given.
+   */
   messages: Message[];
   stopReason: StopReason;
   rounds: RoundResult[];
@@ -82,9 +96,25 @@ export async function runAgentTurn(options: AgentTurnOptions): Promise<AgentTurn
   return result;
 }
 
-async function runTurn(options: AgentTurnOptions): Promise<AgentTurnResult> {
-  const maxRounds = options.maxRounds ?? 10;
-  const messages = [...options.messages];
+async function runTurn(given: AgentTurnOptions): Promise<AgentTurnResult> {
+  const maxRounds = given.maxRounds ?? 10;
+  let options = given;
+  let messages: Message[];
+  /** The first position of the host's list the turn's first `onMessages` must rewrite. */
+  let rewriteFrom: number;
+  let unreadable: OverlapError | undefined;
+  try {
+    const normalized = normalizeMessages(given.messages);
+    messages = normalized.messages;
+    rewriteFrom = normalized.firstChanged;
+    const system = [given.system, normalized.system].filter((s) => s).join("\n\n");
+    if (system !== (given.system ?? "")) options = { ...given, system };
+  } catch (err) {
+    unreadable = asConversationError(err);
+    messages = Array.isArray(given.messages) ? [...(given.messages as Message[])] : [];
+    rewriteFrom = messages.length;
+  }
+  const start = messages.length;
   const rounds: RoundResult[] = [];
   const emit = (event: Parameters<AgentEventSink>[0]) => {
     try {
@@ -94,9 +124,9 @@ async function runTurn(options: AgentTurnOptions): Promise<AgentTurnResult> {
     }
   };
   let stopReason: StopReason = "end_turn";
-  let error: OverlapError | undefined;
+  let error: OverlapError | undefined = unreadable;
 
-  for (let round = 1; ; round++) {
+  for (let round = 1; !unreadable; round++) {
     if (round > maxRounds) {
       error = new OverlapError("max_rounds", `The turn stopped after ${maxRounds} rounds.`);
       break;
@@ -114,8 +144,11 @@ async function runTurn(options: AgentTurnOptions): Promise<AgentTurnResult> {
     const from = appendRound(messages, result, stopReason === "pause_turn");
     stopReason = result.stopReason;
     if (from < messages.length) {
+      // The first write also replaces what normalizing the input changed.
+      const first = Math.min(from, rewriteFrom);
+      rewriteFrom = Number.POSITIVE_INFINITY;
       try {
-        await options.onMessages?.({ from, messages: messages.slice(from) });
+        await options.onMessages?.({ from: first, messages: messages.slice(first) });
       } catch (err) {
         error =
           err instanceof OverlapError
@@ -143,7 +176,7 @@ async function runTurn(options: AgentTurnOptions): Promise<AgentTurnResult> {
     emit({ type: "error", code: error.code, message: error.publicMessage });
   }
   emit({ type: "done", roundCount: rounds.length, stopReason });
-  const added = messages.slice(options.messages.length);
+  const added = messages.slice(start);
   const out: AgentTurnResult = { added, messages, stopReason, rounds };
   if (error) out.error = error;
   return out;
