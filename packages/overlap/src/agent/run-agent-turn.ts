@@ -13,10 +13,12 @@ import { type RoundResult, StreamedRound } from "../round/streamed-round.js";
 import { isCallBlock, type Message } from "../stream/message.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import type { ToolCall } from "../stream/tool-call.js";
+import { consoleLogger, type Logger } from "../tools/logger.js";
 import type { ToolExecutor } from "../tools/tool-executor.js";
 import type { MessageInput } from "./message-shapes.js";
 import type { ModelClient } from "./model-client.js";
 import { asConversationError, normalizeMessages } from "./normalize-messages.js";
+import { type RetrySettings, retryBeforeOutput } from "./retry-before-output.js";
 import { startTurnTracing } from "./turn-tracing.js";
 import { validateConversation } from "./validate-conversation.js";
 
@@ -43,8 +45,23 @@ export interface AgentTurnOptions extends RoundSettings {
   /** Most model rounds in this turn; past it the turn ends with `max_rounds`. Default 10. */
   maxRounds?: number;
   maxTokens?: number;
-  /** Cancels the turn; the conversation is repaired and stays valid. */
+  /**
+   * Cancels the turn (wire it to the request's close, so a user's Stop stops the turn): running
+   * tools are aborted, the conversation is repaired and stays valid, the turn ends with `aborted`.
+   */
   signal?: AbortSignal;
+  /**
+   * Retries of a model request that failed before any output (rate limited, overloaded, a server
+   * error, no connection), honouring the service's Retry-After; never once anything arrived.
+   * Default: 2 retries, from 500 ms. On top of the provider SDK's own retries, if it has any.
+   */
+  retry?: RetrySettings;
+  /**
+   * Where the turn reports what no result holds: each retry (warn), and, through the executor
+   * (unless it was given a `logger` or `onUnexpectedError` of its own), a tool's unexpected
+   * exception with its stack (error). `false` reports nowhere. Default: the console.
+   */
+  logger?: Logger | false;
   /**
    * Persists each round's changes before the next request is sent: `messages` replace the
    * conversation from position `from` on (as `ConversationStore.write` takes them). Usually an
@@ -109,6 +126,9 @@ async function runTurn(given: AgentTurnOptions): Promise<AgentTurnResult> {
     rewriteFrom = normalized.firstChanged;
     const system = [given.system, normalized.system].filter((s) => s).join("\n\n");
     if (system !== (given.system ?? "")) options = { ...given, system };
+    if (given.logger !== undefined && typeof given.executor.withLogger === "function") {
+      options = { ...options, executor: given.executor.withLogger(given.logger) };
+    }
   } catch (err) {
     unreadable = asConversationError(err);
     messages = Array.isArray(given.messages) ? [...(given.messages as Message[])] : [];
@@ -173,7 +193,14 @@ async function runTurn(given: AgentTurnOptions): Promise<AgentTurnResult> {
   }
   if (error) {
     stopReason = error.code === "max_rounds" ? stopReason : "error";
-    emit({ type: "error", code: error.code, message: error.publicMessage });
+    const { category, retryAfterMs } = error;
+    emit({
+      type: "error",
+      code: error.code,
+      message: error.publicMessage,
+      ...(category !== undefined ? { category } : {}),
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    });
   }
   emit({ type: "done", roundCount: rounds.length, stopReason });
   const added = messages.slice(start);
@@ -253,22 +280,25 @@ function runRound(
     usedIds: usedCallIds(messages),
     ...roundSettingsOf(options),
   });
-  let events: AsyncIterable<StreamEvent | readonly StreamEvent[]>;
-  try {
-    const request = {
-      messages,
-      tools: options.executor.specs(),
-      ...pick(options, ["system", "maxTokens"]),
-    };
-    const model = options.model;
-    // In arrays per network chunk when the client can: one await per chunk, not per event.
-    events = model.streamBatches
-      ? model.streamBatches(request, { signal: controller.signal })
-      : model.stream(request, { signal: controller.signal });
-  } catch (err) {
-    // A client that fails before returning a stream is reported like a failed stream.
-    events = failing(err);
-  }
+  const request = {
+    messages,
+    tools: options.executor.specs(),
+    ...pick(options, ["system", "maxTokens"]),
+  };
+  const model = options.model;
+  const signal = controller.signal;
+  // In arrays per network chunk when the client can: one await per chunk, not per event. A client
+  // that throws before returning a stream is retried, then reported, like a failed stream.
+  const open = (): AsyncIterable<StreamEvent | readonly StreamEvent[]> =>
+    model.streamBatches
+      ? model.streamBatches(request, { signal })
+      : model.stream(request, { signal });
+  const events = retryBeforeOutput(
+    open,
+    options.retry ?? {},
+    signal,
+    options.logger ?? consoleLogger,
+  );
   return relay.relay(events).finally(() => outer?.removeEventListener("abort", onAbort));
 }
 
@@ -279,9 +309,4 @@ function pick<T extends object, K extends keyof T>(
   const out: Partial<Pick<T, K>> = {};
   for (const key of keys) if (source[key] !== undefined) out[key] = source[key];
   return out;
-}
-
-// biome-ignore lint/correctness/useYield: it only throws, as the failed request did.
-async function* failing(err: unknown): AsyncGenerator<StreamEvent> {
-  throw err;
 }

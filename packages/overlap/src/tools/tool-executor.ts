@@ -5,6 +5,7 @@
  */
 
 import { z } from "zod";
+import { OverlapError } from "../errors.js";
 import type { ParseToolInputResult } from "../json/parse-tool-input.js";
 import type { AgentEvent, AgentEventSink } from "../protocol/agent-event.js";
 import type { ToolCall } from "../stream/tool-call.js";
@@ -17,6 +18,7 @@ import {
   toolSpec,
 } from "./define-tool.js";
 import { inputIssues } from "./input-issues.js";
+import { consoleLogger, type Logger, safeLog } from "./logger.js";
 import { ToolError } from "./tool-error.js";
 import { failedOutcome, type ToolOutcome } from "./tool-outcome.js";
 
@@ -31,8 +33,17 @@ export interface ToolExecutorOptions<C> {
    * tool that finishes within the grace keeps its real result: its effect happened.
    */
   abortGraceMs?: number;
-  /** Called with unexpected exceptions (their details are masked from the model and the UI). */
+  /**
+   * Called with unexpected exceptions (their details are masked from the model and the UI). When
+   * given, the host reports them itself: `logger` is not written to.
+   */
   onUnexpectedError?: (error: unknown, call: ToolCall) => void;
+  /**
+   * Where an unexpected exception of a tool is reported (the tool's name, the call id and the
+   * error with its stack), unless `onUnexpectedError` is given; `false` reports nowhere. The
+   * error is also kept on the call's outcome (`error`). Default: the console.
+   */
+  logger?: Logger | false;
 }
 
 /** Per-call options of {@link ToolExecutor.execute}. */
@@ -53,16 +64,45 @@ export class ToolExecutor<C = unknown> {
   readonly #defaultTimeoutMs: number;
   readonly #abortGraceMs: number;
   readonly #onUnexpectedError: ((error: unknown, call: ToolCall) => void) | undefined;
+  readonly #options: ToolExecutorOptions<C>;
 
+  /**
+   * Throws `OverlapError` (`invalid_tool_definition`) when two tools have one name: the model
+   * could not tell them apart.
+   */
   constructor(tools: readonly AnyTool<C>[], options: ToolExecutorOptions<C> = {}) {
     for (const tool of tools) {
-      if (this.#tools.has(tool.name)) throw new TypeError(`Tool "${tool.name}" is defined twice.`);
+      if (this.#tools.has(tool.name)) {
+        throw new OverlapError(
+          "invalid_tool_definition",
+          `Two tools are named "${tool.name}"; the names of an executor's tools must be unique (the model calls them by name).`,
+        );
+      }
       this.#tools.set(tool.name, tool);
     }
+    this.#options = options;
     this.#context = options.context as C;
     this.#defaultTimeoutMs = options.defaultTimeoutMs ?? 60_000;
     this.#abortGraceMs = options.abortGraceMs ?? 50;
-    this.#onUnexpectedError = options.onUnexpectedError;
+    const logger = options.logger ?? consoleLogger;
+    this.#onUnexpectedError =
+      options.onUnexpectedError ??
+      ((error, call) =>
+        safeLog(
+          logger,
+          "error",
+          `overlap: tool ${call.name} (call ${call.id}) threw an unexpected error (the model and the user read only that it failed):`,
+          error,
+        ));
+  }
+
+  /**
+   * The same tools and options with another logger, unless this executor was given a `logger` or
+   * `onUnexpectedError` of its own (runAgentTurn's `logger` reaches the tools this way).
+   */
+  withLogger(logger: Logger | false): ToolExecutor<C> {
+    if (this.#options.logger !== undefined || this.#options.onUnexpectedError) return this;
+    return new ToolExecutor([...this.#tools.values()], { ...this.#options, logger });
   }
 
   /** The tool of that name, if any. */
@@ -275,12 +315,14 @@ export class ToolExecutor<C = unknown> {
       return failedOutcome(call.id, call.name, "error", error.message, error.problem);
     this.#onUnexpectedError?.(error, call);
     // Unexpected exceptions are masked: their details may hold internals, never shown to users.
-    return failedOutcome(
+    const outcome = failedOutcome(
       call.id,
       call.name,
       "error",
       `${call.name} failed with an internal error. Do not retry it more than once; tell the user if it fails again.`,
     );
+    outcome.error = error;
+    return outcome;
   }
 }
 

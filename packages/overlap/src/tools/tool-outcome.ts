@@ -42,6 +42,11 @@ export interface ToolOutcome {
   isError: boolean;
   /** Why it failed, for programs (a code and its facts), beside the text the model reads. */
   problem?: ToolProblem;
+  /**
+   * The unexpected exception the tool threw (status `error`), for the host's logs and tests: the
+   * model and the UI read only a masked `resultText`. In memory only (JSON keeps nothing of it).
+   */
+  error?: unknown;
   /** True when this outcome was reused from the ledger instead of running the tool (exactly once across retries). */
   replayed?: boolean;
 }
