@@ -46,6 +46,7 @@ describe("a request that fails before any output is retried", () => {
       messages: [{ role: "user", content: "hi" }],
       sink: (e) => seen.push(e),
       logger,
+      retry: { retryProviderErrors: true },
     });
     expect(turn.error).toBeUndefined();
     expect(times).toHaveLength(3);
@@ -59,11 +60,16 @@ describe("a request that fails before any output is retried", () => {
     const cases = [
       {
         failures: [limited(1), limited(1), limited(1)],
-        retry: { maxRetries: 1 },
+        retry: { maxRetries: 1, retryProviderErrors: true },
         requests: 2,
         wait: 1,
       },
-      { failures: [limited(30_000)], retry: {}, requests: 1, wait: 30_000 },
+      {
+        failures: [limited(30_000)],
+        retry: { retryProviderErrors: true },
+        requests: 1,
+        wait: 30_000,
+      },
     ];
     for (const { failures, retry, requests, wait } of cases) {
       const { model, times } = flaky(failures);
@@ -88,8 +94,40 @@ describe("a request that fails before any output is retried", () => {
     }
   });
 
+  it("by default, retries a client's own failures and cut connections, not the adapters' verdicts", async () => {
+    const raw = Object.assign(new Error("429 Too Many Requests"), {
+      status: 429,
+      headers: new Headers({ "retry-after-ms": "30" }),
+    });
+    const cut = new OverlapError("stream_interrupted", "The model stream was cut", {
+      category: "network",
+    });
+    const own = flaky([raw, cut]);
+    const ok = await runAgentTurn({
+      model: own.model,
+      executor,
+      messages: [{ role: "user", content: "hi" }],
+      sink: () => {},
+      logger: quiet,
+    });
+    expect(ok.error).toBeUndefined();
+    expect(own.times).toHaveLength(3);
+    expect(own.times[1]! - own.times[0]!).toBeGreaterThanOrEqual(25);
+    // A provider_error comes after the adapter's own retries (the SDK's maxRetries): not again.
+    const adapter = flaky([limited(1)]);
+    const failed = await runAgentTurn({
+      model: adapter.model,
+      executor,
+      messages: [{ role: "user", content: "hi" }],
+      sink: () => {},
+      logger: quiet,
+    });
+    expect(adapter.times).toHaveLength(1);
+    expect(failed.error?.category).toBe("rate_limited");
+  });
+
   it("never retries what waiting cannot fix, nor once any output arrived", async () => {
-    const auth = new OverlapError("provider_error", "401", { category: "authentication" });
+    const auth = Object.assign(new Error("401 invalid x-api-key"), { status: 401 });
     const a = flaky([auth]);
     const first = await runAgentTurn({
       model: a.model,
@@ -106,7 +144,7 @@ describe("a request that fails before any output is retried", () => {
       async *stream() {
         requests++;
         yield* answer.slice(0, 2); // message_start and a block start
-        throw limited(1);
+        throw Object.assign(new Error("503"), { status: 503 });
       },
     };
     const second = await runAgentTurn({
@@ -117,7 +155,7 @@ describe("a request that fails before any output is retried", () => {
       logger: quiet,
     });
     expect(requests).toBe(1);
-    expect(second.error?.code).toBe("provider_error");
+    expect(second.error?.code).toBe("stream_interrupted");
   });
 
   it("an abort during the wait ends the turn as cancelled, at once", async () => {
@@ -131,7 +169,7 @@ describe("a request that fails before any output is retried", () => {
       messages: [{ role: "user", content: "hi" }],
       sink: () => {},
       signal: controller.signal,
-      retry: { maxDelayMs: 60_000 },
+      retry: { maxDelayMs: 60_000, retryProviderErrors: true },
       logger: quiet,
     });
     expect(turn.error?.code).toBe("aborted");

@@ -1,16 +1,23 @@
 /**
  * Retries a model request that failed before any output: a rate limit, an overloaded or failing
- * service, a connection that never opened. Before the first event nothing was shown, no block
- * started and no tool ran, so sending the same request again is safe; once anything arrived, a
- * failure ends the round as it always did (the conversation is repaired, nothing is repeated).
- * The wait honours the service's Retry-After; without one it backs off exponentially.
+ * service, a connection that never opened or was cut before the first event. Before the first
+ * event nothing was shown, no block started and no tool ran, so sending the same request again
+ * is safe; once anything arrived, a failure ends the round as it always did (the conversation is
+ * repaired, nothing is repeated). The wait honours the service's Retry-After; without one it
+ * backs off exponentially.
+ *
+ * A `provider_error` is the adapter's verdict after its own retries (the official SDKs retry rate
+ * limits and server errors twice, honouring Retry-After; `geminiModel` and `aiSdkModel` too): it
+ * is retried again only when asked (`retryProviderErrors`), so retries do not multiply.
  */
 
-import { OverlapError } from "../errors.js";
+import { isOverlapError, OverlapError } from "../errors.js";
 import {
   type ErrorCategory,
   errorCategoryOf,
+  headersOf,
   isRetryableCategory,
+  retryAfterMsOf,
 } from "../protocol/error-category.js";
 import { type Logger, safeLog } from "../tools/logger.js";
 
@@ -25,6 +32,12 @@ export interface RetrySettings {
    * `rate_limited` and `retryAfterMs`, for the host to tell the user). Default 20 s.
    */
   maxDelayMs?: number;
+  /**
+   * Also retry `provider_error`s, which adapters report after their own retries: set it when you
+   * turned those off (the SDK client's `maxRetries: 0`), to have one policy for every provider.
+   * Default false.
+   */
+  retryProviderErrors?: boolean;
 }
 
 /**
@@ -76,7 +89,8 @@ export function retryBeforeOutput<T>(
 /** The wait before retry number `attempt`, or undefined when this failure is not retried. */
 function waitBefore(err: unknown, attempt: number, settings: RetrySettings): number | undefined {
   if (!isRetryableCategory(categoryOf(err))) return undefined;
-  const asked = err instanceof OverlapError ? err.retryAfterMs : undefined;
+  if (isOverlapError(err, "provider_error") && !settings.retryProviderErrors) return undefined;
+  const asked = err instanceof OverlapError ? err.retryAfterMs : retryAfterMsOf(headersOf(err));
   const wait = asked ?? Math.min((settings.initialDelayMs ?? 500) * 2 ** attempt, 8_000);
   return wait <= (settings.maxDelayMs ?? 20_000) ? wait : undefined;
 }

@@ -102,3 +102,43 @@ export function errorCategoryOf(facts: ErrorFacts): ErrorCategory | undefined {
   if (NETWORK.test(said) || /timeout/i.test(facts.name ?? "")) return "network";
   return undefined;
 }
+
+/** Response headers as SDKs keep them: a `Headers`, or a plain record. */
+export type HeadersLike =
+  | { get(name: string): string | null }
+  | Readonly<Record<string, string | string[] | undefined>>;
+
+/** The headers an SDK error carries: `headers` (Anthropic, OpenAI), `responseHeaders` (AI SDK), `$response.headers` (AWS). */
+export function headersOf(err: unknown): HeadersLike | undefined {
+  if (typeof err !== "object" || err === null) return undefined;
+  const e = err as {
+    headers?: unknown;
+    responseHeaders?: unknown;
+    $response?: { headers?: unknown };
+  };
+  const found = e.headers ?? e.responseHeaders ?? e.$response?.headers;
+  return typeof found === "object" && found !== null ? (found as HeadersLike) : undefined;
+}
+
+/**
+ * The Retry-After a response asked for, in milliseconds: `retry-after-ms` first, then
+ * `retry-after` in seconds or as an HTTP date; undefined when absent or unreadable.
+ */
+export function retryAfterMsOf(headers: HeadersLike | undefined): number | undefined {
+  if (!headers) return undefined;
+  const get = (name: string): string | undefined => {
+    if (typeof (headers as { get?: unknown }).get === "function") {
+      return (headers as { get(name: string): string | null }).get(name) ?? undefined;
+    }
+    const value = (headers as Record<string, string | string[] | undefined>)[name];
+    return Array.isArray(value) ? value[0] : value;
+  };
+  const ms = Number(get("retry-after-ms") ?? Number.NaN);
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  const after = get("retry-after")?.trim();
+  if (!after) return undefined;
+  const seconds = Number(after);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(after);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
