@@ -129,6 +129,7 @@ const FIELDS: { readonly [T in AgentEventType]: Readonly<Record<string, Check>> 
     isError: isBoolean,
     status: isString,
     resultText: isString,
+    output: isAnything,
     problem: optional(isProblem),
   },
   "round-end": { round: isNumber, stopReason: isString, usage: isRecord, timings: isTimings },

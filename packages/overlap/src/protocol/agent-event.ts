@@ -130,6 +130,11 @@ export type AgentEvent = AgentEventBase &
         status: string;
         /** What the model reads next round. */
         resultText: string;
+        /**
+         * The object or array the tool returned (the model read it as JSON in `resultText`), for
+         * a UI that renders data; absent for a text result.
+         */
+        output?: unknown;
         /** Why it failed, for programs: a code and its facts (see {@link ToolProblem}). */
         problem?: ToolProblem;
       }

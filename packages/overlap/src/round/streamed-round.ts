@@ -478,6 +478,10 @@ export class StreamedRound {
         isError: outcome.isError,
         status: outcome.status,
         resultText: outcome.resultText,
+        // Structured results travel as data too (a text result is already `resultText`).
+        ...(outcome.output !== undefined && typeof outcome.output !== "string"
+          ? { output: outcome.output }
+          : {}),
         ...(outcome.problem !== undefined ? { problem: outcome.problem } : {}),
       });
     }

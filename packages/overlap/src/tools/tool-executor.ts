@@ -289,14 +289,15 @@ export class ToolExecutor<C = unknown> {
   }
 
   #success(tool: AnyTool<C>, call: ToolCall, value: ToolReturn): ToolOutcome {
-    const spec: ToolResultSpec = typeof value === "string" ? { text: value } : (value ?? {});
-    const text =
-      spec.text ??
-      (spec.data !== undefined
-        ? JSON.stringify(spec.data)
-        : tool.kind === "display"
-          ? DISPLAY_DEFAULT_TEXT
-          : "Done.");
+    const spec = resultSpecOf(value);
+    let json: string | undefined;
+    try {
+      json = spec.data === undefined ? undefined : JSON.stringify(spec.data);
+    } catch (error) {
+      // A cycle, a BigInt: the data cannot reach the model. A bug of the tool, reported as one.
+      return this.#failure(call, error);
+    }
+    const text = spec.text ?? json ?? (tool.kind === "display" ? DISPLAY_DEFAULT_TEXT : "Done.");
     const isError = spec.isError ?? spec.problem !== undefined;
     const outcome: ToolOutcome = {
       callId: call.id,
@@ -307,6 +308,8 @@ export class ToolExecutor<C = unknown> {
       isError,
     };
     if (spec.problem !== undefined) outcome.problem = spec.problem;
+    const output = typeof value === "string" ? value : spec.data;
+    if (output !== undefined) outcome.output = output;
     return outcome;
   }
 
@@ -327,6 +330,30 @@ export class ToolExecutor<C = unknown> {
 }
 
 type Settled = { ok: true; value: ToolReturn } | { ok: false; error: unknown };
+
+const RESULT_SPEC_KEYS: ReadonlySet<string> = new Set<keyof ToolResultSpec>([
+  "text",
+  "data",
+  "events",
+  "isError",
+  "problem",
+]);
+
+/**
+ * What `run` returned as a result: text as the text; an object with no key but a result's own
+ * as that result; any other object, an array or another value as data (the model reads its JSON).
+ */
+function resultSpecOf(value: unknown): ToolResultSpec {
+  if (typeof value === "string") return { text: value };
+  if (value === undefined || value === null) return {};
+  if (typeof value !== "object" || Array.isArray(value)) return { data: value };
+  const spec = value as ToolResultSpec;
+  const isSpec =
+    Object.keys(value).every((key) => RESULT_SPEC_KEYS.has(key)) &&
+    (spec.text === undefined || typeof spec.text === "string") &&
+    (spec.events === undefined || Array.isArray(spec.events));
+  return isSpec ? spec : { data: value };
+}
 
 const ABORTED = Symbol("aborted");
 /** The largest delay setTimeout honours. */

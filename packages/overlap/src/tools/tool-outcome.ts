@@ -36,6 +36,11 @@ export interface ToolOutcome {
   status: ToolOutcomeStatus;
   /** The tool_result content the model reads in the next round. */
   resultText: string;
+  /**
+   * What the tool returned, as data: the object or array (of which `resultText` is the JSON), a
+   * result's `data`, or the text; absent when the call did not return.
+   */
+  output?: unknown;
   /** Formal UI events, emitted in call order after the join (the result channel). */
   events: UiEvent[];
   /** Whether the tool_result is sent with `is_error: true`. */
