@@ -63,6 +63,7 @@ export {
   restoreRound,
   type StoredCall,
 } from "./agent/restore-round.js";
+export type { RetrySettings } from "./agent/retry-before-output.js";
 export {
   type AgentTurnOptions,
   type AgentTurnResult,
@@ -77,7 +78,12 @@ export {
 } from "./agent/validate-conversation.js";
 export { type DecideResult, InMemoryApprovals } from "./dispatch/in-memory-approvals.js";
 export { InMemoryToolLedger, type ToolLedger } from "./dispatch/tool-ledger.js";
-export { isOverlapError, OverlapError, type OverlapErrorCode } from "./errors.js";
+export {
+  isOverlapError,
+  OverlapError,
+  type OverlapErrorCode,
+  type OverlapErrorOptions,
+} from "./errors.js";
 export type { ParseToolInputResult, ToolInput } from "./json/parse-tool-input.js";
 export type {
   AgentEvent,
@@ -95,6 +101,7 @@ export type {
   ApprovalSource,
 } from "./protocol/approval.js";
 export type { CitationLink } from "./protocol/citation-links.js";
+export type { ErrorCategory } from "./protocol/error-category.js";
 export type { JsonPreview } from "./protocol/json-preview.js";
 export type { BlockTiming, RoundTimings, ToolTiming } from "./protocol/round-timings.js";
 export type { StopReason } from "./protocol/stop-reason.js";
@@ -146,11 +153,14 @@ export {
   type ToolContext,
   type ToolInputSchema,
   type ToolKind,
+  type ToolOutput,
+  type ToolOutputOf,
   type ToolResultSpec,
   type ToolReturn,
   type ToolSpec,
   toolSpec,
 } from "./tools/define-tool.js";
+export type { Logger } from "./tools/logger.js";
 export { ToolError } from "./tools/tool-error.js";
 export {
   type ExecuteOptions,
