@@ -162,6 +162,7 @@ export {
 } from "./tools/define-tool.js";
 export type { Logger } from "./tools/logger.js";
 export { ToolError } from "./tools/tool-error.js";
+export type { AgentEventOf, AgentEventSinkOf } from "./tools/tool-events.js";
 export {
   type ExecuteOptions,
   ToolExecutor,

@@ -13,7 +13,9 @@ import { type RoundResult, StreamedRound } from "../round/streamed-round.js";
 import { isCallBlock, type Message } from "../stream/message.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import type { ToolCall } from "../stream/tool-call.js";
+import type { AnyTool } from "../tools/define-tool.js";
 import { consoleLogger, type Logger } from "../tools/logger.js";
+import type { AgentEventSinkOf } from "../tools/tool-events.js";
 import type { ToolExecutor } from "../tools/tool-executor.js";
 import type { MessageInput } from "./message-shapes.js";
 import type { ModelClient } from "./model-client.js";
@@ -26,10 +28,10 @@ import { validateConversation } from "./validate-conversation.js";
  * Options of {@link runAgentTurn}: the conversation, the model and the tools, and the
  * {@link RoundSettings} every round of the turn runs with.
  */
-export interface AgentTurnOptions extends RoundSettings {
+export interface AgentTurnOptions<T extends AnyTool = AnyTool> extends RoundSettings {
   model: ModelClient;
   // biome-ignore lint/suspicious/noExplicitAny: the loop is agnostic of the host context.
-  executor: ToolExecutor<any>;
+  executor: ToolExecutor<any, T>;
   /**
    * The conversation so far, ending with the user's new message: overlap's own messages, or
    * string content for any role, or the AI SDK's UI or model messages, or OpenAI's chat messages
@@ -38,8 +40,11 @@ export interface AgentTurnOptions extends RoundSettings {
    * it ended, continue with a plain append of the user's next message.
    */
   messages: readonly MessageInput[];
-  /** Receives every AgentEvent; the last one is always `done`. */
-  sink: AgentEventSink;
+  /**
+   * Receives every AgentEvent; the last one is always `done`. Over tools defined with literal
+   * names, `tool-call`, `tool-result` and `ui` events are typed per tool (see `AgentEventOf`).
+   */
+  sink: AgentEventSinkOf<T>;
   /** The system prompt (instructions for the model), sent with every round of the turn. */
   system?: string | undefined;
   /** Most model rounds in this turn; past it the turn ends with `max_rounds`. Default 10. */
@@ -99,7 +104,11 @@ export interface AgentTurnResult {
  * `@opentelemetry/api` installed and a tracer provider registered, the turn is traced (see
  * `turn-tracing.ts`); otherwise tracing costs one resolved promise per turn.
  */
-export async function runAgentTurn(options: AgentTurnOptions): Promise<AgentTurnResult> {
+export async function runAgentTurn<T extends AnyTool = AnyTool>(
+  typed: AgentTurnOptions<T>,
+): Promise<AgentTurnResult> {
+  // The events are the same at run time; the per-tool types are the caller's view of them.
+  const options = typed as unknown as AgentTurnOptions;
   const tracing = await startTurnTracing(
     options.agent === undefined
       ? { model: options.model }

@@ -147,9 +147,17 @@ export interface ToolConfig<S extends ToolInputSchema, C, R extends ToolReturn =
   run(input: z.output<S>, ctx: ToolContext<C>): R | Promise<R>;
 }
 
-/** A defined tool, ready for a ToolExecutor; `O` is the `output` of its calls. */
-export interface Tool<S extends z.ZodType = z.ZodType, C = unknown, O = unknown> {
-  readonly name: string;
+/**
+ * A defined tool, ready for a ToolExecutor; `O` is the `output` of its calls, `N` its name (the
+ * literal, from `defineTool`, so a turn's events can be told apart per tool).
+ */
+export interface Tool<
+  S extends z.ZodType = z.ZodType,
+  C = unknown,
+  O = unknown,
+  N extends string = string,
+> {
+  readonly name: N;
   readonly description: string;
   readonly input: S;
   readonly kind: ToolKind;
@@ -170,7 +178,7 @@ export interface Tool<S extends z.ZodType = z.ZodType, C = unknown, O = unknown>
 
 /** The `output` of a tool's calls, e.g. `ToolOutput<typeof getWeather>`. */
 // biome-ignore lint/suspicious/noExplicitAny: any input schema and context.
-export type ToolOutput<T> = T extends Tool<any, any, infer O> ? O : never;
+export type ToolOutput<T> = T extends Tool<any, any, infer O, any> ? O : never;
 
 /** A tool of any input type, as held by an executor. */
 // biome-ignore lint/suspicious/noExplicitAny: tool inputs are checked by their own schema at run time.
@@ -194,7 +202,8 @@ export function defineTool<
   S extends ToolInputSchema,
   C = unknown,
   R extends ToolReturn = ToolReturn,
->(config: ToolConfig<S, C, R>): Tool<S, C, ToolOutputOf<R>> {
+  N extends string = string,
+>(config: ToolConfig<S, C, R> & { name: N }): Tool<S, C, ToolOutputOf<R>, N> {
   checkToolBasics(config, "defineTool");
   checkZodInput(config as unknown as Record<string, unknown>);
   const label = toolLabel(config.name);

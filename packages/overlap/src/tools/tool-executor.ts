@@ -57,8 +57,11 @@ export interface ExecuteOptions {
 
 const DISPLAY_DEFAULT_TEXT = "Shown to the user.";
 
-/** Runs tools by name with uniform outcomes. */
-export class ToolExecutor<C = unknown> {
+/**
+ * Runs tools by name with uniform outcomes. `T` is the union of its tools (inferred from the
+ * list), which types a turn's events per tool.
+ */
+export class ToolExecutor<C = unknown, T extends AnyTool<C> = AnyTool<C>> {
   readonly #tools = new Map<string, AnyTool<C>>();
   readonly #context: C;
   readonly #defaultTimeoutMs: number;
@@ -70,7 +73,7 @@ export class ToolExecutor<C = unknown> {
    * Throws `OverlapError` (`invalid_tool_definition`) when two tools have one name: the model
    * could not tell them apart.
    */
-  constructor(tools: readonly AnyTool<C>[], options: ToolExecutorOptions<C> = {}) {
+  constructor(tools: readonly T[], options: ToolExecutorOptions<C> = {}) {
     for (const tool of tools) {
       if (this.#tools.has(tool.name)) {
         throw new OverlapError(
@@ -100,9 +103,9 @@ export class ToolExecutor<C = unknown> {
    * The same tools and options with another logger, unless this executor was given a `logger` or
    * `onUnexpectedError` of its own (runAgentTurn's `logger` reaches the tools this way).
    */
-  withLogger(logger: Logger | false): ToolExecutor<C> {
+  withLogger(logger: Logger | false): ToolExecutor<C, T> {
     if (this.#options.logger !== undefined || this.#options.onUnexpectedError) return this;
-    return new ToolExecutor([...this.#tools.values()], { ...this.#options, logger });
+    return new ToolExecutor([...this.#tools.values()] as T[], { ...this.#options, logger });
   }
 
   /** The tool of that name, if any. */
