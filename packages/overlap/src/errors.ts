@@ -17,6 +17,8 @@ export type OverlapErrorCode =
   | "storage_error"
   | "conversation_conflict"
   | "invalid_tool_definition"
+  /** A callback of the host (such as `prepareRound`) threw. */
+  | "callback_error"
   /** A documented size limit was passed (an SSE event, a block of a model message). */
   | "limit_exceeded";
 
@@ -33,6 +35,7 @@ const PUBLIC_MESSAGES: Readonly<Record<OverlapErrorCode, string>> = {
   conversation_conflict:
     "This conversation was changed at the same time elsewhere. Reload it to continue.",
   invalid_tool_definition: "A tool is misconfigured.",
+  callback_error: "The assistant could not continue.",
   limit_exceeded: "The response was larger than allowed.",
 };
 

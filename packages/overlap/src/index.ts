@@ -70,6 +70,14 @@ export {
   runAgentTurn,
 } from "./agent/run-agent-turn.js";
 export {
+  hasToolCall,
+  type PrepareRound,
+  type RoundPreparation,
+  roundCountIs,
+  type StopCondition,
+  type TurnState,
+} from "./agent/turn-control.js";
+export {
   assertValidConversation,
   type ConversationViolation,
   type ConversationViolationCode,

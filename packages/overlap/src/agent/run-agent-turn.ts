@@ -7,13 +7,14 @@
 import { OverlapError } from "../errors.js";
 import type { AgentEventSink } from "../protocol/agent-event.js";
 import type { StopReason } from "../protocol/stop-reason.js";
+import type { Usage } from "../protocol/usage.js";
 import type { RoundJournal } from "../round/round-journal.js";
 import { type RoundSettings, roundSettingsOf } from "../round/round-settings.js";
 import { type RoundResult, StreamedRound } from "../round/streamed-round.js";
 import { isCallBlock, type Message } from "../stream/message.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import type { ToolCall } from "../stream/tool-call.js";
-import type { AnyTool } from "../tools/define-tool.js";
+import type { AnyTool, ToolSpec } from "../tools/define-tool.js";
 import { consoleLogger, type Logger } from "../tools/logger.js";
 import type { AgentEventSinkOf } from "../tools/tool-events.js";
 import type { ToolExecutor } from "../tools/tool-executor.js";
@@ -21,6 +22,13 @@ import type { MessageInput } from "./message-shapes.js";
 import type { ModelClient } from "./model-client.js";
 import { asConversationError, normalizeMessages } from "./normalize-messages.js";
 import { type RetrySettings, retryBeforeOutput } from "./retry-before-output.js";
+import {
+  type PrepareRound,
+  type RoundPreparation,
+  type StopCondition,
+  shouldStop,
+  sumUsage,
+} from "./turn-control.js";
 import { startTurnTracing } from "./turn-tracing.js";
 import { validateConversation } from "./validate-conversation.js";
 
@@ -62,6 +70,14 @@ export interface AgentTurnOptions<T extends AnyTool = AnyTool> extends RoundSett
    */
   retry?: RetrySettings;
   /**
+   * Stops the turn after a round that asked for tools when a condition holds (`roundCountIs(n)`,
+   * `hasToolCall("name")`, or any predicate over the rounds so far): the tools' results are in
+   * the conversation, the turn ends with stop reason `tool_use` and no error.
+   */
+  stopWhen?: StopCondition | readonly StopCondition[];
+  /** Called before each round: another model, system prompt or set of offered tools for it. */
+  prepareRound?: PrepareRound;
+  /**
    * Where the turn reports what no result holds: each retry (warn), and, through the executor
    * (unless it was given a `logger` or `onUnexpectedError` of its own), a tool's unexpected
    * exception with its stack (error). `false` reports nowhere. Default: the console.
@@ -96,6 +112,8 @@ export interface AgentTurnResult {
   messages: Message[];
   stopReason: StopReason;
   rounds: RoundResult[];
+  /** Token usage summed over the turn's rounds (each field that any round reported). */
+  usage: Usage;
   error?: OverlapError;
 }
 
@@ -168,7 +186,16 @@ async function runTurn(given: AgentTurnOptions): Promise<AgentTurnResult> {
       });
       break;
     }
-    const result = await runRound(options, messages, round);
+    let prepared: RoundPreparation | undefined;
+    try {
+      prepared = await options.prepareRound?.({ round, rounds, messages });
+    } catch (err) {
+      error = new OverlapError("callback_error", "prepareRound threw; the turn stopped.", {
+        cause: err,
+      });
+      break;
+    }
+    const result = await runRound(options, messages, round, prepared);
     rounds.push(result);
     const from = appendRound(messages, result, stopReason === "pause_turn");
     stopReason = result.stopReason;
@@ -195,6 +222,7 @@ async function runTurn(given: AgentTurnOptions): Promise<AgentTurnResult> {
       break;
     }
     if (stopReason !== "tool_use" && stopReason !== "pause_turn") break;
+    if (stopReason === "tool_use" && shouldStop(options.stopWhen, { rounds, messages })) break;
     if (options.signal?.aborted) {
       error = new OverlapError("aborted", "The turn was cancelled.");
       break;
@@ -213,7 +241,7 @@ async function runTurn(given: AgentTurnOptions): Promise<AgentTurnResult> {
   }
   emit({ type: "done", roundCount: rounds.length, stopReason });
   const added = messages.slice(start);
-  const out: AgentTurnResult = { added, messages, stopReason, rounds };
+  const out: AgentTurnResult = { added, messages, stopReason, rounds, usage: sumUsage(rounds) };
   if (error) out.error = error;
   return out;
 }
@@ -275,6 +303,7 @@ function runRound(
   options: AgentTurnOptions,
   messages: readonly Message[],
   round: number,
+  prepared: RoundPreparation | undefined,
 ): Promise<RoundResult> {
   const controller = new AbortController();
   const outer = options.signal;
@@ -291,10 +320,10 @@ function runRound(
   });
   const request = {
     messages,
-    tools: options.executor.specs(),
-    ...pick(options, ["system", "maxTokens"]),
+    tools: activeSpecs(options.executor.specs(), prepared?.activeTools),
+    ...pick({ ...options, ...pick(prepared ?? {}, ["system"]) }, ["system", "maxTokens"]),
   };
-  const model = options.model;
+  const model = prepared?.model ?? options.model;
   const signal = controller.signal;
   // In arrays per network chunk when the client can: one await per chunk, not per event. A client
   // that throws before returning a stream is retried, then reported, like a failed stream.
@@ -309,6 +338,12 @@ function runRound(
     options.logger ?? consoleLogger,
   );
   return relay.relay(events).finally(() => outer?.removeEventListener("abort", onAbort));
+}
+
+function activeSpecs(specs: ToolSpec[], active: readonly string[] | undefined): ToolSpec[] {
+  if (active === undefined) return specs;
+  const names = new Set(active);
+  return specs.filter((spec) => names.has(spec.name));
 }
 
 function pick<T extends object, K extends keyof T>(
