@@ -449,6 +449,25 @@ describe("normalizeMessages", () => {
     });
   });
 
+  it("passes the Messages API's image and document blocks through; refuses the AI SDK's and OpenAI's files", () => {
+    const image = {
+      role: "user",
+      content: [
+        { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBO" } },
+        { type: "text", text: "What is this?" },
+      ],
+    } as unknown as Message;
+    expect(normalizeMessages([image]).messages[0]).toBe(image);
+    expect(() =>
+      normalizeMessages([{ role: "user", content: [{ type: "image", image: "iVBO" }] } as never]),
+    ).toThrow(/Message 0 has a file or image part/);
+    expect(() =>
+      normalizeMessages([
+        { role: "user", content: [{ type: "file", file: { file_id: "f" } }] } as never,
+      ]),
+    ).toThrow(/Message 0 has a part of type "file"/);
+  });
+
   it("refuses a system message in the middle naming the `system` option, and non-messages", () => {
     expect(() =>
       normalizeMessages([

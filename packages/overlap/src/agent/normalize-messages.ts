@@ -32,9 +32,26 @@ export interface NormalizedConversation extends ConvertedConversation {
 }
 
 /** Part types only the AI SDK's model messages use. */
-const MODEL_PART_TYPES = new Set(["tool-call", "tool-result", "reasoning", "image", "file"]);
+const MODEL_PART_TYPES = new Set(["tool-call", "tool-result", "reasoning"]);
 /** Part types only OpenAI's chat messages use. */
-const OPENAI_PART_TYPES = new Set(["image_url", "input_audio", "refusal", "file"]);
+const OPENAI_PART_TYPES = new Set(["image_url", "input_audio", "refusal"]);
+
+/**
+ * Which shape a content part is of. `image` and `file` are told by their fields: the Messages
+ * API's image (`source`) and document blocks pass through as they are, the AI SDK's `image`/`file`
+ * parts (`image`, `data`) and OpenAI's `file` part (`file`) are not overlap's.
+ */
+function partShape(part: unknown): "model" | "openai" | "own" | "none" {
+  const type = partType(part);
+  if (type === "") return "none";
+  if (MODEL_PART_TYPES.has(type)) return "model";
+  if (OPENAI_PART_TYPES.has(type)) return "openai";
+  const fields = part as Record<string, unknown>;
+  if (type === "image" && "image" in fields) return "model";
+  if (type === "file" && "file" in fields) return "openai";
+  if (type === "file" && ("data" in fields || "mediaType" in fields)) return "model";
+  return "own";
+}
 
 /**
  * Normalizes a turn's input. Throws `OverlapError` (`invalid_conversation`) naming the first
@@ -103,14 +120,10 @@ function convertAt(message: MessageInput, i: number): ConvertedConversation {
   if (!Array.isArray(content)) {
     refuse(i, `(${role}) has no content: expected a string or an array of blocks.`);
   }
-  const types = content.map(partType);
-  if (types.some((t) => MODEL_PART_TYPES.has(t))) {
-    return fromModelMessages([message as ModelMessageLike]);
-  }
-  if (types.some((t) => OPENAI_PART_TYPES.has(t))) {
-    return fromOpenAIChatMessages([message as OpenAIChatMessageLike]);
-  }
-  if (types.some((t) => t === "")) refuse(i, "has a content block without a `type`.");
+  const shapes = content.map(partShape);
+  if (shapes.includes("model")) return fromModelMessages([message as ModelMessageLike]);
+  if (shapes.includes("openai")) return fromOpenAIChatMessages([message as OpenAIChatMessageLike]);
+  if (shapes.includes("none")) refuse(i, "has a content block without a `type`.");
   return { messages: [message as Message] };
 }
 
