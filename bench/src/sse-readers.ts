@@ -7,7 +7,8 @@
  */
 
 import { createParser } from "eventsource-parser";
-import { SseDecoder, SseEventBound } from "overlap-runtime/core";
+import { SseDecoder } from "../../packages/overlap/src/sse/sse-decoder.js";
+import { SseEventBound } from "../../packages/overlap/src/sse/sse-event-bound.js";
 
 const events: string[] = [];
 for (let i = 0; i < 8_000; i++) {

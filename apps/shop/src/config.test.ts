@@ -112,6 +112,7 @@ describe("loadConfig: the HTTP edge's bounds", () => {
     const config = loadConfig({});
     expect(config.streamLimits).toEqual({ perChat: 8, perShopper: 32, perAddress: 64 });
     expect(config.maxConnections).toBe(900);
+    expect(config.maxConnectionsPerAddress).toBe(64);
     expect(config.headersTimeoutMs).toBe(10_000);
     expect(config.requestTimeoutMs).toBe(30_000);
   });
@@ -122,12 +123,14 @@ describe("loadConfig: the HTTP edge's bounds", () => {
       MAX_STREAMS_PER_SHOPPER: " 5 ",
       MAX_STREAMS_PER_ADDRESS: "1000000",
       MAX_CONNECTIONS: "10000",
+      MAX_CONNECTIONS_PER_ADDRESS: "16",
       HEADERS_TIMEOUT_MS: "5000",
       REQUEST_TIMEOUT_MS: "5000",
     });
     expect(config).toMatchObject({
       streamLimits: { perChat: 2, perShopper: 5, perAddress: 1_000_000 },
       maxConnections: 10_000,
+      maxConnectionsPerAddress: 16,
       headersTimeoutMs: 5_000,
       requestTimeoutMs: 5_000,
     });
@@ -144,6 +147,7 @@ describe("loadConfig: the HTTP edge's bounds", () => {
     refused({ MAX_STREAMS_PER_SHOPPER: "many" }, /MAX_STREAMS_PER_SHOPPER .*got "many"/);
     refused({ MAX_STREAMS_PER_ADDRESS: "1.5" }, /MAX_STREAMS_PER_ADDRESS/);
     refused({ MAX_CONNECTIONS: "1000001" }, /MAX_CONNECTIONS must be a whole number/);
+    refused({ MAX_CONNECTIONS_PER_ADDRESS: "0" }, /^MAX_CONNECTIONS_PER_ADDRESS must be a whole/);
     refused({ HEADERS_TIMEOUT_MS: "999" }, /HEADERS_TIMEOUT_MS must be .* from 1000 to 600000/);
     refused({ REQUEST_TIMEOUT_MS: "3600001" }, /REQUEST_TIMEOUT_MS must be .* to 3600000/);
     refused(
@@ -169,6 +173,44 @@ describe("loadConfig: the turn lease", () => {
           `^TURN_LEASE_MS must be a whole number of milliseconds .*got "${bad.replace(".", "\\.")}"`,
         ),
       );
+    }
+  });
+});
+
+describe("loadConfig: durations in milliseconds", () => {
+  it("every duration takes a whole number of ms within its bounds, each named in the refusal", () => {
+    const cases: Array<[string, number, number, number]> = [
+      ["SHUTDOWN_GRACE_MS", 10_000, 0, 600_000],
+      ["APPROVAL_TIMEOUT_MS", 300_000, 1_000, 86_400_000],
+      ["TURN_LEASE_MS", 20_000, 1_000, 600_000],
+      ["SHOP_TOOL_DELAY_MS", 0, 0, 60_000],
+      ["REQUEST_TIMEOUT_MS", 30_000, 1_000, 3_600_000],
+    ];
+    for (const [name, fallback, min, max] of cases) {
+      const config = (value?: string) => loadConfig(value === undefined ? {} : { [name]: value });
+      const field = (value?: string) => {
+        const c = config(value);
+        return {
+          SHUTDOWN_GRACE_MS: c.shutdownGraceMs,
+          APPROVAL_TIMEOUT_MS: c.approvalTimeoutMs,
+          TURN_LEASE_MS: c.turnLeaseMs,
+          SHOP_TOOL_DELAY_MS: c.toolDelayMs,
+          REQUEST_TIMEOUT_MS: c.requestTimeoutMs,
+        }[name];
+      };
+      expect(field(), name).toBe(fallback);
+      expect(field(" "), name).toBe(fallback);
+      expect(field(String(max)), name).toBe(max);
+      // A request timeout under the default headers timeout is refused for that (tested above).
+      if (name !== "REQUEST_TIMEOUT_MS") expect(field(String(min)), name).toBe(min);
+      for (const bad of [String(min - 1), String(max + 1), "1.5", "soon"]) {
+        expect(() => config(bad), `${name}=${bad}`).toThrow(ConfigError);
+        expect(() => config(bad), `${name}=${bad}`).toThrow(
+          new RegExp(
+            `^${name}( \\(test only\\))? must be a whole number of milliseconds from ${min} to ${max} \\(got "${bad.replace(".", "\\.")}"\\)`,
+          ),
+        );
+      }
     }
   });
 });

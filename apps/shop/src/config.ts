@@ -8,13 +8,14 @@ import { randomBytes } from "node:crypto";
 import { isIP } from "node:net";
 import { resolveStoreTarget, type StoreTarget } from "./db/open-store.js";
 import { DEFAULT_TOKEN_TTL_MS } from "./db/shop-store.js";
+import { parseTrustProxy, type TrustProxy } from "./parse-trust-proxy.js";
 import {
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
   DEFAULT_REQUEST_TIMEOUT_MS,
 } from "./server/start-http-server.js";
 import { DEFAULT_STREAM_LIMITS, type StreamLimitSettings } from "./server/stream-limits.js";
-import { parseTrustProxy, type TrustProxy } from "./server/trust-proxy.js";
 
 /** Log levels pino knows, quietest last. */
 const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
@@ -54,6 +55,13 @@ export interface ShopConfig {
    * answered 503 with `Retry-After` and closed.
    */
   readonly maxConnections: number;
+  /**
+   * `MAX_CONNECTIONS_PER_ADDRESS`, default 64: connections one client address (read through
+   * `TRUST_PROXY` as the rate limits read it) may hold at once; the next ones from it are answered
+   * 429 with `Retry-After` and closed. The last slots of `MAX_CONNECTIONS` are kept for addresses
+   * holding none, so a health probe gets in while one address holds what it may.
+   */
+  readonly maxConnectionsPerAddress: number;
   /** `HEADERS_TIMEOUT_MS`, default 10 000: how long a request's headers may take to arrive. */
   readonly headersTimeoutMs: number;
   /**
@@ -97,7 +105,9 @@ export interface ShopConfig {
   /**
    * `SESSION_TOKEN_TTL`, default 30 days: how long a shopper's token and a chat's (or merchant
    * session's) token open anything, from their creation; afterwards they answer 401 as unknown
-   * ones. Milliseconds, or a whole number with a unit: `30d`, `12h`, `90m`, `45s`.
+   * ones. A chat made with a token expires no later than that token: every chat of a shopper
+   * expires with the shopper. Milliseconds, or a whole number with a unit: `30d`, `12h`, `90m`,
+   * `45s`.
    */
   readonly sessionTokenTtlMs: number;
   /**
@@ -124,18 +134,16 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
     throw new ConfigError("METRICS_TOKEN must be at least 16 characters long.");
   }
   const merchant = merchantToken ?? randomBytes(24).toString("base64url");
-  const headersTimeoutMs = parseTimeout(
-    "HEADERS_TIMEOUT_MS",
-    env.HEADERS_TIMEOUT_MS,
-    DEFAULT_HEADERS_TIMEOUT_MS,
-    MAX_HEADERS_TIMEOUT_MS,
-  );
-  const requestTimeoutMs = parseTimeout(
-    "REQUEST_TIMEOUT_MS",
-    env.REQUEST_TIMEOUT_MS,
-    DEFAULT_REQUEST_TIMEOUT_MS,
-    MAX_REQUEST_TIMEOUT_MS,
-  );
+  const headersTimeoutMs = parseMs("HEADERS_TIMEOUT_MS", env.HEADERS_TIMEOUT_MS, {
+    fallback: DEFAULT_HEADERS_TIMEOUT_MS,
+    min: 1_000,
+    max: MAX_HEADERS_TIMEOUT_MS,
+  });
+  const requestTimeoutMs = parseMs("REQUEST_TIMEOUT_MS", env.REQUEST_TIMEOUT_MS, {
+    fallback: DEFAULT_REQUEST_TIMEOUT_MS,
+    min: 1_000,
+    max: MAX_REQUEST_TIMEOUT_MS,
+  });
   if (headersTimeoutMs > requestTimeoutMs) {
     throw new ConfigError(
       `HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be longer than REQUEST_TIMEOUT_MS (${requestTimeoutMs}): the headers are part of the request.`,
@@ -144,12 +152,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
   return {
     port: parsePort(env.PORT),
     host: parseHost(env.HOST),
-    sessionsPerMinute: parseRateLimit(
+    sessionsPerMinute: parseCount(
       "RATE_LIMIT_SESSIONS_PER_MINUTE",
       env.RATE_LIMIT_SESSIONS_PER_MINUTE,
       DEFAULT_SESSIONS_PER_MINUTE,
     ),
-    turnsPerMinute: parseRateLimit(
+    turnsPerMinute: parseCount(
       "RATE_LIMIT_TURNS_PER_MINUTE",
       env.RATE_LIMIT_TURNS_PER_MINUTE,
       DEFAULT_TURNS_PER_MINUTE,
@@ -172,20 +180,41 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): S
       ),
     },
     maxConnections: parseCount("MAX_CONNECTIONS", env.MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS),
+    maxConnectionsPerAddress: parseCount(
+      "MAX_CONNECTIONS_PER_ADDRESS",
+      env.MAX_CONNECTIONS_PER_ADDRESS,
+      DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+    ),
     headersTimeoutMs,
     requestTimeoutMs,
     trustProxy: parseTrust(env.TRUST_PROXY),
     redis: parseRedis(env.REDIS_URL, env.REDIS_KEY_PREFIX),
-    shutdownGraceMs: parseShutdownGrace(env.SHUTDOWN_GRACE_MS),
+    shutdownGraceMs: parseMs("SHUTDOWN_GRACE_MS", env.SHUTDOWN_GRACE_MS, {
+      fallback: DEFAULT_SHUTDOWN_GRACE_MS,
+      min: 0,
+      max: 600_000,
+    }),
     database: resolveStoreTarget({ env }),
     merchantToken: merchant,
     merchantTokenGenerated: merchantToken === undefined,
     metricsToken: metricsToken ?? merchant,
     logLevel: parseLogLevel(env.LOG_LEVEL),
-    toolDelayMs: parseToolDelay(env.SHOP_TOOL_DELAY_MS),
-    approvalTimeoutMs: parseApprovalTimeout(env.APPROVAL_TIMEOUT_MS),
+    toolDelayMs: parseMs("SHOP_TOOL_DELAY_MS (test only)", env.SHOP_TOOL_DELAY_MS, {
+      fallback: 0,
+      min: 0,
+      max: 60_000,
+    }),
+    approvalTimeoutMs: parseMs("APPROVAL_TIMEOUT_MS", env.APPROVAL_TIMEOUT_MS, {
+      fallback: DEFAULT_APPROVAL_TIMEOUT_MS,
+      min: 1_000,
+      max: 86_400_000,
+    }),
     sessionTokenTtlMs: parseTokenTtl(env.SESSION_TOKEN_TTL),
-    turnLeaseMs: parseTurnLease(env.TURN_LEASE_MS),
+    turnLeaseMs: parseMs("TURN_LEASE_MS", env.TURN_LEASE_MS, {
+      fallback: DEFAULT_TURN_LEASE_MS,
+      min: 1_000,
+      max: 600_000,
+    }),
   };
 }
 
@@ -232,16 +261,7 @@ export const DEFAULT_SESSIONS_PER_MINUTE = 30;
 /** The default of {@link ShopConfig.turnsPerMinute}. */
 export const DEFAULT_TURNS_PER_MINUTE = 20;
 
-function parseRateLimit(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined || value.trim() === "") return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 1_000_000) {
-    throw new ConfigError(`${name} must be a whole number from 1 to 1000000 (got "${value}").`);
-  }
-  return n;
-}
-
-/** A count of things open at once (streams, connections): a whole number from 1 to 1,000,000. */
+/** A count (things open at once, or per minute): a whole number from 1 to 1,000,000. */
 function parseCount(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined || value.trim() === "") return fallback;
   const n = Number(value);
@@ -256,17 +276,20 @@ const MAX_HEADERS_TIMEOUT_MS = 600_000;
 /** The longest {@link ShopConfig.requestTimeoutMs}: an hour. */
 const MAX_REQUEST_TIMEOUT_MS = 3_600_000;
 
-function parseTimeout(
-  name: string,
-  value: string | undefined,
-  fallback: number,
-  max: number,
-): number {
-  if (value === undefined || value.trim() === "") return fallback;
+/** The bounds of a setting in milliseconds, and its value when unset. */
+interface MsBounds {
+  readonly fallback: number;
+  readonly min: number;
+  readonly max: number;
+}
+
+/** A duration in whole milliseconds within `bounds`; `name` starts the refusal's sentence. */
+function parseMs(name: string, value: string | undefined, bounds: MsBounds): number {
+  if (value === undefined || value.trim() === "") return bounds.fallback;
   const ms = Number(value);
-  if (!Number.isInteger(ms) || ms < 1_000 || ms > max) {
+  if (!Number.isInteger(ms) || ms < bounds.min || ms > bounds.max) {
     throw new ConfigError(
-      `${name} must be a whole number of milliseconds from 1000 to ${max} (got "${value}").`,
+      `${name} must be a whole number of milliseconds from ${bounds.min} to ${bounds.max} (got "${value}").`,
     );
   }
   return ms;
@@ -320,30 +343,8 @@ export function describeRedisUrl(value: string): string {
   }
 }
 
-function parseToolDelay(value: string | undefined): number {
-  if (value === undefined || value.trim() === "") return 0;
-  const ms = Number(value);
-  if (!Number.isInteger(ms) || ms < 0 || ms > 60_000) {
-    throw new ConfigError(
-      `SHOP_TOOL_DELAY_MS (test only) must be a whole number of milliseconds from 0 to 60000 (got "${value}").`,
-    );
-  }
-  return ms;
-}
-
 /** The default of {@link ShopConfig.shutdownGraceMs}. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
-
-function parseShutdownGrace(value: string | undefined): number {
-  if (value === undefined || value.trim() === "") return DEFAULT_SHUTDOWN_GRACE_MS;
-  const ms = Number(value);
-  if (!Number.isInteger(ms) || ms < 0 || ms > 600_000) {
-    throw new ConfigError(
-      `SHUTDOWN_GRACE_MS must be a whole number of milliseconds from 0 to 600000 (got "${value}").`,
-    );
-  }
-  return ms;
-}
 
 /** The default of {@link ShopConfig.approvalTimeoutMs}: 5 minutes. */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 5 * 60_000;
@@ -373,30 +374,8 @@ function parseTokenTtl(value: string | undefined): number {
   return ms;
 }
 
-function parseApprovalTimeout(value: string | undefined): number {
-  if (value === undefined || value.trim() === "") return DEFAULT_APPROVAL_TIMEOUT_MS;
-  const ms = Number(value);
-  if (!Number.isInteger(ms) || ms < 1_000 || ms > 86_400_000) {
-    throw new ConfigError(
-      `APPROVAL_TIMEOUT_MS must be a whole number of milliseconds from 1000 to 86400000 (got "${value}").`,
-    );
-  }
-  return ms;
-}
-
 /** The default of {@link ShopConfig.turnLeaseMs}. */
 export const DEFAULT_TURN_LEASE_MS = 20_000;
-
-function parseTurnLease(value: string | undefined): number {
-  if (value === undefined || value.trim() === "") return DEFAULT_TURN_LEASE_MS;
-  const ms = Number(value);
-  if (!Number.isInteger(ms) || ms < 1_000 || ms > 600_000) {
-    throw new ConfigError(
-      `TURN_LEASE_MS must be a whole number of milliseconds from 1000 to 600000 (got "${value}").`,
-    );
-  }
-  return ms;
-}
 
 function parseLogLevel(value: string | undefined): LogLevel {
   if (value === undefined || value.trim() === "") return "info";

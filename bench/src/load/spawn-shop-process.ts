@@ -23,9 +23,13 @@ export function spawnShopProcess(options: {
   build: "dist" | "source";
   env: Record<string, string>;
   nodeOptions?: readonly string[];
+  /** With `build: "source"`: another copy of the shop's `src/main.ts` (an older commit's). */
+  sourceEntry?: string;
 }): Promise<ShopChild> {
   const entry =
-    options.build === "dist" ? [DIST] : ["--conditions=overlap-source", "--import", "tsx", SOURCE];
+    options.build === "dist"
+      ? [DIST]
+      : ["--conditions=overlap-source", "--import", "tsx", options.sourceEntry ?? SOURCE];
   const child = spawn(process.execPath, [...(options.nodeOptions ?? []), ...entry], {
     cwd: ROOT,
     env: { ...process.env, ...options.env, PORT: "0" },

@@ -107,6 +107,7 @@ export type {
   ApprovalResolution,
   ApprovalResolved,
   ApprovalSource,
+  EffectChange,
 } from "./protocol/approval.js";
 export type { CitationLink } from "./protocol/citation-links.js";
 export type { ErrorCategory } from "./protocol/error-category.js";
@@ -145,6 +146,14 @@ export type {
 export { isCallBlock } from "./stream/message.js";
 export { type ToolCall, toolCallOf } from "./stream/tool-call.js";
 export type { ApprovalNeed, ApprovalPolicy, ApprovalSummary } from "./tools/approval.js";
+export {
+  type ApprovedEffect,
+  canonicalJson,
+  EffectChangedError,
+  effectChanges,
+  effectDigest,
+  sameEffect,
+} from "./tools/approved-effect.js";
 export {
   defineJsonSchemaTool,
   type JsonObject,

@@ -12,6 +12,7 @@ import type { Product } from "../domain/catalog.js";
 import {
   activeDiscounts,
   type DiscountPlan,
+  discountEffect,
   MAX_DISCOUNT_PERCENT,
   planDiscount,
   priceWords,
@@ -24,6 +25,7 @@ import {
   planRestock,
   type RestockPlan,
   type RestockRequest,
+  restockEffect,
 } from "../domain/merchant.js";
 import { dollarsToCents, formatCents } from "../domain/money.js";
 import type { RuleViolation } from "../domain/rule-violation.js";
@@ -293,6 +295,7 @@ function changeTools(): AnyTool<ShopToolContext>[] {
         return {
           text: restockSentence(now.plan, now.request),
           details: { type: "product-changes", change: restockTable(now.plan, now.request) },
+          effect: restockEffect(now.plan, now.request),
         };
       },
       run: async (input, ctx) => {
@@ -311,7 +314,11 @@ function changeTools(): AnyTool<ShopToolContext>[] {
             events: [{ type: "products-changed", change: restockTable(result, request) }],
           };
         });
-        await ctx.context.store.restockProducts(input.productIds, request, recorded);
+        // Bound to the table the merchant approved, when one was asked for.
+        await ctx.context.store.restockProducts(input.productIds, request, {
+          record: recorded.record,
+          ...(ctx.approved ? { approved: ctx.approved } : {}),
+        });
         return recorded.replied() ?? { text: "Done." };
       },
     }),
@@ -379,11 +386,15 @@ function changeTools(): AnyTool<ShopToolContext>[] {
         return {
           text: discountSentence(plan),
           details: { type: "product-changes", change: discountTable(plan) },
+          effect: discountEffect(plan),
         };
       },
       run: async ({ category: name, percent }, ctx) => {
         const recorded = recordCall(ctx, discountReply);
-        await ctx.context.store.setDiscount(name, percent, recorded);
+        await ctx.context.store.setDiscount(name, percent, {
+          record: recorded.record,
+          ...(ctx.approved ? { approved: ctx.approved } : {}),
+        });
         return recorded.replied() ?? { text: "Done." };
       },
     }),
@@ -402,11 +413,15 @@ function changeTools(): AnyTool<ShopToolContext>[] {
         return {
           text: discountSentence(plan),
           details: { type: "product-changes", change: discountTable(plan) },
+          effect: discountEffect(plan),
         };
       },
       run: async ({ category: name }, ctx) => {
         const recorded = recordCall(ctx, discountReply);
-        await ctx.context.store.setDiscount(name, undefined, recorded);
+        await ctx.context.store.setDiscount(name, undefined, {
+          record: recorded.record,
+          ...(ctx.approved ? { approved: ctx.approved } : {}),
+        });
         return recorded.replied() ?? { text: "Done." };
       },
     }),

@@ -28,6 +28,7 @@ import {
 } from "../domain/cart.js";
 import type { Product } from "../domain/catalog.js";
 import { formatCents } from "../domain/money.js";
+import { type CheckoutEffect, checkoutEffect, checkout as draftOrder } from "../domain/orders.js";
 import { type CartView, cartView } from "../views/cart-view.js";
 import { countOf } from "../views/count-words.js";
 import { recordCall } from "./call-record.js";
@@ -271,9 +272,21 @@ export function shopperTools(deps: {
       // and only once the shopper confirmed the order the approval request shows.
       dispatch: "deferred",
       approval: "required",
+      // The card shows the order as checkout would place it now (current prices), and that
+      // exact effect binds the shopper's Confirm: checkout places nothing else.
       summarize: async (_input, context) => {
         const view = await currentCart(context);
-        return { text: orderSummaryText(view), details: { type: "order-summary", cart: view } };
+        const draft = await draftOf(context);
+        if (!draft.ok) {
+          return { text: orderSummaryText(view), details: { type: "order-summary", cart: view } };
+        }
+        const effect = checkoutEffect(draft.draft);
+        const order = orderView(effect, view);
+        return {
+          text: orderSummaryText(order),
+          details: { type: "order-summary", cart: order },
+          effect,
+        };
       },
       run: async (_input, ctx) => {
         const { context, callId } = ctx;
@@ -297,7 +310,13 @@ export function shopperTools(deps: {
             };
           },
         );
-        const result = await context.store.checkout(context.sessionId, callId, recorded);
+        // `approved` binds the order to the card the shopper confirmed: a different order (a
+        // price changed, the cart was edited elsewhere) throws EffectChangedError, nothing is
+        // placed, and the shopper is asked again with what changed.
+        const result = await context.store.checkout(context.sessionId, callId, {
+          record: recorded.record,
+          approved: { effect: ctx.approved?.effect },
+        });
         // Without a reply the transaction was rolled back: another checkout took the stock.
         return (
           recorded.replied() ??
@@ -425,6 +444,38 @@ function orderSummaryText(view: CartView): string {
     (l) => `${l.quantity} × ${l.name}${lineVariant(l)} (${l.lineTotal})`,
   );
   return `Place an order for ${countOf(view.itemCount, "item")}, total ${view.total}: ${lines.join(", ")}.`;
+}
+
+/** The order checkout would place now, from the cart at current prices (no lock taken). */
+async function draftOf(context: ShopToolContext) {
+  const cart = await context.store.getCart(context.sessionId);
+  const products = new Map<string, Product>();
+  for (const line of cart.lines) {
+    const product = await context.store.getProduct(line.productId);
+    if (product) products.set(product.id, product);
+  }
+  return draftOrder(cart, products, context.store.cartRules);
+}
+
+/** An order's effect in the cart view's shape (at the prices it would charge), for the card. */
+function orderView(effect: CheckoutEffect, cart: CartView): CartView {
+  return {
+    ...cart,
+    lines: effect.lines.map((line) => ({
+      productId: line.productId,
+      name: line.name,
+      quantity: line.quantity,
+      ...(line.size !== undefined ? { size: line.size } : {}),
+      ...(line.color !== undefined ? { color: line.color } : {}),
+      unitPriceCents: line.unitPriceCents,
+      unitPrice: formatCents(line.unitPriceCents),
+      lineTotalCents: line.unitPriceCents * line.quantity,
+      lineTotal: formatCents(line.unitPriceCents * line.quantity),
+    })),
+    itemCount: effect.itemCount,
+    totalCents: effect.totalCents,
+    total: formatCents(effect.totalCents),
+  };
 }
 
 async function currentCart(context: ShopToolContext): Promise<CartView> {

@@ -35,9 +35,11 @@ import { OrdersStore } from "./orders-store.js";
 import { SessionsStore } from "./sessions-store.js";
 import type { ShopDatabase } from "./shop-database.js";
 import type {
+  ApprovedOption,
   CartChange,
   CartTransaction,
   ChatSummary,
+  CheckoutOptions,
   CheckoutResult,
   CreateSessionOptions,
   ListOrdersOptions,
@@ -71,7 +73,10 @@ export interface KyselyShopStoreOptions {
    * {@link DEFAULT_TOKEN_TTL_MS}, 30 days.
    */
   tokenTtlMs?: number;
-  /** The time token lifetimes are measured at (epoch ms); default `Date.now`. For tests. */
+  /**
+   * The time token lifetimes are measured at and rows are stamped with (epoch ms); default
+   * `Date.now`. For tests.
+   */
   clock?: () => number;
 }
 
@@ -111,12 +116,15 @@ export class KyselyShopStore implements ShopStore {
     this.conversations = new SqlConversationStore(db, dialect);
     this.leases = new SqlTurnLeases(db, dialect);
     // One source for every part: sessions, carts and orders never share a timestamp.
-    const timestamp = monotonicTimestamps();
+    // The clock token lifetimes are measured at also stamps the rows, so a token's creation and
+    // its expiry are read on one clock.
+    const clock = options.clock ?? Date.now;
+    const timestamp = monotonicTimestamps(clock);
     this.#sessions = new SessionsStore({
       db,
       dialect: dialect.name,
       tokenTtlMs: options.tokenTtlMs ?? DEFAULT_TOKEN_TTL_MS,
-      clock: options.clock ?? Date.now,
+      clock,
       timestamp,
     });
     this.#calls = new ToolCallsStore(db, dialect, Math.max(0, options.recordDelayMs ?? 0));
@@ -233,7 +241,7 @@ export class KyselyShopStore implements ShopStore {
   restockProducts(
     productIds: readonly string[],
     request: RestockRequest,
-    options?: RecordOption<RestockPlan | RuleViolation, undefined>,
+    options?: RecordOption<RestockPlan | RuleViolation, undefined> & ApprovedOption,
   ): Promise<RestockPlan | RuleViolation> {
     return this.#changes.restockProducts(productIds, request, options);
   }
@@ -241,7 +249,7 @@ export class KyselyShopStore implements ShopStore {
   setDiscount(
     category: string,
     percent: number | undefined,
-    options?: RecordOption<DiscountPlan | RuleViolation, undefined>,
+    options?: RecordOption<DiscountPlan | RuleViolation, undefined> & ApprovedOption,
   ): Promise<DiscountPlan | RuleViolation> {
     return this.#changes.setDiscount(category, percent, options);
   }
@@ -260,11 +268,7 @@ export class KyselyShopStore implements ShopStore {
     return this.#carts.getCart(sessionId);
   }
 
-  checkout(
-    sessionId: string,
-    callId: string,
-    options?: RecordOption<CheckoutResult>,
-  ): Promise<CheckoutResult> {
+  checkout(sessionId: string, callId: string, options?: CheckoutOptions): Promise<CheckoutResult> {
     return this.#orders.checkout(sessionId, callId, options);
   }
 

@@ -5,7 +5,13 @@
  */
 
 import type { Kysely, UpdateQueryBuilder, UpdateResult } from "kysely";
-import { type DiscountPlan, listPriceOf, planDiscount } from "../domain/discounts.js";
+import { EffectChangedError, sameEffect } from "overlap-runtime";
+import {
+  type DiscountPlan,
+  discountEffect,
+  listPriceOf,
+  planDiscount,
+} from "../domain/discounts.js";
 import {
   changePrice,
   editProduct,
@@ -16,12 +22,13 @@ import {
   planRestock,
   type RestockPlan,
   type RestockRequest,
+  restockEffect,
   restockProduct,
 } from "../domain/merchant.js";
 import type { RuleViolation } from "../domain/rule-violation.js";
 import { readProduct, toProduct } from "./product-rows.js";
 import type { ShopDatabase } from "./shop-database.js";
-import type { RecordOption } from "./shop-store.js";
+import type { ApprovedOption, RecordOption } from "./shop-store.js";
 import type { ToolCallsStore } from "./tool-calls-store.js";
 
 /** The catalog's changes (see `ShopStore` for each method). */
@@ -125,7 +132,7 @@ export class MerchantChangesStore {
   async restockProducts(
     productIds: readonly string[],
     request: RestockRequest,
-    options: RecordOption<RestockPlan | RuleViolation, undefined> = {},
+    options: RecordOption<RestockPlan | RuleViolation, undefined> & ApprovedOption = {},
   ): Promise<RestockPlan | RuleViolation> {
     return this.#db.transaction().execute(async (trx) => {
       const ids = [...new Set(productIds)].sort();
@@ -141,6 +148,7 @@ export class MerchantChangesStore {
               .$if(this.#dialect === "postgres", (q) => q.forUpdate())
               .execute();
       const plan = planRestock(productIds, new Map(rows.map((r) => [r.id, toProduct(r)])), request);
+      if (plan.ok) bind(options, restockEffect(plan, request));
       let result: RestockPlan | RuleViolation = plan;
       if (plan.ok) {
         const added = new Map(plan.items.map((i) => [i.productId, i.quantity]));
@@ -174,11 +182,12 @@ export class MerchantChangesStore {
   async setDiscount(
     category: string,
     percent: number | undefined,
-    options: RecordOption<DiscountPlan | RuleViolation, undefined> = {},
+    options: RecordOption<DiscountPlan | RuleViolation, undefined> & ApprovedOption = {},
   ): Promise<DiscountPlan | RuleViolation> {
     return this.#db.transaction().execute(async (trx) => {
       const products = (await trx.selectFrom("products").selectAll().execute()).map(toProduct);
       const plan = planDiscount(products, category, percent);
+      if (plan.ok) bind(options, discountEffect(plan));
       if (plan.ok) {
         await trx
           .updateTable("products")
@@ -189,5 +198,15 @@ export class MerchantChangesStore {
       if (options.record) await this.#calls.record(trx, await options.record(plan, undefined));
       return plan;
     });
+  }
+}
+
+/**
+ * What the merchant approved is what changes: a change whose effect (read inside its
+ * transaction, before any write) differs from the approved one does nothing and is asked again.
+ */
+function bind(options: ApprovedOption, current: unknown): void {
+  if (options.approved !== undefined && !sameEffect(options.approved.effect, current)) {
+    throw new EffectChangedError(current);
   }
 }

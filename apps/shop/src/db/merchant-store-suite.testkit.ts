@@ -4,11 +4,12 @@
  * SQLite and PostgreSQL register it with the harness of the main store suite.
  */
 
-import type { ToolOutcome } from "overlap-runtime";
+import { EffectChangedError, type ToolOutcome } from "overlap-runtime";
 import { beforeEach, describe, expect, it } from "vitest";
 import { cartTotal } from "../domain/cart.js";
 import type { Product } from "../domain/catalog.js";
-import { discountedCents } from "../domain/discounts.js";
+import { discountEffect, discountedCents, planDiscount } from "../domain/discounts.js";
+import { planRestock, restockEffect } from "../domain/merchant.js";
 import { addInFirstVariant } from "../domain/test-products.testkit.js";
 import type { ShopStore } from "./shop-store.js";
 import type { StoreHarness, StoreHarnessFactory } from "./store-suite.testkit.js";
@@ -211,6 +212,50 @@ export function registerMerchantStoreSuite(name: string, createHarness: StoreHar
         code: "invalid_quantity",
       });
       expect(await stocks()).toEqual(now);
+    });
+
+    it("changes only what the merchant approved: a table that changed since does nothing", async () => {
+      const low = (await store.lowStock(5)).slice(0, 3);
+      const ids = low.map((p) => p.id);
+      const table = async (request: { upTo: number } | { quantity: number }) => {
+        const products = new Map(low.map((p) => [p.id, p]));
+        for (const id of ids) {
+          const now = await store.getProduct(id);
+          if (now) products.set(id, now);
+        }
+        const plan = planRestock(ids, products, request);
+        if (!plan.ok) throw new Error(plan.message);
+        return restockEffect(plan, request);
+      };
+      // Fill up to 20: approved while all three were low; one is restocked past 20 meanwhile.
+      const approved = await table({ upTo: 20 });
+      await store.restock(ids[0]!, 50);
+      const before = await Promise.all(ids.map((id) => store.getProduct(id)));
+      await expect(
+        store.restockProducts(ids, { upTo: 20 }, { approved: { effect: approved } }),
+      ).rejects.toBeInstanceOf(EffectChangedError);
+      expect(await Promise.all(ids.map((id) => store.getProduct(id)))).toEqual(before);
+      // A checkout taking a unit does not change "7 units each": it goes through.
+      const units = await table({ quantity: 7 });
+      await add("bind", low[1]!, 1);
+      expect(
+        await store.restockProducts(ids, { quantity: 7 }, { approved: { effect: units } }),
+      ).toMatchObject({ ok: true });
+
+      // 10% off jackets approved; a jacket's list price edited meanwhile: nothing changes.
+      const plan = planDiscount(await store.listProducts(), "Jackets", 10);
+      if (!plan.ok) throw new Error(plan.message);
+      const jacket = jackets[0]!;
+      await store.setPrice(jacket.id, jacket.priceCents + 1_000);
+      await expect(
+        store.setDiscount("Jackets", 10, { approved: { effect: discountEffect(plan) } }),
+      ).rejects.toBeInstanceOf(EffectChangedError);
+      expect((await store.getProduct(jacket.id))?.discountPercent).toBeUndefined();
+      const again = planDiscount(await store.listProducts(), "Jackets", 10);
+      if (!again.ok) throw new Error(again.message);
+      expect(
+        await store.setDiscount("Jackets", 10, { approved: { effect: discountEffect(again) } }),
+      ).toMatchObject({ ok: true, percent: 10 });
     });
 
     it("holds the cart limit at the sale price: a line over it at list price fits on sale", async () => {

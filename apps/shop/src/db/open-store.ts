@@ -28,6 +28,8 @@ export interface OpenStoreOptions {
   recordDelayMs?: number;
   /** How long a token opens anything (`SESSION_TOKEN_TTL`); default 30 days. */
   tokenTtlMs?: number;
+  /** Test only: the store's clock (see `KyselyShopStoreOptions.clock`). */
+  clock?: () => number;
   /** The environment to read; default `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
 }
@@ -58,6 +60,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<ShopSto
     ...(options.cartRules ? { cartRules: options.cartRules } : {}),
     ...(options.recordDelayMs ? { recordDelayMs: options.recordDelayMs } : {}),
     ...(options.tokenTtlMs ? { tokenTtlMs: options.tokenTtlMs } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
   };
   if (target.kind === "postgres") {
     const { openPostgresStore } = await import("./postgres-store.js");

@@ -6,17 +6,18 @@
 
 import { randomBytes } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
+import { EffectChangedError, sameEffect } from "overlap-runtime";
 import type { CartRules } from "../domain/cart.js";
 import type { Product } from "../domain/catalog.js";
 import { type SalesSummary, summarizeSales } from "../domain/merchant.js";
-import { checkout as draftOrder, type Order } from "../domain/orders.js";
+import { checkoutEffect, checkout as draftOrder, type Order } from "../domain/orders.js";
 import { violation } from "../domain/rule-violation.js";
 import { readCart } from "./cart-rows.js";
 import type { CartsStore } from "./carts-store.js";
 import { insertOrder, readOrders } from "./order-rows.js";
 import { readProduct } from "./product-rows.js";
 import type { ShopDatabase } from "./shop-database.js";
-import type { CheckoutResult, ListOrdersOptions, RecordOption } from "./shop-store.js";
+import type { CheckoutOptions, CheckoutResult, ListOrdersOptions } from "./shop-store.js";
 import type { ToolCallsStore } from "./tool-calls-store.js";
 
 /** How an {@link OrdersStore} is built. */
@@ -58,12 +59,12 @@ export class OrdersStore {
   async checkout(
     sessionId: string,
     callId: string,
-    options: RecordOption<CheckoutResult> = {},
+    options: CheckoutOptions = {},
   ): Promise<CheckoutResult> {
     const record = options.record;
     try {
       return await this.#carts.locked(sessionId, async (trx, tx) => {
-        const result = await this.#placeOrder(trx, sessionId, tx.shopperId, callId);
+        const result = await this.#placeOrder(trx, sessionId, tx.shopperId, callId, options);
         if (record) await this.#calls.record(trx, await record(result, tx));
         return result;
       });
@@ -81,6 +82,7 @@ export class OrdersStore {
     sessionId: string,
     owner: string,
     callId: string,
+    options: CheckoutOptions,
   ): Promise<CheckoutResult> {
     const placed = await readOrders(trx, { sessionId, callId });
     if (placed[0]) return { ok: true, order: placed[0], replayed: true, priceChanges: [] };
@@ -93,6 +95,13 @@ export class OrdersStore {
     const result = draftOrder(cart, products, this.#rules);
     if (!result.ok) return result;
     const { draft } = result;
+    if (options.approved !== undefined) {
+      // What the shopper confirmed is what is ordered: any other order (a price changed, the cart
+      // was edited in another chat or over the API, a sale ended) places nothing and is asked
+      // again. Compared under the cart's lock, before any write: nothing to roll back.
+      const current = checkoutEffect(draft);
+      if (!sameEffect(options.approved.effect, current)) throw new EffectChangedError(current);
+    }
     // Rows are locked in id order: two checkouts of the same products in different cart
     // orders would otherwise deadlock in PostgreSQL.
     const decrements = [...draft.stockDecrements].sort((a, b) =>

@@ -2,6 +2,11 @@
  * Shoppers and their sessions: creating them with bearer tokens (only a token's SHA-256 is
  * stored), finding them by token within the tokens' lifetime, revoking a shopper with every chat
  * of theirs, and the list of a shopper's chats.
+ *
+ * Using a token never extends a lifetime: a new chat is made with the shopper's token or another
+ * chat's, so its token expires no later than the token that made it, which is no later than the
+ * shopper's. A chat's token therefore opens only while its shopper is within the lifetime too
+ * (the earliest expiry of the chain is the shopper's), however recently the chat was made.
  */
 
 import { createHash, randomBytes } from "node:crypto";
@@ -50,6 +55,7 @@ export class SessionsStore {
     const id = `s-${randomBytes(8).toString("hex")}`;
     const createdAt = this.#now();
     const token = newToken();
+    const expiry = (from: string) => new Date(Date.parse(from) + this.#tokenTtlMs).toISOString();
     if (kind !== "shopper") {
       await this.#db
         .insertInto("sessions")
@@ -62,11 +68,13 @@ export class SessionsStore {
           last_active_at: createdAt,
         })
         .execute();
-      return { id, kind, createdAt, token };
+      return { id, kind, createdAt, token, expiresAt: expiry(createdAt) };
     }
     return this.#db.transaction().execute(async (trx) => {
       let shopperId = options.shopperId;
       let shopperToken: string | undefined;
+      // The new chat's token lives as long as its shopper's, never longer.
+      let expiresAt = expiry(createdAt);
       if (shopperId === undefined) {
         shopperId = `u-${randomBytes(8).toString("hex")}`;
         shopperToken = newToken();
@@ -80,12 +88,13 @@ export class SessionsStore {
         // revoked with the others, one asked for after finds the shopper revoked.
         const shopper = await trx
           .selectFrom("shoppers")
-          .select("id")
+          .select(["id", "created_at"])
           .where("id", "=", shopperId)
           .where("revoked_at", "is", null)
           .$if(this.#dialect === "postgres", (q) => q.forUpdate())
           .executeTakeFirst();
         if (!shopper) throw new RangeError(`There is no shopper ${shopperId} (or it was revoked).`);
+        expiresAt = expiry(shopper.created_at);
       }
       await trx
         .insertInto("sessions")
@@ -104,6 +113,7 @@ export class SessionsStore {
         createdAt,
         shopperId,
         token,
+        expiresAt,
         ...(shopperToken === undefined ? {} : { shopperToken }),
       };
     });
@@ -154,7 +164,10 @@ export class SessionsStore {
     });
   }
 
-  /** Tokens created at or before this instant (ISO 8601, which sorts as time) have expired. */
+  /**
+   * Tokens created at or before this instant (ISO 8601, which sorts as time) have expired; so have
+   * the chat tokens of a shopper created at or before it.
+   */
   #tokenCutoff(): string {
     return new Date(this.#clock() - this.#tokenTtlMs).toISOString();
   }
@@ -217,14 +230,19 @@ function toSession(row: Selectable<ShopDatabase["sessions"]>): Session {
   };
 }
 
-// Every request finds its session by token: compiled once per database.
+// Every request finds its session by token: compiled once per database. A chat's token is live
+// while its shopper's lifetime lasts too (merchant sessions have no shopper).
 const liveSessionByHash = preparedQuery((db, tokenHash: string, createdAfter: string) =>
   db
     .selectFrom("sessions")
-    .selectAll()
-    .where("token_hash", "=", tokenHash)
-    .where("revoked_at", "is", null)
-    .where("created_at", ">", createdAfter),
+    .leftJoin("shoppers", "shoppers.id", "sessions.shopper_id")
+    .selectAll("sessions")
+    .where("sessions.token_hash", "=", tokenHash)
+    .where("sessions.revoked_at", "is", null)
+    .where("sessions.created_at", ">", createdAfter)
+    .where((eb) =>
+      eb.or([eb("sessions.shopper_id", "is", null), eb("shoppers.created_at", ">", createdAfter)]),
+    ),
 );
 const sessionById = preparedQuery((db, sessionId: string) =>
   db.selectFrom("sessions").selectAll().where("id", "=", sessionId),

@@ -54,6 +54,11 @@ export interface Session {
 export interface NewSession extends Session {
   readonly token: string;
   /**
+   * ISO 8601: when the token stops opening anything. A chat's token never outlives its shopper's:
+   * a chat made later with a shopper's or another chat's token expires with the shopper.
+   */
+  readonly expiresAt: string;
+  /**
    * The token of the shopper, only when this session created the shopper (shown once, stored
    * hashed). It stands for the shopper: new chats, the list of chats, orders.
    */
@@ -161,6 +166,28 @@ export interface ShopConversationStore extends ConversationStore {
     messages: readonly Message[],
     options?: SqlConversationWriteOptions,
   ): Promise<number>;
+}
+
+/**
+ * An approval that binds a change: given, the change happens only if the state gives exactly the
+ * approved effect; otherwise nothing happens and `EffectChangedError` (with the effect now) is
+ * thrown, so that the user is asked again.
+ */
+export interface ApprovedOption {
+  /** The approved effect (`ctx.approved`); an effect of `undefined` when none was approved. */
+  approved?: { effect: unknown };
+}
+
+/** Options of {@link ShopStore.checkout}. */
+export interface CheckoutOptions extends RecordOption<CheckoutResult>, ApprovedOption {
+  /**
+   * The order the shopper confirmed (`ctx.approved` of the checkout call, its effect a
+   * `CheckoutEffect`; an effect of `undefined` when they confirmed none). Given, the order is
+   * placed only if the cart at current prices gives exactly that effect; otherwise nothing
+   * happens and `EffectChangedError` (with the effect now) is thrown, so that the shopper is
+   * asked again. Absent, the cart is ordered as it is (a host with no approval step).
+   */
+  approved?: { effect: unknown };
 }
 
 /** The result of {@link ShopStore.checkout}. */
@@ -284,7 +311,7 @@ export interface ShopStore {
   restockProducts(
     productIds: readonly string[],
     request: RestockRequest,
-    options?: RecordOption<RestockPlan | RuleViolation, undefined>,
+    options?: RecordOption<RestockPlan | RuleViolation, undefined> & ApprovedOption,
   ): Promise<RestockPlan | RuleViolation>;
   /**
    * Sets `percent`% off every product of a category, or ends its discount (`undefined`), in one
@@ -295,7 +322,7 @@ export interface ShopStore {
   setDiscount(
     category: string,
     percent: number | undefined,
-    options?: RecordOption<DiscountPlan | RuleViolation, undefined>,
+    options?: RecordOption<DiscountPlan | RuleViolation, undefined> & ApprovedOption,
   ): Promise<DiscountPlan | RuleViolation>;
   /** Products at or below the stock threshold, emptiest first (merchant). */
   lowStock(threshold?: number): Promise<Product[]>;
@@ -326,11 +353,7 @@ export interface ShopStore {
    * ledger record is written in the same transaction; a checkout refused because another one took
    * the stock meanwhile is rolled back whole and not recorded here (nothing happened).
    */
-  checkout(
-    sessionId: string,
-    callId: string,
-    options?: RecordOption<CheckoutResult>,
-  ): Promise<CheckoutResult>;
+  checkout(sessionId: string, callId: string, options?: CheckoutOptions): Promise<CheckoutResult>;
   /** Orders, newest first. */
   listOrders(options?: ListOrdersOptions): Promise<Order[]>;
   /** Totals and best sellers over every order (merchant). */

@@ -9,6 +9,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { type Kysely, sql } from "kysely";
 import {
+  EffectChangedError,
   type Message,
   type StoredCall,
   type ToolCall,
@@ -27,6 +28,7 @@ import {
   variantChoice,
 } from "../domain/cart.js";
 import type { Product } from "../domain/catalog.js";
+import { type CheckoutEffect, checkoutEffect, checkout as draftOrder } from "../domain/orders.js";
 import { addInFirstVariant } from "../domain/test-products.testkit.js";
 import type { CartAddWorkerArgs, CartAddWorkerResult } from "./cart-add-worker.testkit.js";
 import { LATEST_SCHEMA_VERSION, migrateToLatest } from "./migrations.js";
@@ -213,6 +215,49 @@ export function registerStoreSuite(name: string, createHarness: StoreHarnessFact
       expect(await later.findSessionByToken(merchant.token)).toBeUndefined();
       // The store's own clock: just made, the tokens open.
       expect(await store.findSessionByToken(chat.token)).toMatchObject({ id: chat.id });
+    });
+
+    it("a chat made with a token expires no later than the token that made it", async () => {
+      const minute = 60_000;
+      const first = await store.createSession("shopper");
+      const born = Date.parse(first.createdAt);
+      expect(Date.parse(first.expiresAt)).toBe(born + 30 * 24 * 60 * minute);
+      const at = (time: number) => harness.openPeer({ clock: () => time, tokenTtlMs: minute });
+      // 45 s in, a new chat of the same shopper (as the token of the first chat asks for).
+      const later = await at(born + 45_000);
+      const second = await later.createSession("shopper", { shopperId: first.shopperId! });
+      expect(Date.parse(second.createdAt)).toBe(born + 45_000);
+      expect(second.expiresAt).toBe(new Date(born + minute).toISOString());
+      // And a chat made 10 s later again, with that one's token.
+      const third = await (await at(born + 55_000)).createSession("shopper", {
+        shopperId: second.shopperId!,
+      });
+      const tokens = async (time: number) => {
+        const peer = await at(time);
+        return {
+          chats: await Promise.all(
+            [first, second, third].map(async (c) => (await peer.findSessionByToken(c.token))?.id),
+          ),
+          shopper: (await peer.findShopperByToken(first.shopperToken!))?.id,
+        };
+      };
+      expect(await tokens(born + minute - 1)).toEqual({
+        chats: [first.id, second.id, third.id],
+        shopper: first.shopperId,
+      });
+      // Past the shopper's lifetime nothing of the chain opens, however young the chat.
+      for (const time of [born + minute, born + 65_000, born + 100_000]) {
+        expect(await tokens(time)).toEqual({
+          chats: [undefined, undefined, undefined],
+          shopper: undefined,
+        });
+      }
+      // A merchant session has no chain: its own lifetime.
+      const merchant = await (await at(born + 45_000)).createSession("merchant");
+      expect(merchant.expiresAt).toBe(new Date(born + 45_000 + minute).toISOString());
+      expect((await (await at(born + 100_000)).findSessionByToken(merchant.token))?.id).toBe(
+        merchant.id,
+      );
     });
 
     it("keeps one cart and the orders per shopper, shared by the shopper's chats", async () => {
@@ -868,6 +913,85 @@ export function registerStoreSuite(name: string, createHarness: StoreHarnessFact
       expect((await store.getProduct(limited.id))?.stock).toBe(limited.stock - half);
       expect((await store.getProduct(cheap.id))?.stock).toBe(cheap.stock);
       expect(await store.listOrders({ sessionId: "b" })).toEqual([]);
+    });
+
+    /** The order checkout would place for the chat now: what its approval card shows. */
+    const orderToConfirm = async (sessionId: string): Promise<CheckoutEffect> => {
+      const cart = await store.getCart(sessionId);
+      const products = new Map<string, Product>();
+      for (const line of cart.lines) {
+        const product = await store.getProduct(line.productId);
+        if (product) products.set(product.id, product);
+      }
+      const draft = draftOrder(cart, products, store.cartRules);
+      if (!draft.ok) throw new Error(draft.message);
+      return checkoutEffect(draft.draft);
+    };
+
+    /** Checkout bound to `effect`, with the error it threw (if any) and whether it recorded. */
+    const confirmed = async (sessionId: string, callId: string, effect: unknown) => {
+      let recorded = false;
+      try {
+        const result = await store.checkout(sessionId, callId, {
+          approved: { effect },
+          record: (result) => {
+            recorded = true;
+            return {
+              sessionId,
+              outcome: {
+                callId,
+                name: "checkout",
+                status: result.ok ? "ok" : "error",
+                resultText: "",
+                events: [],
+                isError: !result.ok,
+              },
+            };
+          },
+        });
+        return { result, recorded, changed: undefined };
+      } catch (error) {
+        if (!(error instanceof EffectChangedError)) throw error;
+        return { result: undefined, recorded, changed: error.current as CheckoutEffect };
+      }
+    };
+
+    it("places only the order the shopper confirmed; any other order places nothing", async () => {
+      const { limited, cheap } = fixtures;
+      await add("a", cheap.id, 1);
+      const card = await orderToConfirm("a");
+      const expectNothingPlaced = async (cartLines: number, stock: number) => {
+        expect((await store.getCart("a")).lines).toHaveLength(cartLines);
+        expect((await store.getProduct(cheap.id))?.stock).toBe(stock);
+        expect(await store.listOrders({ sessionId: "a" })).toEqual([]);
+      };
+
+      // The merchant raised the price while the card waited.
+      await store.setPrice(cheap.id, cheap.priceCents + 5_000);
+      const raised = await confirmed("a", "call_co", card);
+      expect(raised.result).toBeUndefined();
+      expect(raised.recorded).toBe(false);
+      expect(raised.changed).toMatchObject({ totalCents: cheap.priceCents + 5_000 });
+      await expectNothingPlaced(1, cheap.stock);
+
+      // The cart was edited elsewhere (another chat of the shopper, the REST API).
+      const second = await orderToConfirm("a");
+      await add("a", limited.id, 1);
+      const edited = await confirmed("a", "call_co", second);
+      expect(edited.changed?.lines).toHaveLength(2);
+      await expectNothingPlaced(2, cheap.stock);
+
+      // Nothing confirmed at all (an approval without an effect) orders nothing either.
+      expect((await confirmed("a", "call_co", undefined)).changed?.lines).toHaveLength(2);
+      await expectNothingPlaced(2, cheap.stock);
+
+      // The shopper confirms the order as it is now: placed, exactly that order.
+      const now = await orderToConfirm("a");
+      const placed = await confirmed("a", "call_co", now);
+      expect(placed.changed).toBeUndefined();
+      expect(placed.recorded).toBe(true);
+      expect(placed.result).toMatchObject({ ok: true, order: { totalCents: now.totalCents } });
+      expect((await store.getCart("a")).lines).toHaveLength(0);
     });
 
     it("restocks, reprices, reports low stock and summarises sales for the merchant", async () => {

@@ -106,6 +106,23 @@ export interface DiscountPlan {
 }
 
 /**
+ * What the merchant approves of a discount (or its end): the category, the percentage, and the
+ * price each of its products will have; a product added to the category, or a list price edited
+ * meanwhile, changes it.
+ */
+export function discountEffect(plan: DiscountPlan): unknown {
+  return {
+    category: plan.category,
+    percent: plan.percent ?? null,
+    lines: plan.rows.map((row) => ({
+      key: row.productId,
+      name: row.name,
+      afterCents: row.afterCents,
+    })),
+  };
+}
+
+/**
  * Plans `percent`% off every product of `category` (`undefined`: the discount ends, prices go back
  * to their list price). A discount replaces the category's earlier one; it is taken off the list
  * price, never off an already discounted one. The percentage is a whole number from 1 to

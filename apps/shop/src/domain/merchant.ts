@@ -194,6 +194,23 @@ export interface RestockPlan {
 }
 
 /**
+ * What the merchant approves of a bulk restock: which products gain units, and how many each
+ * (`add`) or up to which stock (`to`). The stock numbers themselves are left out: a checkout
+ * taking a unit meanwhile does not change what was approved, a product dropping out of (or into)
+ * the change does.
+ */
+export function restockEffect(plan: RestockPlan, request: RestockRequest): unknown {
+  const names = new Map(plan.rows.map((row) => [row.productId, row.name]));
+  return {
+    lines: plan.items.map((item) => ({
+      key: item.productId,
+      name: names.get(item.productId) ?? item.productId,
+      ...("upTo" in request ? { to: request.upTo } : { add: item.quantity }),
+    })),
+  };
+}
+
+/**
  * Plans a restock of several products from their current stock: `quantity` units each, or each
  * filled `upTo` a level (a product at or above it gains nothing). Refused whole when a product is
  * unknown, the number is out of range, or more than {@link MAX_PRODUCTS_PER_CHANGE} products are

@@ -73,6 +73,46 @@ export interface OrderDraft {
   readonly priceChanges: readonly PriceChange[];
 }
 
+/** One line of a {@link CheckoutEffect}. */
+export interface CheckoutEffectLine {
+  /** The product and its variant: what tells two lines apart across two effects. */
+  readonly key: string;
+  readonly productId: string;
+  readonly name: string;
+  readonly size?: string;
+  readonly color?: string;
+  readonly quantity: number;
+  readonly unitPriceCents: number;
+}
+
+/**
+ * Exactly what a checkout would do: the lines it would order, at the prices it would charge, and
+ * the total. The shopper confirms this; the checkout places the order only if the state still
+ * gives the same effect.
+ */
+export interface CheckoutEffect {
+  readonly lines: readonly CheckoutEffectLine[];
+  readonly itemCount: number;
+  readonly totalCents: number;
+}
+
+/** The effect of placing `draft`. */
+export function checkoutEffect(draft: OrderDraft): CheckoutEffect {
+  return {
+    lines: draft.lines.map((line) => ({
+      key: [line.productId, line.size ?? "", line.color ?? ""].join("|"),
+      productId: line.productId,
+      name: line.name,
+      ...(line.size !== undefined ? { size: line.size } : {}),
+      ...(line.color !== undefined ? { color: line.color } : {}),
+      quantity: line.quantity,
+      unitPriceCents: line.unitPriceCents,
+    })),
+    itemCount: draft.itemCount,
+    totalCents: draft.totalCents,
+  };
+}
+
 /** The result of the pure checkout. */
 export type CheckoutDraftResult = { readonly ok: true; readonly draft: OrderDraft } | RuleViolation;
 

@@ -1,6 +1,7 @@
 /**
  * The user's answer to a call that waits for approval (checkout asks before it places
- * the order). `POST <base>/:id/approvals/:callId` with `{ "approve": true | false, "reason"? }`
+ * the order). `POST <base>/:id/approvals/:callId` with `{ "approve": true | false, "reason"?,
+ * "digest"? }` (the request's digest: a Confirm of a card that has since changed approves nothing)
  * and the session's token resolves the call waiting in the session's running turn (through the
  * {@link TurnRegistry}); the turn's stream then carries `approval-resolved` and what follows.
  * 404 `approval_not_found`: no call of the running turn waits (or waited) under that id, or no
@@ -20,14 +21,16 @@ import type { TurnRegistry } from "./turn-registry.js";
 /** The longest reason a user may give, in characters (quoted to the model). */
 export const MAX_REASON_CHARS = 500;
 
-/** The longest call id looked up (providers' ids are far shorter). */
-const MAX_CALL_ID_CHARS = 200;
-
 /** A lone UTF-16 surrogate or NUL: text no model API or database carries safely. */
 const UNSTORABLE = /[\uD800-\uDFFF\0]/u;
 
 const DecisionBody = z.object({
   approve: z.boolean(),
+  /** The digest of the card the user answered: an approval binds to exactly what it showed. */
+  digest: z
+    .string()
+    .regex(/^sha256:[0-9a-f]{64}$/)
+    .optional(),
   reason: z
     .string()
     .max(MAX_REASON_CHARS)
@@ -53,13 +56,12 @@ export function registerApprovalRoutes(
     const body = await readJson(c, DecisionBody);
     const callId = c.req.param("callId");
     const reason = body.reason?.trim();
-    const result =
-      callId.length > MAX_CALL_ID_CHARS
-        ? ({ status: "unknown" } as const)
-        : await deps.turns.decide(c.get("session").id, callId, {
-            approve: body.approve,
-            ...(reason ? { reason } : {}),
-          });
+    // A call id that cannot be one never gets here (`requireSession` checks the path's ids).
+    const result = await deps.turns.decide(c.get("session").id, callId, {
+      approve: body.approve,
+      ...(reason ? { reason } : {}),
+      ...(body.digest ? { digest: body.digest } : {}),
+    });
     if (result.status === "unknown") {
       throw new HttpError(
         404,

@@ -8,9 +8,9 @@ import { createShopAgents } from "../agents/shop-agents.js";
 import { openStore } from "../db/open-store.js";
 import { modelFromEnv } from "../model/model-from-env.js";
 import { shopPolicy } from "../model/shop-policy.js";
+import { parseTrustProxy, type TrustProxy } from "../parse-trust-proxy.js";
 import { capturedLog } from "./captured-log.testkit.js";
 import { createApp } from "./create-app.js";
-import { parseTrustProxy, type TrustProxy } from "./trust-proxy.js";
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

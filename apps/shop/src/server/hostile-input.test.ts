@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { connect } from "node:net";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openStore } from "../db/open-store.js";
 import { withDefaultUser } from "../db/postgres-store.js";
 import { startHttpServer } from "./start-http-server.js";
@@ -22,6 +22,64 @@ afterAll(() => t.close());
 async function errorOf(response: Response) {
   expect(response.headers.get("content-type")).toContain("application/json");
   return ((await response.json()) as { error: { code: string; message: string } }).error;
+}
+
+/**
+ * Path ids that cannot be ids (a NUL, a lone surrogate, over-long), on every route with an id,
+ * with a valid token: each is the route's 404, before any query, with no error logged.
+ */
+async function idsThatCannotBeIds(shop: TestShop): Promise<void> {
+  const { id, token } = await shop.session();
+  const merchant = await shop.session("merchant");
+  const logsBefore = shop.logs.length;
+  const queries = [
+    vi.spyOn(shop.store, "findSessionByToken"),
+    vi.spyOn(shop.store, "findShopperByToken"),
+    vi.spyOn(shop.store, "getSession"),
+  ];
+  try {
+    const long = "s".repeat(65);
+    const cases: Array<[string, string, string, string?]> = [
+      ["GET", "/api/sessions/%00", "not_found"],
+      ["GET", "/api/sessions/a%00b/cart", "not_found"],
+      ["GET", `/api/sessions/${long}`, "not_found"],
+      ["GET", `/api/sessions/${"%ED%A0%80".repeat(30)}`, "not_found"],
+      ["POST", "/api/sessions/%00/messages", "not_found"],
+      ["GET", "/api/sessions/%00/stream", "not_found"],
+      ["POST", "/api/sessions/%00/cancel", "not_found"],
+      ["GET", "/api/sessions/%00/demo", "not_found"],
+      ["POST", `/api/sessions/${id}/approvals/%00`, "approval_not_found"],
+      ["POST", `/api/sessions/${id}/approvals/${"c".repeat(201)}`, "approval_not_found"],
+      ["PATCH", `/api/sessions/${id}/cart/items/p-00%001`, "unknown_product"],
+      ["DELETE", `/api/sessions/${id}/cart/items/${"p".repeat(65)}`, "unknown_product"],
+      ["GET", "/api/merchant/sessions/%00", "not_found", merchant.token],
+      [
+        "POST",
+        `/api/merchant/sessions/${merchant.id}/approvals/%00`,
+        "approval_not_found",
+        merchant.token,
+      ],
+    ];
+    for (const [method, path, code, bearer] of cases) {
+      const response = await shop.call(method, path, {
+        token: bearer ?? token,
+        ...(method === "POST" || method === "PATCH"
+          ? { json: { text: "hi", approve: true, quantity: 1 } }
+          : {}),
+      });
+      expect(response.status, `${method} ${path}`).toBe(404);
+      expect((await errorOf(response)).code, `${method} ${path}`).toBe(code);
+    }
+    for (const query of queries) expect(query).not.toHaveBeenCalled();
+  } finally {
+    for (const query of queries) query.mockRestore();
+  }
+  const levels = shop.logs
+    .slice(logsBefore)
+    .map((line) => (JSON.parse(line) as { level: number }).level);
+  expect(levels.filter((level) => level >= 50)).toEqual([]);
+  // A real id still opens.
+  expect((await shop.call("GET", `/api/sessions/${id}`, { token })).status).toBe(200);
 }
 
 /** Sends raw bytes to `port` and returns the whole answer (the server closes the connection). */
@@ -109,7 +167,7 @@ describe("text a model or a store cannot take is refused at the door", () => {
     await ok.text();
   });
 
-  it("a product id with NUL, a lone surrogate or over 64 characters is 400, in a body and in a path", async () => {
+  it("a product id with NUL, a lone surrogate or over 64 characters is 400 in a body, 404 in a path", async () => {
     const { id, token } = await t.session();
     const base = `/api/sessions/${id}/cart/items`;
     for (const productId of ["p-00\u00001", "\ud800", "p".repeat(65)]) {
@@ -117,26 +175,30 @@ describe("text a model or a store cannot take is refused at the door", () => {
       expect(body.status).toBe(400);
       expect((await errorOf(body)).code).toBe("invalid_request");
     }
+    // In a path it names a product that cannot exist: the catalog's 404, as an unknown id.
     for (const path of ["p-00%001", "p".repeat(65)]) {
       for (const method of ["PATCH", "DELETE"]) {
         const response = await t.call(method, `${base}/${path}`, {
           token,
           ...(method === "PATCH" ? { json: { quantity: 1 } } : {}),
         });
-        expect(response.status, `${method} ${path}`).toBe(400);
+        expect(response.status, `${method} ${path}`).toBe(404);
+        expect(await errorOf(response)).toEqual({
+          code: "unknown_product",
+          message: "That product is not in the catalog.",
+        });
       }
     }
     // A lone surrogate cannot be percent-encoded as UTF-8: its bytes stay undecoded, an unknown id.
     expect((await t.call("DELETE", `${base}/%ED%A0%80`, { token })).status).toBe(404);
-    const nul = await t.call("DELETE", `${base}/p-00%001`, { token });
-    expect(nul.status).toBe(400);
-    expect(await errorOf(nul)).toEqual({
-      code: "invalid_request",
-      message:
-        "The product id in the path must be 1 to 64 characters of well-formed text, without NUL.",
-    });
     // A plain unknown id is still the catalog's 404.
     expect((await t.call("DELETE", `${base}/nope`, { token })).status).toBe(404);
+  });
+});
+
+describe("path ids that cannot be ids are 404 before any query", () => {
+  it("NUL, lone surrogates and over-long ids in every id parameter (SQLite)", async () => {
+    await idsThatCannotBeIds(t);
   });
 });
 
@@ -228,7 +290,11 @@ describe.skipIf(!postgres)("on PostgreSQL, whose text cannot hold NUL", () => {
     await admin.end();
   });
 
-  it("a NUL in a product id is 400, not the driver's error as a 500", async () => {
+  it("path ids that cannot be ids are 404 before any query, not the driver's error as a 500", async () => {
+    await idsThatCannotBeIds(shop);
+  });
+
+  it("a NUL in a product id is a 400 in a body, a 404 in a path, not the driver's error as a 500", async () => {
     const { id, token } = await shop.session();
     const base = `/api/sessions/${id}/cart/items`;
     const answers = [
@@ -236,7 +302,7 @@ describe.skipIf(!postgres)("on PostgreSQL, whose text cannot hold NUL", () => {
       await shop.call("PATCH", `${base}/p-00%001`, { token, json: { quantity: 1 } }),
       await shop.call("POST", base, { token, json: { productId: "p-00\u00001", quantity: 1 } }),
     ];
-    expect(answers.map((r) => r.status)).toEqual([400, 400, 400]);
+    expect(answers.map((r) => r.status)).toEqual([404, 404, 400]);
     const added = await shop.call("POST", base, {
       token,
       json: { productId: "p-0001", quantity: 1, size: "US 10", color: "Volt" },

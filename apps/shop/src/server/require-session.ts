@@ -12,6 +12,7 @@ import type { SessionKind, ShopStore } from "../db/shop-store.js";
 import type { AppEnv } from "./app-env.js";
 import { bearerToken } from "./bearer-token.js";
 import { HttpError } from "./http-error.js";
+import { checkIdParams, NO_SUCH_SESSION } from "./id-params.js";
 
 /** Who a bearer token stands for. */
 export type TokenOwner =
@@ -65,9 +66,13 @@ export function invalidToken(c: Context<AppEnv>): HttpError {
   return new HttpError(401, "unauthorized", "The token is not valid.");
 }
 
-/** The middleware for routes under `.../sessions/:id` of one kind. */
+/**
+ * The middleware for routes under `.../sessions/:id` of one kind. The route's path ids are
+ * checked first (`id-params.ts`): one that cannot be an id is a 404 before any query.
+ */
 export function requireSession(store: ShopStore, kind: SessionKind): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
+    checkIdParams(c);
     const token = requireBearer(c, "the session's token");
     const owner = await tokenOwner(c, store, token);
     if (owner.kind !== kind) {
@@ -82,7 +87,7 @@ export function requireSession(store: ShopStore, kind: SessionKind): MiddlewareH
       (session.id === owner.sessionId ||
         (owner.kind === "shopper" && session.shopperId === owner.shopperId));
     if (!session || !allowed) {
-      throw new HttpError(404, "not_found", "There is no such session.");
+      throw new HttpError(404, "not_found", NO_SUCH_SESSION);
     }
     c.set("session", session);
     await next();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStore } from "../db/open-store.js";
 import { addToCart } from "../domain/cart.js";
 import { addInFirstVariant } from "../domain/test-products.testkit.js";
 import {
@@ -338,5 +339,41 @@ describe("POST /api/shopper/forget", () => {
     expect(t.shop.turns.running(chat.id)).toBe(false);
     // No order was placed: the cart's shopper has none.
     expect(await t.store.listOrders({ shopperId: chat.shopperId })).toEqual([]);
+  });
+});
+
+describe("using a token never extends its lifetime", () => {
+  it("with a 1-minute lifetime, a chat made at 45 s from a chat token opens nothing at 65 s", async () => {
+    let now = Date.parse("2026-03-01T12:00:00.000Z");
+    const store = await openStore({ sqliteFile: ":memory:", tokenTtlMs: 60_000, clock: () => now });
+    const shop = await createTestShop({ store, sessionsPerMinute: 1_000 });
+    try {
+      const post = async (token?: string) => {
+        const r = await shop.call("POST", "/api/sessions", token === undefined ? {} : { token });
+        return { status: r.status, body: (await r.json()) as Created & { expiresAt: string } };
+      };
+      const first = (await post()).body;
+      now += 45_000;
+      const fresh = await post(first.token);
+      expect(fresh.status).toBe(201);
+      // The new chat says when it ends: with the chat that made it, not a minute from now.
+      expect(fresh.body.expiresAt).toBe("2026-03-01T12:01:00.000Z");
+      const uses = async (token: string) => [
+        (await shop.call("GET", `/api/sessions/${first.id}`, { token })).status,
+        (await shop.call("GET", `/api/sessions/${fresh.body.id}/cart`, { token })).status,
+        (await shop.call("GET", "/api/shopper/orders", { token })).status,
+        (await shop.call("GET", "/api/shopper/chats", { token })).status,
+        (await post(token)).status,
+      ];
+      now += 14_999; // 59.999 s: everything still opens.
+      expect(await uses(fresh.body.token)).toEqual([200, 200, 200, 200, 201]);
+      now += 5_001; // 65 s.
+      for (const token of [fresh.body.token, first.token, first.shopperToken!]) {
+        expect(await uses(token)).toEqual([401, 401, 401, 401, 401]);
+      }
+    } finally {
+      await shop.close();
+      await store.close();
+    }
   });
 });

@@ -5,7 +5,9 @@
  *
  * Bounds at the socket level: at most `maxConnections` connections at once (the next ones are
  * answered 503 with `Retry-After` and closed, instead of Node's `server.maxConnections`, which
- * drops them without a word); a request's headers must arrive within `headersTimeoutMs` and the
+ * drops them without a word), at most `maxConnectionsPerAddress` of them from one client address
+ * (429 with `Retry-After`), with the last slots kept for addresses holding none
+ * (`connection-gate.ts`); a request's headers must arrive within `headersTimeoutMs` and the
  * whole request, body included, within `requestTimeoutMs` (Node's `headersTimeout` and
  * `requestTimeout`, answered 408). Node stops timing a request once it has been received in full,
  * so a response may stream for as long as it likes (an SSE turn stream is not cut).
@@ -14,12 +16,16 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { getRequestListener, RequestError } from "@hono/node-server";
+import { ConnectionGate, type ConnectionTicket, type Refusal } from "./connection-gate.js";
 import { GENERIC_ERROR_MESSAGE } from "./handle-error.js";
 import { errorBody } from "./http-error.js";
 import { markRequestTimedOut } from "./read-json.js";
+import { forwardedClient, type TrustProxy, trustsPeer } from "./trust-proxy.js";
 
 /** The default of {@link StartHttpServerOptions.maxConnections}. */
 export const DEFAULT_MAX_CONNECTIONS = 900;
+/** The default of {@link StartHttpServerOptions.maxConnectionsPerAddress}. */
+export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 64;
 /** The default of {@link StartHttpServerOptions.headersTimeoutMs}. */
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 /** The default of {@link StartHttpServerOptions.requestTimeoutMs}. */
@@ -58,6 +64,22 @@ export interface StartHttpServerOptions {
    * are answered 503 `server_busy` with `Retry-After` and closed.
    */
   maxConnections?: number;
+  /**
+   * Connections one client address may hold at once (default
+   * {@link DEFAULT_MAX_CONNECTIONS_PER_ADDRESS}); the next ones from it are answered 429
+   * `too_many_connections` with `Retry-After` and closed.
+   */
+  maxConnectionsPerAddress?: number;
+  /**
+   * Of `maxConnections`, how many only an address holding no connection may take (default a
+   * sixteenth, at most 32), so a health probe finds a place while a few addresses hold the rest.
+   */
+  reservedConnections?: number;
+  /**
+   * The trusted proxies (`TRUST_PROXY`): a connection from one is counted against the client each
+   * request was forwarded for, as the rate limits read it.
+   */
+  trustProxy?: TrustProxy | undefined;
   /** How long a request's headers may take to arrive (default 10 s); then 408. */
   headersTimeoutMs?: number;
   /**
@@ -80,6 +102,14 @@ export async function startHttpServer(
     options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
     requestTimeout,
   );
+  const gate = new ConnectionGate({
+    max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+    perAddress: options.maxConnectionsPerAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+    ...(options.reservedConnections === undefined ? {} : { reserve: options.reservedConnections }),
+  });
+  const tickets = new WeakMap<Socket, ConnectionTicket>();
+  const listener = getRequestListener(fetch, { errorHandler: answerRequestError });
+  const trust = options.trustProxy;
   // No Host header is the adapter's to refuse (in JSON, below), not Node's (an empty 400).
   const server = createServer(
     {
@@ -90,10 +120,26 @@ export async function startHttpServer(
       // let a 10 s bound run to 40 s).
       connectionsCheckingInterval: Math.max(25, Math.min(1_000, Math.floor(headersTimeout / 4))),
     },
-    getRequestListener(fetch, { errorHandler: answerRequestError }),
+    (request, response) => {
+      // A trusted proxy's connection counts against the client of each request on it.
+      const ticket = trust && tickets.get(request.socket);
+      if (trust && ticket) {
+        const peer = request.socket.remoteAddress;
+        const header = request.headers["x-forwarded-for"];
+        const forwarded = Array.isArray(header) ? header.join(",") : header;
+        const client = forwardedClient(peer, forwarded, trust);
+        if (client !== undefined && client !== canonicalAddress(peer) && !ticket.moveTo(client)) {
+          response.shouldKeepAlive = false;
+          response.writeHead(429, refusalHeaders("address_full"));
+          response.end(REFUSAL_BODIES.address_full);
+          return;
+        }
+      }
+      listener(request, response);
+    },
   );
   server.on("clientError", answerClientError);
-  capConnections(server, options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
+  capConnections(server, gate, (socket, ticket) => tickets.set(socket, ticket), trust);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.hostname, () => {
@@ -128,33 +174,69 @@ export async function startHttpServer(
   };
 }
 
+/** The answers of refused connections, in the API's error shape. */
+const REFUSAL_BODIES: Readonly<Record<Refusal, string>> = {
+  server_full: JSON.stringify(
+    errorBody("server_busy", "The server has too many connections open. Try again shortly."),
+  ),
+  address_full: JSON.stringify(
+    errorBody(
+      "too_many_connections",
+      "Too many connections are open from your address. Close some, or try again shortly.",
+    ),
+  ),
+};
+
+function refusalHeaders(refusal: Refusal): Record<string, string> {
+  return {
+    "content-type": "application/json",
+    "retry-after": String(BUSY_RETRY_AFTER_S),
+    "content-length": String(Buffer.byteLength(REFUSAL_BODIES[refusal])),
+    connection: "close",
+  };
+}
+
+/** An address in one spelling (`::ffff:127.0.0.1` is `127.0.0.1`), so one client is one key. */
+function canonicalAddress(address: string | undefined): string {
+  return forwardedClient(address, undefined, { hops: 0 }) ?? address ?? "unknown";
+}
+
 /**
- * At most `max` connections open at once. Node's own `server.maxConnections` closes the
- * connections past it without a word (the client sees a reset); here they are answered 503 in
- * the API's error shape with `Retry-After`, then closed. The HTTP server's own connection listener
- * is taken out and called only for the connections within the cap, so a refused one never reaches
- * the HTTP parser or the app.
+ * Admits connections through `gate`. Node's own `server.maxConnections` closes the connections
+ * past it without a word (the client sees a reset); here they are answered in the API's error
+ * shape with `Retry-After` (503 when the process is full, 429 when the address is), then closed.
+ * The HTTP server's own connection listener is taken out and called only for the connections
+ * admitted, so a refused one never reaches the HTTP parser or the app.
  */
-function capConnections(server: Server, max: number): void {
+function capConnections(
+  server: Server,
+  gate: ConnectionGate,
+  admitted: (socket: Socket, ticket: ConnectionTicket) => void,
+  trust: TrustProxy | undefined,
+): void {
   const listeners = server.listeners("connection");
   const accept = listeners[0] as ((socket: Socket) => void) | undefined;
   if (listeners.length !== 1 || accept === undefined) {
     throw new Error("node:http's server has no single connection listener to wrap.");
   }
   server.removeAllListeners("connection");
-  let open = 0;
   let refusing = 0;
-  const body = JSON.stringify(
-    errorBody("server_busy", "The server has too many connections open. Try again shortly."),
-  );
-  const busy =
-    `HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n` +
-    `retry-after: ${BUSY_RETRY_AFTER_S}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
-    `connection: close\r\n\r\n${body}`;
+  const answer = (refusal: Refusal, status: string) =>
+    `HTTP/1.1 ${status}\r\n${Object.entries(refusalHeaders(refusal))
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join("")}\r\n${REFUSAL_BODIES[refusal]}`;
+  const answers: Readonly<Record<Refusal, string>> = {
+    server_full: answer("server_full", "503 Service Unavailable"),
+    address_full: answer("address_full", "429 Too Many Requests"),
+  };
   server.on("connection", (socket: Socket) => {
-    if (open < max) {
-      open++;
-      socket.once("close", () => open--);
+    const address = canonicalAddress(socket.remoteAddress);
+    // A trusted proxy's peer: its requests say whom the connection is for.
+    const proxy = trust !== undefined && trustsPeer(address, trust);
+    const ticket = gate.admit(address, { proxy });
+    if (typeof ticket !== "string") {
+      socket.once("close", () => ticket.release());
+      admitted(socket, ticket);
       accept.call(server, socket);
       return;
     }
@@ -175,7 +257,7 @@ function capConnections(server: Server, max: number): void {
     socket.resume();
     // The server's sockets are half-open: once the client has ended too, close.
     socket.once("end", () => socket.destroy());
-    socket.end(busy);
+    socket.end(answers[ticket]);
   });
 }
 
@@ -245,4 +327,10 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
     `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\n` +
       `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
+  // The answer ends our side only: a client that ignores it and keeps its side open (trickling
+  // on) would hold the connection, and its place under the caps, for as long as it likes. It gets
+  // as long as a refused connection to read the answer, then the socket is cut.
+  const linger = setTimeout(() => socket.destroy(), REFUSAL_LINGER_MS);
+  linger.unref();
+  socket.once("close", () => clearTimeout(linger));
 }

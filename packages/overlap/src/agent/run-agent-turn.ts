@@ -5,7 +5,7 @@
  */
 
 import { OverlapError } from "../errors.js";
-import type { AgentEventSink } from "../protocol/agent-event.js";
+import { guardedSink } from "../protocol/guarded-sink.js";
 import type { StopReason } from "../protocol/stop-reason.js";
 import type { Usage } from "../protocol/usage.js";
 import type { RoundJournal } from "../round/round-journal.js";
@@ -163,13 +163,8 @@ async function runTurn(given: AgentTurnOptions): Promise<AgentTurnResult> {
   }
   const start = messages.length;
   const rounds: RoundResult[] = [];
-  const emit = (event: Parameters<AgentEventSink>[0]) => {
-    try {
-      options.sink(options.agent && !event.agent ? { ...event, agent: options.agent } : event);
-    } catch {
-      // The sink's failure (a closed connection) must not stop the turn.
-    }
-  };
+  // The sink's failure (a closed connection) must not stop the turn.
+  const emit = guardedSink(options.sink, options.agent);
   let stopReason: StopReason = "end_turn";
   let error: OverlapError | undefined = unreadable;
 

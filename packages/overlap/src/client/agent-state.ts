@@ -8,7 +8,7 @@
  */
 
 import type { DispatchDecision } from "../protocol/agent-event.js";
-import type { ApprovalResolution } from "../protocol/approval.js";
+import type { ApprovalResolution, EffectChange } from "../protocol/approval.js";
 import type { CitationLink } from "../protocol/citation-links.js";
 import type { JsonPreview } from "../protocol/json-preview.js";
 import type { RoundTimings } from "../protocol/round-timings.js";
@@ -47,6 +47,12 @@ export interface CallApproval {
   timeoutMs: number | undefined;
   /** The user's reason, from the resolution. */
   reason: string | undefined;
+  /** The request's digest: send it with the decision so that it approves only what was shown. */
+  digest?: string;
+  /** What changed since the call was last approved, when the server asks again. */
+  changes?: readonly EffectChange[];
+  /** Which time the call is asked, from the second on. */
+  ask?: number;
 }
 
 /** The result the model reads next round, from `tool-result`. */

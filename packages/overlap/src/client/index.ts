@@ -12,6 +12,7 @@ export type {
   DispatchDecision,
   ToolCallState,
 } from "../protocol/agent-event.js";
+export type { EffectChange } from "../protocol/approval.js";
 export { type CitationLink, citationLinks } from "../protocol/citation-links.js";
 export type { JsonPreview } from "../protocol/json-preview.js";
 export type { BlockTiming, RoundTimings, ToolTiming } from "../protocol/round-timings.js";

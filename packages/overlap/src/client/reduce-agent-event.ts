@@ -93,8 +93,11 @@ function applyOwn(state: AgentState, event: AgentEvent): AgentState {
       return updateTurn(state, event.agent, (turn) => applyCitations(turn, event));
     case "approval-request":
       return updateCall(state, event, (entry) =>
-        // A replayed request never reopens an approval that already ended.
-        entry.approval && entry.approval.status !== "pending"
+        // A replayed request never reopens an approval that already ended; a later ask (the
+        // effect changed after it was approved) does.
+        entry.approval &&
+        entry.approval.status !== "pending" &&
+        (event.ask ?? 1) <= (entry.approval.ask ?? 1)
           ? entry
           : {
               ...entry,
@@ -104,6 +107,9 @@ function applyOwn(state: AgentState, event: AgentEvent): AgentState {
                 details: event.details,
                 timeoutMs: event.timeoutMs,
                 reason: undefined,
+                ...(event.digest !== undefined ? { digest: event.digest } : {}),
+                ...(event.changes !== undefined ? { changes: event.changes } : {}),
+                ...(event.ask !== undefined ? { ask: event.ask } : {}),
               },
             },
       );

@@ -14,8 +14,11 @@ import type {
   ApprovalResolution,
   ApprovalResolved,
   ApprovalSource,
+  EffectChange,
 } from "../protocol/approval.js";
+import { timerDelay } from "../protocol/timer-delay.js";
 import type { ToolCall } from "../stream/tool-call.js";
+import { type ApprovedEffect, effectChanges, effectDigest } from "../tools/approved-effect.js";
 import type { ToolExecutor } from "../tools/tool-executor.js";
 import { failedOutcome, type ToolOutcome } from "../tools/tool-outcome.js";
 
@@ -38,6 +41,13 @@ export interface AwaitApprovalOptions {
   call: ToolCall;
   /** Where decisions come from; without one, a call that needs approval is never run. */
   approvals: ApprovalSource | undefined;
+  /**
+   * The effect approved before, when this asks again because the effect changed: the request
+   * then carries what changed.
+   */
+  previous?: ApprovedEffect;
+  /** Which time this call is asked (1 the first); a later ask reopens the call's approval card. */
+  ask?: number;
   /** Default {@link DEFAULT_APPROVAL_TIMEOUT_MS}; `Infinity` waits without limit. */
   timeoutMs?: number;
   /** The call's own signal: aborted when the round is cancelled. */
@@ -50,29 +60,93 @@ export interface AwaitApprovalOptions {
   onError?: (error: unknown) => void;
 }
 
+/** How {@link awaitApproval} ended: the call may run (with the effect approved), or an answer. */
+export type ApprovalGateResult =
+  | { approved: ApprovedEffect | undefined }
+  | { outcome: ToolOutcome }
+  /** The user approved a request other than this one (its digest): ask again. */
+  | { stale: true };
+
+/** How many times one call is asked again because its effect changed, before giving up. */
+export const MAX_APPROVAL_ASKS = 3;
+
 /**
- * Asks for the call's approval when its tool needs it, and waits. Resolves `undefined` when the
- * call may run (approved, or no approval needed), else with the outcome that answers it instead.
- * Never rejects.
+ * Asks for the call's approval when its tool needs it, then runs it with `run`; when the tool
+ * finds its approved effect no longer matches the state (`EffectChangedError`: nothing happened),
+ * or the user's decision was bound to another request, asks again showing what changed, up to
+ * {@link MAX_APPROVAL_ASKS} times. Never rejects (as long as `run` does not).
  */
-export async function awaitApproval(
+export async function runApproved(
   options: AwaitApprovalOptions,
-): Promise<ToolOutcome | undefined> {
+  run: (approved: ApprovedEffect | undefined) => Promise<ToolOutcome>,
+): Promise<ToolOutcome> {
+  let previous: ApprovedEffect | undefined;
+  for (let ask = 1; ; ask++) {
+    const gate = await awaitApproval({
+      ...options,
+      ...(previous ? { previous } : {}),
+      ...(ask > 1 ? { ask } : {}),
+    });
+    if ("outcome" in gate) return gate.outcome;
+    if ("approved" in gate) {
+      const outcome = await run(gate.approved);
+      if (!outcome.effectChanged) return outcome;
+      if (gate.approved) previous = gate.approved;
+    }
+    if (ask >= MAX_APPROVAL_ASKS) {
+      const { call } = options;
+      return failedOutcome(
+        call.id,
+        call.name,
+        "not_executed",
+        `${call.name} was not run: what it would do kept changing while the user was asked to approve it (${MAX_APPROVAL_ASKS} times). Tell the user, and call it again if they still want it.`,
+      );
+    }
+  }
+}
+
+/**
+ * Asks for the call's approval when its tool needs it, and waits. Resolves `approved` when the
+ * call may run (approved, with the effect the user saw when the tool states one; or no approval
+ * needed), else with the outcome that answers it instead. Never rejects.
+ */
+export async function awaitApproval(options: AwaitApprovalOptions): Promise<ApprovalGateResult> {
   const { call, signal } = options;
   const need = await options.executor.approvalOf(call);
-  if (!need) return undefined;
-  if (signal.aborted) return cancelledWhileWaiting(call);
+  if (!need) return { approved: undefined };
+  if (signal.aborted) return { outcome: cancelledWhileWaiting(call) };
   const source = options.approvals;
   if (!source) {
-    return failedOutcome(
-      call.id,
-      call.name,
-      "not_executed",
-      `${call.name} was not run: it needs the user's approval, and there is no way to ask for it here.`,
-    );
+    return {
+      outcome: failedOutcome(
+        call.id,
+        call.name,
+        "not_executed",
+        `${call.name} was not run: it needs the user's approval, and there is no way to ask for it here.`,
+      ),
+    };
   }
-  const timeoutMs = options.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
-  const limited = Number.isFinite(timeoutMs) && timeoutMs < MAX_TIMER_MS;
+  let bound: ApprovedEffect | undefined;
+  let changes: EffectChange[] | undefined;
+  if (need.effect !== undefined) {
+    try {
+      bound = { effect: need.effect, digest: await effectDigest(need.effect) };
+    } catch (error) {
+      // An effect JSON cannot say (a cycle, a non-finite number) binds nothing: refuse to ask.
+      notify(() => options.onError?.(error));
+      return {
+        outcome: failedOutcome(
+          call.id,
+          call.name,
+          "error",
+          `${call.name} could not be run because of an internal error. It may be retried.`,
+        ),
+      };
+    }
+    if (options.previous) changes = effectChanges(options.previous.effect, need.effect);
+  }
+  // A wait longer than a timer can hold has no limit.
+  const timeoutMs = timerDelay(options.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS);
   const request: ApprovalRequest = {
     callId: call.id,
     name: call.name,
@@ -80,18 +154,22 @@ export async function awaitApproval(
     input: call.input?.ok ? call.input.value : {},
     summary: need.summary,
     ...(need.details ? { details: need.details } : {}),
-    ...(limited ? { timeoutMs: Math.max(0, timeoutMs) } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(bound ? { effect: bound.effect, digest: bound.digest } : {}),
+    ...(changes ? { changes } : {}),
+    ...(options.ask !== undefined && options.ask > 1 ? { ask: options.ask } : {}),
   };
   notify(() => options.onRequest(request));
 
   const waiting = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
-  type Ended = { decision: ApprovalResolution; reason?: string };
+  type Ended = { decision: ApprovalResolution; reason?: string; stale?: true };
   const ended = await new Promise<Ended>((resolve) => {
     onAbort = () => resolve({ decision: "cancelled" });
     signal.addEventListener("abort", onAbort, { once: true });
-    if (limited) timer = setTimeout(() => resolve({ decision: "timeout" }), Math.max(0, timeoutMs));
+    if (timeoutMs !== undefined)
+      timer = setTimeout(() => resolve({ decision: "timeout" }), timeoutMs);
     let answered: Promise<ApprovalDecision>;
     try {
       // Called now, in the same tick as the request was announced: a decision sent as soon as
@@ -104,7 +182,14 @@ export async function awaitApproval(
       (answer) => {
         const reason = reasonOf(answer?.reason);
         const decision = answer?.approve === true ? "approved" : "declined";
-        resolve(reason === undefined ? { decision } : { decision, reason });
+        // Bound to another request (an earlier card): it approves nothing shown now.
+        const stale =
+          decision === "approved" &&
+          bound !== undefined &&
+          typeof answer?.digest === "string" &&
+          answer.digest !== bound.digest;
+        if (stale) resolve({ decision: "cancelled", stale: true });
+        else resolve(reason === undefined ? { decision } : { decision, reason });
       },
       (error: unknown) => {
         if (!waiting.signal.aborted) notify(() => options.onError?.(error));
@@ -129,27 +214,27 @@ export async function awaitApproval(
       ...(ended.reason === undefined ? {} : { reason: ended.reason }),
     }),
   );
+  if (ended.stale) return { stale: true };
   switch (ended.decision) {
     case "approved":
-      return undefined;
+      return { approved: bound };
     case "declined":
-      return failedOutcome(
-        call.id,
-        call.name,
-        "declined",
-        ended.reason === undefined
-          ? APPROVAL_DECLINED_TEXT
-          : `${APPROVAL_DECLINED_TEXT} Their reason: ${JSON.stringify(ended.reason)}.`,
-      );
+      return {
+        outcome: failedOutcome(
+          call.id,
+          call.name,
+          "declined",
+          ended.reason === undefined
+            ? APPROVAL_DECLINED_TEXT
+            : `${APPROVAL_DECLINED_TEXT} Their reason: ${JSON.stringify(ended.reason)}.`,
+        ),
+      };
     case "timeout":
-      return failedOutcome(call.id, call.name, "declined", APPROVAL_TIMEOUT_TEXT);
+      return { outcome: failedOutcome(call.id, call.name, "declined", APPROVAL_TIMEOUT_TEXT) };
     default:
-      return cancelledWhileWaiting(call);
+      return { outcome: cancelledWhileWaiting(call) };
   }
 }
-
-/** The largest delay setTimeout honours. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 function cancelledWhileWaiting(call: ToolCall): ToolOutcome {
   return failedOutcome(

@@ -6,6 +6,7 @@ import { type ToolCall, toolCallOf } from "../stream/tool-call.js";
 import { defineTool } from "../tools/define-tool.js";
 import { ToolExecutor } from "../tools/tool-executor.js";
 import { EagerDispatcher } from "./eager-dispatcher.js";
+import { InMemoryApprovals } from "./in-memory-approvals.js";
 
 /**
  * Tools of one sequence ("cart": change and deferred checkout) beside a free one ("search"): every
@@ -137,6 +138,65 @@ describe("EagerDispatcher: calls of one sequence", () => {
     const outcomes = await h.dispatcher.collect(calls, "end_turn");
     expect(outcomes.map((o) => o.status)).toEqual(["not_executed", "ok"]);
     expect(starts(h.log)).toEqual(["after"]);
+  });
+
+  it("a deferred call refused at the join lets no later call past the one still running ahead of it", async () => {
+    const h = harness();
+    const calls = [
+      h.call("change", "a", 30),
+      h.call("checkout", "pay", 5),
+      h.call("change", "after", 1),
+    ];
+    for (const c of calls) h.dispatcher.dispatch(c);
+    await new Promise((r) => setTimeout(r, 5));
+    // The response ended without tool_use while "a" runs: "pay" gives its place up, "after" still
+    // waits for "a".
+    const outcomes = await h.dispatcher.collect(calls, "end_turn");
+    expect(outcomes.map((o) => o.status)).toEqual(["ok", "not_executed", "ok"]);
+    expect(h.overlapInSequence).toBe(false);
+    expect(h.log).toEqual(["start a", "end a", "start after", "end after"]);
+  });
+
+  it("a call declined while it waited for its turn lets no later call past the one running ahead", async () => {
+    const log: string[] = [];
+    const run = async ({ tag, ms }: { tag: string; ms: number }) => {
+      log.push(`start ${tag}`);
+      await new Promise((r) => setTimeout(r, ms));
+      log.push(`end ${tag}`);
+      return tag;
+    };
+    const input = z.object({ tag: z.string(), ms: z.number() });
+    const change = defineTool({
+      name: "change",
+      description: "",
+      sequence: "cart",
+      input,
+      run,
+    });
+    const pay = defineTool({
+      name: "pay",
+      description: "",
+      sequence: "cart",
+      approval: "required",
+      input,
+      run,
+    });
+    const approvals = new InMemoryApprovals();
+    const dispatcher = new EagerDispatcher({
+      executor: new ToolExecutor([change, pay]),
+      approvals,
+      // The user declines as soon as asked, while "a" still runs.
+      onApprovalRequest: (request) => {
+        queueMicrotask(() => approvals.decide(request.callId, { approve: false }));
+      },
+    });
+    const call = (name: string, tag: string, ms: number): ToolCall =>
+      toolCallOf({ type: "tool_use", id: `call_${tag}`, name, input: { tag, ms } });
+    const calls = [call("change", "a", 30), call("pay", "p", 1), call("change", "after", 1)];
+    for (const c of calls) dispatcher.dispatch(c);
+    const outcomes = await dispatcher.collect(calls, "tool_use");
+    expect(outcomes.map((o) => o.status)).toEqual(["ok", "declined", "ok"]);
+    expect(log).toEqual(["start a", "end a", "start after", "end after"]);
   });
 
   it("cancelAll: the running call is aborted and the calls waiting behind it never run", async () => {

@@ -163,7 +163,9 @@ describe("EagerDispatcher", () => {
     h.dispatcher.dispatch(fast);
     h.dispatcher.dispatch(slow);
     h.dispatcher.dispatch(queued);
-    await sleep(15); // fast finished, queued started after it
+    // fast finished, queued started after it and finished too (waited for, not timed: the
+    // machine may be busy)
+    while (!h.finished.includes("queued")) await sleep(1);
     const late = h.call("late", 1);
     h.dispatcher.cancelAll("the response was cancelled");
     expect(h.dispatcher.dispatch(late)).toBe("cancelled");
@@ -253,6 +255,46 @@ describe("EagerDispatcher", () => {
     expect(outcome).toMatchObject({ status: "ok", resultText: "charged" });
     expect(runs).toEqual(["a"]);
     expect(errors).toHaveLength(1);
+  });
+
+  it("a failing ledger lookup runs nothing: the call is answered with an internal error, asked or not", async () => {
+    const ledger = new InMemoryToolLedger();
+    ledger.lookup = () => Promise.reject(new Error("db down"));
+    const errors: unknown[] = [];
+    const runs: string[] = [];
+    const statuses: Array<[string, ToolCallState]> = [];
+    const tool = (name: string, approval?: "required") =>
+      defineTool({
+        name,
+        description: "",
+        input: z.object({}),
+        ...(approval ? { approval } : {}),
+        run: (_input, ctx) => {
+          runs.push(ctx.callId);
+          return "charged";
+        },
+      });
+    const d = new EagerDispatcher({
+      executor: new ToolExecutor([tool("plain"), tool("asked", "required")]),
+      ledger,
+      onError: (e) => errors.push(e),
+      onStatus: (id, _name, s) => statuses.push([id, s]),
+    });
+    const calls = ["plain", "asked"].map((name) =>
+      toolCallOf({ type: "tool_use", id: name, name, input: {} }),
+    );
+    for (const c of calls) d.dispatch(c);
+    const outcomes = await d.collect(calls, "tool_use");
+    expect(outcomes.map((o) => [o.status, o.resultText])).toEqual([
+      ["error", "plain could not be run because of an internal error. It may be retried."],
+      ["error", "asked could not be run because of an internal error. It may be retried."],
+    ]);
+    expect(runs).toEqual([]);
+    expect(errors).toHaveLength(2);
+    expect(statuses.sort()).toEqual([
+      ["asked", "failed"],
+      ["plain", "failed"],
+    ]);
   });
 
   it.each([0, -1, Number.NaN, 1.5])(

@@ -2,17 +2,24 @@
  * EagerDispatcher: starts a tool the moment its call is complete, keeps the
  * running task by call id, and at the end of the message joins every call of the final message in
  * that message's order, whatever order they finished in. Nothing runs twice: tasks are keyed by
- * call id, and a ledger (when given) replays outcomes recorded by an earlier attempt.
+ * call id, and a ledger (when given) replays outcomes recorded by an earlier attempt. How many run
+ * at once is the {@link ConcurrencyLimiter}'s; the order within a sequence the
+ * {@link SequenceQueue}'s; the wait for the user the approval gate's.
  */
 
 import type { AgentEventSink, ToolCallState } from "../protocol/agent-event.js";
 import type { ApprovalRequest, ApprovalResolved } from "../protocol/approval.js";
 import type { StopReason } from "../protocol/stop-reason.js";
 import type { ToolCall } from "../stream/tool-call.js";
+import type { ApprovedEffect } from "../tools/approved-effect.js";
 import type { ToolExecutor } from "../tools/tool-executor.js";
 import { failedOutcome, type ToolOutcome } from "../tools/tool-outcome.js";
-import { awaitApproval } from "./approval-gate.js";
+import { unparsedCallOutcome } from "../tools/unparsed-call-outcome.js";
+import { runApproved } from "./approval-gate.js";
+import { ConcurrencyLimiter, type ConcurrencySlot } from "./concurrency-limiter.js";
 import type { DispatchSettings } from "./dispatch-settings.js";
+import { internalErrorOutcome, replayRecorded, settleRecorded } from "./ledger-replay.js";
+import { SequenceQueue } from "./sequence-queue.js";
 
 /** Options of an {@link EagerDispatcher}: its {@link DispatchSettings} and where it reports. */
 export interface EagerDispatcherOptions extends DispatchSettings {
@@ -52,30 +59,13 @@ const LATE_START_OK: ReadonlySet<StopReason> = new Set([
 export class EagerDispatcher {
   readonly #options: EagerDispatcherOptions;
   readonly #tasks = new Map<string, Task>();
-  /** Calls waiting for a concurrency slot, in dispatch order. */
-  readonly #waiting: Array<() => void> = [];
-  #running = 0;
-  /** Per sequence (see `ToolConfig.sequence`): settles when the last call entered so far has ended. */
-  readonly #sequenceTails = new Map<string, Promise<void>>();
-  /**
-   * Deferred calls of a sequence, noted at dispatch: their place in the sequence is held (later
-   * calls wait for them) until collect starts or refuses them.
-   */
-  readonly #heldPlaces = new Map<
-    string,
-    { previous: Promise<void> | undefined; end: () => void }
-  >();
+  readonly #limiter: ConcurrencyLimiter;
+  /** Calls of tools naming one sequence (see `ToolConfig.sequence`), one at a time. */
+  readonly #sequences = new SequenceQueue();
   #cancelReason: string | undefined;
 
   constructor(options: EagerDispatcherOptions) {
-    const limit = options.concurrency;
-    if (
-      limit !== undefined &&
-      !(limit === Number.POSITIVE_INFINITY || (Number.isInteger(limit) && limit > 0))
-    ) {
-      // 0, NaN or a negative limit would queue every call forever.
-      throw new RangeError(`concurrency must be a positive integer, got ${limit}.`);
-    }
+    this.#limiter = new ConcurrencyLimiter(options.concurrency);
     this.#options = options;
   }
 
@@ -91,35 +81,12 @@ export class EagerDispatcher {
    */
   dispatch(call: ToolCall): DispatchResult {
     const decision = this.decide(call);
-    if (decision === "deferred") this.#holdPlace(call);
+    if (decision === "deferred") {
+      // A deferred call of a sequence keeps its place: later calls of the sequence wait for it.
+      const sequence = this.#options.executor.tool(call.name)?.sequence;
+      if (sequence !== undefined) this.#sequences.hold(call.id, sequence);
+    }
     return decision === "started" ? this.#start(call) : decision;
-  }
-
-  /** A deferred call of a sequence keeps its place: later calls of the sequence wait for it. */
-  #holdPlace(call: ToolCall): void {
-    const sequence = this.#options.executor.tool(call.name)?.sequence;
-    if (sequence === undefined || this.#heldPlaces.has(call.id)) return;
-    const previous = this.#sequenceTails.get(sequence);
-    let end = () => {};
-    const ended = new Promise<void>((resolve) => {
-      end = resolve;
-    });
-    this.#setTail(sequence, ended);
-    this.#heldPlaces.set(call.id, { previous, end });
-  }
-
-  /** `ended` is the sequence's last call; once it settles with nothing after it, none is ahead. */
-  #setTail(sequence: string, ended: Promise<void>): void {
-    this.#sequenceTails.set(sequence, ended);
-    void ended.then(() => {
-      if (this.#sequenceTails.get(sequence) === ended) this.#sequenceTails.delete(sequence);
-    });
-  }
-
-  /** Gives up a held place (the call was refused, or the round ended without it). */
-  #freePlace(callId: string): void {
-    this.#heldPlaces.get(callId)?.end();
-    this.#heldPlaces.delete(callId);
   }
 
   /**
@@ -156,14 +123,14 @@ export class EagerDispatcher {
       if (task) return task.outcome;
       const refusal = this.#whyNotStart(call, stopReason, call === calls.at(-1));
       if (refusal) {
-        this.#freePlace(call.id);
+        this.#sequences.free(call.id);
         return Promise.resolve(refusal);
       }
       this.#start(call);
       return this.#tasks.get(call.id)!.outcome;
     });
     // A deferred call the final message does not hold never runs: its place is given up.
-    for (const id of [...this.#heldPlaces.keys()]) this.#freePlace(id);
+    this.#sequences.freeAll();
     return Promise.all(outcomes);
   }
 
@@ -176,39 +143,15 @@ export class EagerDispatcher {
     this.#cancelReason = reason;
     for (const task of this.#tasks.values()) task.controller.abort(new CancelledError(reason));
     // Nothing new starts now: the places deferred calls held are given up.
-    for (const id of [...this.#heldPlaces.keys()]) this.#freePlace(id);
+    this.#sequences.freeAll();
     // Queued tasks see the abort when their slot is granted and report not_executed.
-    for (const grant of this.#waiting.splice(0)) {
-      this.#running++; // each released waiter holds a slot until its finally releases it
-      grant();
-    }
+    this.#limiter.admitAll();
   }
 
   #whyNotStart(call: ToolCall, stopReason: StopReason, last: boolean): ToolOutcome | undefined {
     const { id, name } = call;
-    if (call.input === null) {
-      const why =
-        stopReason === "max_tokens"
-          ? "the response reached its length limit (max_tokens) before the arguments were complete"
-          : "the response was interrupted before the arguments were complete";
-      return failedOutcome(
-        id,
-        name,
-        stopReason === "max_tokens" ? "invalid_input" : "not_executed",
-        `${name} was not run: ${why}. Call it again with complete arguments${stopReason === "max_tokens" ? ", keeping the response shorter" : ""}.`,
-        stopReason === "max_tokens" ? { code: "input_cut" } : undefined,
-      );
-    }
-    if (!call.input.ok) {
-      // Only the response's last call can have been cut by its token limit.
-      const cut = last && stopReason === "max_tokens";
-      return failedOutcome(id, name, "invalid_input", `${name} was not run. ${call.input.error}`, {
-        code: cut ? "input_cut" : "invalid_json",
-      });
-    }
-    if (this.#cancelReason !== undefined) {
-      return failedOutcome(id, name, "not_executed", `${name} was not run: ${this.#cancelReason}.`);
-    }
+    if (!call.input?.ok) return unparsedCallOutcome(call, call.input, { stopReason, last });
+    if (this.#cancelReason !== undefined) return this.#cancelledOutcome(call);
     const deferred = this.#options.executor.tool(name)?.dispatch === "deferred";
     if (deferred && stopReason !== "tool_use") {
       return failedOutcome(
@@ -232,72 +175,29 @@ export class EagerDispatcher {
   #start(call: ToolCall): DispatchResult {
     const controller = new AbortController();
     const tool = this.#options.executor.tool(call.name);
-    const after = this.#enterSequence(call.id, tool?.sequence);
+    // Its place in its sequence (a deferred call started by collect takes the one it held).
+    const place =
+      tool?.sequence === undefined ? undefined : this.#sequences.enter(call.id, tool.sequence);
     let outcome: Promise<ToolOutcome>;
     let queued = false;
     if (tool?.requiresApproval) {
       // Asks first, holding no slot: a call waiting for the user blocks no other call.
-      outcome = this.#approved(call, controller, after);
-    } else if (after) {
-      // Its turn in the sequence comes first, then a concurrency slot.
-      queued = true;
-      outcome = this.#run(call, controller, this.#slotAfter(after), true);
+      outcome = this.#approved(call, controller, place?.turn);
     } else {
-      const slot = this.#slot();
+      const slot = this.#slot(place?.turn);
       queued = slot.queued;
-      outcome = this.#run(call, controller, slot.limit, queued);
+      outcome = this.#run(call, controller, slot);
     }
     this.#tasks.set(call.id, { call, controller, outcome });
-    if (tool?.sequence !== undefined) this.#leaveSequence(call.id, tool.sequence, outcome);
+    // The call's end frees the next call of its sequence.
+    if (place) void outcome.then(place.leave, place.leave);
     return queued ? "queued" : "started";
   }
 
-  /**
-   * Enters a call into its sequence: what it must wait for (the previous call of the sequence,
-   * still running or held by a deferred call), or `undefined` when nothing is ahead of it.
-   */
-  #enterSequence(callId: string, sequence: string | undefined): Promise<void> | undefined {
-    if (sequence === undefined) return undefined;
-    const held = this.#heldPlaces.get(callId);
-    // A deferred call started by collect waits for what was ahead of it when it was noted.
-    return held ? held.previous : this.#sequenceTails.get(sequence);
-  }
-
-  /** The call's end frees the next call of its sequence (and its held place, if it had one). */
-  #leaveSequence(callId: string, sequence: string, outcome: Promise<ToolOutcome>): void {
-    const ended = outcome.then(
-      () => {},
-      () => {},
-    );
-    const held = this.#heldPlaces.get(callId);
-    if (held) {
-      this.#heldPlaces.delete(callId);
-      void ended.then(held.end);
-    } else {
-      this.#setTail(sequence, ended);
-    }
-  }
-
-  /** A concurrency slot, asked for once `after` has settled. */
-  async #slotAfter(after: Promise<void>): Promise<void> {
-    await after;
-    await this.#slot().limit;
-  }
-
-  #slot(): { limit: Promise<void>; queued: boolean } {
-    const max = this.#options.concurrency ?? Number.POSITIVE_INFINITY;
-    if (this.#running < max) {
-      this.#running++;
-      return { limit: Promise.resolve(), queued: false };
-    }
-    // The slot is handed over by the task that frees it, so the count never exceeds max.
-    return { limit: new Promise<void>((grant) => this.#waiting.push(grant)), queued: true };
-  }
-
-  #release(): void {
-    const next = this.#waiting.shift();
-    if (next) next();
-    else this.#running--;
+  /** A concurrency slot, asked for once the call's turn in its sequence (if any) has come. */
+  #slot(turn: Promise<void> | undefined): ConcurrencySlot {
+    if (!turn) return this.#limiter.acquire();
+    return { granted: turn.then(() => this.#limiter.acquire().granted), queued: true };
   }
 
   /**
@@ -308,124 +208,109 @@ export class EagerDispatcher {
   async #approved(
     call: ToolCall,
     controller: AbortController,
-    after: Promise<void> | undefined,
+    turn: Promise<void> | undefined,
   ): Promise<ToolOutcome> {
-    const { ledger } = this.#options;
-    const status = (s: ToolCallState) => this.#options.onStatus?.(call.id, call.name, s);
-    try {
-      const recorded = await ledger?.lookup(call.id);
-      if (recorded) {
-        status(recorded.isError ? "failed" : "done");
-        return { ...recorded, replayed: true };
-      }
-    } catch (error) {
-      this.#options.onError?.(error, call);
-      status("failed");
-      return failedOutcome(
-        call.id,
-        call.name,
-        "error",
-        `${call.name} could not be run because of an internal error. It may be retried.`,
-      );
-    }
-    const refusal = await awaitApproval({
-      executor: this.#options.executor,
-      call,
-      approvals: this.#options.approvals,
-      ...(this.#options.approvalTimeoutMs !== undefined
-        ? { timeoutMs: this.#options.approvalTimeoutMs }
-        : {}),
-      signal: controller.signal,
-      onRequest: (request) => this.#options.onApprovalRequest?.(request),
-      onResolved: (resolved) => this.#options.onApprovalResolved?.(resolved),
-      onError: (error) => this.#options.onError?.(error, call),
-    });
-    if (refusal) {
-      status(stateOf(refusal));
-      return refusal;
-    }
-    if (controller.signal.aborted) {
-      // Approved just as the round was cancelled: cancelAll released the queue already.
-      status("cancelled");
-      return failedOutcome(
-        call.id,
-        call.name,
-        "not_executed",
-        `${call.name} was not run: ${this.#cancelReason ?? "the response was cancelled"}.`,
-      );
-    }
-    if (after) return this.#run(call, controller, this.#slotAfter(after), true);
-    const { limit, queued } = this.#slot();
-    return this.#run(call, controller, limit, queued);
+    const status = this.#statusOf(call);
+    const recorded = await this.#replay(call, status);
+    if (recorded) return recorded;
+    // Whether the call's status was told already (by #run, or here when cancelled).
+    let told = false;
+    const ran = (outcome: ToolOutcome) => {
+      if (!outcome.effectChanged) told = true;
+      return outcome;
+    };
+    const outcome = await runApproved(
+      {
+        executor: this.#options.executor,
+        call,
+        approvals: this.#options.approvals,
+        ...(this.#options.approvalTimeoutMs !== undefined
+          ? { timeoutMs: this.#options.approvalTimeoutMs }
+          : {}),
+        signal: controller.signal,
+        onRequest: (request) => this.#options.onApprovalRequest?.(request),
+        onResolved: (resolved) => this.#options.onApprovalResolved?.(resolved),
+        onError: (error) => this.#options.onError?.(error, call),
+      },
+      async (approved) => {
+        if (controller.signal.aborted) {
+          // Approved just as the round was cancelled: cancelAll released the queue already.
+          status("cancelled");
+          told = true;
+          return this.#cancelledOutcome(call);
+        }
+        return ran(await this.#run(call, controller, this.#slot(turn), approved));
+      },
+    );
+    // Answered by the gate (declined, timed out, cancelled while waiting, changed too often).
+    if (!told) status(stateOf(outcome));
+    return outcome;
   }
 
+  /** Runs the call once its slot is granted: replayed from the ledger, or executed and recorded. */
   async #run(
     call: ToolCall,
     controller: AbortController,
-    slot: Promise<void>,
-    queued: boolean,
+    slot: ConcurrencySlot,
+    approved?: ApprovedEffect,
   ): Promise<ToolOutcome> {
-    const { executor, ledger, emit } = this.#options;
-    const status = (s: ToolCallState) => this.#options.onStatus?.(call.id, call.name, s);
+    const status = this.#statusOf(call);
     let holdsSlot = false;
     try {
-      if (queued) status("queued");
-      await slot;
+      if (slot.queued) status("queued");
+      await slot.granted;
       holdsSlot = true;
       if (controller.signal.aborted) {
         status("cancelled");
-        return failedOutcome(
-          call.id,
-          call.name,
-          "not_executed",
-          `${call.name} was not run: ${this.#cancelReason}.`,
-        );
+        return this.#cancelledOutcome(call);
       }
-      const recorded = await ledger?.lookup(call.id);
-      if (recorded) {
-        status(recorded.isError ? "failed" : "done");
-        return { ...recorded, replayed: true };
-      }
-      let outcome = await executor.execute(call, {
+      const recorded = await this.#replay(call, status);
+      if (recorded) return recorded;
+      const { executor, ledger, emit, onError } = this.#options;
+      const ran = await executor.execute(call, {
         signal: controller.signal,
         onStart: () => status("running"),
         ...(emit ? { emit } : {}),
+        ...(approved ? { approved } : {}),
       });
-      if (ledger && (outcome.status === "interrupted" || outcome.status === "timeout")) {
-        // A tool that records its outcome in its effect's transaction may have committed just
-        // before the abort: then the effect happened, and its record is the truth to report.
-        const committed = await Promise.resolve()
-          .then(() => ledger.lookup(call.id))
-          .catch((error: unknown) => {
-            this.#options.onError?.(error, call);
-            return undefined;
-          });
-        if (committed) outcome = committed;
-      }
-      if (ledger && (outcome.status === "ok" || outcome.status === "error")) {
-        // The effect happened whatever the ledger says: a failed write must not hide the result.
-        // A record already written by the tool itself (in its transaction) is kept.
-        const recorded = outcome;
-        await Promise.resolve()
-          .then(() => ledger.record(recorded, call))
-          .catch((error: unknown) => this.#options.onError?.(error, call));
-      }
+      // Nothing happened and the user is asked again: no status, no record.
+      if (ran.effectChanged) return ran;
+      const outcome = await settleRecorded(ledger, call, ran, onError);
       status(stateOf(outcome));
       return outcome;
     } catch (error) {
-      // Only the ledger lookup can throw here (the executor never does, record is caught above):
-      // the tool did not run.
+      // The executor never rejects and the ledger's failures are caught: only a host's callback
+      // can throw here. The call still gets its one answer.
       this.#options.onError?.(error, call);
       status("failed");
-      return failedOutcome(
-        call.id,
-        call.name,
-        "error",
-        `${call.name} could not be run because of an internal error. It may be retried.`,
-      );
+      return internalErrorOutcome(call);
     } finally {
-      if (holdsSlot) this.#release();
+      if (holdsSlot) this.#limiter.release();
     }
+  }
+
+  /** The outcome recorded by an earlier attempt (or a failed lookup's), told as the call's state. */
+  async #replay(
+    call: ToolCall,
+    status: (state: ToolCallState) => void,
+  ): Promise<ToolOutcome | undefined> {
+    const recorded = await replayRecorded(this.#options.ledger, call, this.#options.onError);
+    if (recorded) status(recorded.isError ? "failed" : "done");
+    return recorded;
+  }
+
+  #statusOf(call: ToolCall): (state: ToolCallState) => void {
+    return (state) => this.#options.onStatus?.(call.id, call.name, state);
+  }
+
+  /** The answer to a call that never started because the round was cancelled. */
+  #cancelledOutcome(call: ToolCall): ToolOutcome {
+    return failedOutcome(
+      call.id,
+      call.name,
+      "not_executed",
+      `${call.name} was not run: ${this.#cancelReason ?? "the response was cancelled"}.`,
+    );
   }
 }
 

@@ -33,14 +33,21 @@ const MAX_ENDED = 1_000;
 export class InMemoryApprovals implements ApprovalSource {
   readonly #waiting = new Map<string, Waiting>();
   readonly #ended = new Map<string, ApprovalResolution>();
+  /** Which ask of each call was the last one requested here (a later ask may wait again). */
+  readonly #asks = new Map<string, number>();
   #closed = false;
 
   wait(callId: string, signal: AbortSignal, request: ApprovalRequest): Promise<ApprovalDecision> {
     if (this.#closed) return Promise.reject(new Error("The approval source is closed."));
-    // A second wait for the same id replaces nothing: the first request stays the one answered.
-    if (this.#waiting.has(callId) || this.#ended.has(callId)) {
+    // A second wait for the same id replaces nothing: the first request stays the one answered;
+    // only a later ask (the effect changed after the approval) opens the call again.
+    const ask = request.ask ?? 1;
+    const asked = this.#asks.get(callId);
+    if (this.#waiting.has(callId) || (this.#ended.has(callId) && (asked ?? 1) >= ask)) {
       return Promise.reject(new Error(`Approval of ${callId} was already requested.`));
     }
+    this.#ended.delete(callId);
+    this.#asks.set(callId, ask);
     return new Promise<ApprovalDecision>((resolve, reject) => {
       const onAbort = () => {
         this.#waiting.delete(callId);
@@ -103,7 +110,10 @@ export class InMemoryApprovals implements ApprovalSource {
     this.#ended.set(callId, decision);
     if (this.#ended.size > MAX_ENDED) {
       const oldest = this.#ended.keys().next().value;
-      if (oldest !== undefined) this.#ended.delete(oldest);
+      if (oldest !== undefined) {
+        this.#ended.delete(oldest);
+        this.#asks.delete(oldest);
+      }
     }
   }
 }

@@ -27,6 +27,7 @@ import type {
   Tool as McpToolDefinition,
   ToolAnnotations,
 } from "@modelcontextprotocol/sdk/types.js";
+import { MAX_TIMER_MS, timerDelay } from "../protocol/timer-delay.js";
 import type { UiEvent } from "../protocol/ui-event.js";
 import {
   defineJsonSchemaTool,
@@ -215,7 +216,7 @@ function mcpTool<C>(
   const { timeoutMs, onServerError } = options;
   // The executor's timer stops the call (and with it the request); the SDK's own timeout, 60 s
   // unless told, must not cut it short.
-  const requestTimeout = Math.min(timeoutMs ?? MAX_TIMER_MS, MAX_TIMER_MS);
+  const requestTimeout = timerDelay(timeoutMs ?? Number.POSITIVE_INFINITY) ?? MAX_TIMER_MS;
   const tool = defineJsonSchemaTool<C>({
     name,
     description: definition.description ?? definition.annotations?.title ?? definition.title ?? "",
@@ -244,9 +245,6 @@ function mcpTool<C>(
   });
   return { ...tool, mcpName, annotations: definition.annotations };
 }
-
-/** The largest delay setTimeout honours. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const CONNECTION_CLOSED = -32000;
 const REQUEST_TIMEOUT = -32001;

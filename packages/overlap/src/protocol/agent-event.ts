@@ -7,7 +7,7 @@
  * `callId`, so a preview and its final card meet (one card per call, from first byte to result).
  */
 
-import type { ApprovalResolution } from "./approval.js";
+import type { ApprovalResolution, EffectChange } from "./approval.js";
 import type { CitationLink } from "./citation-links.js";
 import type { ErrorCategory } from "./error-category.js";
 import type { JsonPreview } from "./json-preview.js";
@@ -109,6 +109,14 @@ export type AgentEvent = AgentEventBase &
         details?: Readonly<Record<string, unknown>>;
         /** How long the round waits for an answer; absent when it waits without limit. */
         timeoutMs?: number;
+        /** The exact effect asked for, when the tool states one (see `ApprovalRequest.effect`). */
+        effect?: unknown;
+        /** The effect's digest; a decision sent with it approves only this request. */
+        digest?: string;
+        /** What changed since the call was last approved, when this asks again. */
+        changes?: readonly EffectChange[];
+        /** Which time this call is asked, from the second on: replaces the earlier card. */
+        ask?: number;
       }
     | {
         /** The wait for approval ended: `approved` (the call runs), `declined`, `timeout`, `cancelled`. */

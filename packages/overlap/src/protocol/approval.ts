@@ -8,6 +8,22 @@ export interface ApprovalDecision {
   approve: boolean;
   /** Why (optional); a declined call's result quotes it to the model. */
   reason?: string;
+  /**
+   * The digest of the request the user answered (its `digest`), when the request had one. An
+   * approval whose digest is not the request's (the user confirmed an earlier card) does not
+   * approve: the round asks again. Absent, the decision is taken as given to the pending request.
+   */
+  digest?: string;
+}
+
+/** One difference between the effect a user was shown before and the one shown now. */
+export interface EffectChange {
+  /** Where, e.g. `lines["p-aero/US 10"].unitPriceCents` or `totalCents`; `""` for the whole. */
+  path: string;
+  /** The value before; absent when it was added. */
+  before?: unknown;
+  /** The value now; absent when it was removed. */
+  after?: unknown;
 }
 
 /** What the user is asked to approve; also the `approval-request` event's fields. */
@@ -22,6 +38,24 @@ export interface ApprovalRequest {
   details?: Record<string, unknown>;
   /** How long the round waits for an answer; absent when it waits without limit. */
   timeoutMs?: number;
+  /**
+   * The exact effect asked for (the tool's `summarize` `effect`: e.g. order lines and a total),
+   * when the tool states one. Once approved the tool runs only if the state still gives this
+   * effect; otherwise nothing happens and the user is asked again.
+   */
+  effect?: unknown;
+  /** `sha256:<hex>` of the effect's canonical JSON; a decision may carry it back to bind itself. */
+  digest?: string;
+  /**
+   * Present when this request asks again because the effect changed after an earlier approval
+   * of the same call: what changed, from what the user approved to what would happen now.
+   */
+  changes?: EffectChange[];
+  /**
+   * Which time this call is asked, from the second on (absent the first time): a request with a
+   * later `ask` replaces the call's earlier one, even one that was answered.
+   */
+  ask?: number;
 }
 
 /**

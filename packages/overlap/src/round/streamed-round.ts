@@ -12,8 +12,10 @@ import { OverlapError } from "../errors.js";
 import type { AgentEvent, AgentEventSink } from "../protocol/agent-event.js";
 import { citationLinks } from "../protocol/citation-links.js";
 import { errorCategoryOf } from "../protocol/error-category.js";
+import { guardedSink } from "../protocol/guarded-sink.js";
 import type { RoundTimings } from "../protocol/round-timings.js";
 import type { StopReason } from "../protocol/stop-reason.js";
+import { MAX_TIMER_MS, timerDelay } from "../protocol/timer-delay.js";
 import type { Usage } from "../protocol/usage.js";
 import { type AssemblerReport, BlockAssembler } from "../stream/block-assembler.js";
 import { deltasJoinedIn, joinDeltas } from "../stream/join-deltas.js";
@@ -85,6 +87,8 @@ const IDLE = Symbol("idle");
 /** One model round. Create one per round and call {@link relay} once. */
 export class StreamedRound {
   readonly #options: StreamedRoundOptions;
+  /** The host's sink, guarded: its failure must not break the round or lose tool results. */
+  readonly #sink: AgentEventSink;
   readonly #round: number;
   readonly #assembler: BlockAssembler;
   readonly #clock: RoundClock;
@@ -103,6 +107,7 @@ export class StreamedRound {
 
   constructor(options: StreamedRoundOptions) {
     this.#options = options;
+    this.#sink = guardedSink(options.sink, options.agent);
     this.#round = options.round ?? 1;
     this.#assembler = new BlockAssembler({
       round: this.#round,
@@ -169,7 +174,7 @@ export class StreamedRound {
     events: AsyncIterable<StreamEvent | readonly StreamEvent[]>,
   ): Promise<OverlapError | undefined> {
     const signal = this.#options.signal;
-    const idleMs = Math.min(this.#options.idleTimeoutMs ?? 120_000, 2 ** 31 - 1);
+    const idleMs = timerDelay(this.#options.idleTimeoutMs ?? 120_000) ?? MAX_TIMER_MS;
     let iterator: AsyncIterator<StreamEvent | readonly StreamEvent[]> | undefined;
     let lastEventAt = Date.now();
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -502,12 +507,7 @@ export class StreamedRound {
   }
 
   #emit(event: AgentEvent): void {
-    const agent = this.#options.agent;
-    try {
-      this.#options.sink(agent && event.agent === undefined ? { ...event, agent } : event);
-    } catch {
-      // A failing sink (a closed connection) must not break the round or lose tool results.
-    }
+    this.#sink(event);
   }
 }
 

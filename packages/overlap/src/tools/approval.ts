@@ -20,12 +20,25 @@ export type ApprovalPolicy<I, C> =
  * What the user is asked to approve: a sentence, or a sentence with structured details for a
  * richer card (the host's own shape, e.g. order lines and a total).
  */
-export type ApprovalSummary = string | { text: string; details?: Record<string, unknown> };
+export type ApprovalSummary =
+  | string
+  | {
+      text: string;
+      details?: Record<string, unknown>;
+      /**
+       * The exact effect the call will have (JSON: for a checkout, its lines and total), for an
+       * approval that binds: the tool gets it back as `ctx.approved` and runs only if the state
+       * still gives it (`sameEffect`), else throws `EffectChangedError` and the user is asked again.
+       */
+      effect?: unknown;
+    };
 
 /** What a call that needs approval shows the user. */
 export interface ApprovalNeed {
   summary: string;
   details?: Record<string, unknown>;
+  /** The exact effect asked for, when the tool states one. */
+  effect?: unknown;
 }
 
 /** The longest argument text the default summary quotes. */
@@ -54,10 +67,13 @@ export function approvalNeedOf(summary: ApprovalSummary | undefined): ApprovalNe
     return undefined;
   }
   if (!summary.text.trim()) return undefined;
+  const need: ApprovalNeed = { summary: summary.text };
   const details = summary.details;
-  return typeof details === "object" && details !== null && !Array.isArray(details)
-    ? { summary: summary.text, details }
-    : { summary: summary.text };
+  if (typeof details === "object" && details !== null && !Array.isArray(details)) {
+    need.details = details;
+  }
+  if (summary.effect !== undefined) need.effect = summary.effect;
+  return need;
 }
 
 /** The methods a tool carries for its approval policy (none without one). */

@@ -10,6 +10,7 @@ import type { ToolProblem } from "../protocol/tool-problem.js";
 import type { UiEvent } from "../protocol/ui-event.js";
 import type { ToolCall } from "../stream/tool-call.js";
 import { type ApprovalPolicy, type ApprovalSummary, approvalMethods } from "./approval.js";
+import type { ApprovedEffect } from "./approved-effect.js";
 import {
   checkToolBasics,
   checkZodInput,
@@ -55,6 +56,14 @@ export interface ToolContext<C = unknown> {
   signal: AbortSignal;
   /** The host application's context (session, database...), given to the ToolExecutor. */
   context: C;
+  /**
+   * The effect the user approved for this call (its `summarize`'s `effect`) and its digest;
+   * absent when no approval with an effect was asked. A tool with an irreversible effect compares
+   * it with the effect the state gives now (`sameEffect`), in the same transaction as the
+   * effect, and throws `EffectChangedError` when they differ: nothing happens, and the user is
+   * asked again showing what changed.
+   */
+  approved?: ApprovedEffect;
   /**
    * Sends an AgentEvent to the display channel now. A delegate tool forwards its inner agent's
    * events with it; they are tagged with this call's id as `parentCallId`.

@@ -6,10 +6,12 @@
 
 import { z } from "zod";
 import { OverlapError } from "../errors.js";
-import type { ParseToolInputResult } from "../json/parse-tool-input.js";
 import type { AgentEvent, AgentEventSink } from "../protocol/agent-event.js";
+import { guardedSink } from "../protocol/guarded-sink.js";
+import { timerDelay } from "../protocol/timer-delay.js";
 import type { ToolCall } from "../stream/tool-call.js";
 import { type ApprovalNeed, approvalNeedOf, defaultApprovalSummary } from "./approval.js";
+import { type ApprovedEffect, EffectChangedError } from "./approved-effect.js";
 import {
   type AnyTool,
   type ToolResultSpec,
@@ -21,6 +23,7 @@ import { inputIssues } from "./input-issues.js";
 import { consoleLogger, type Logger, safeLog } from "./logger.js";
 import { ToolError } from "./tool-error.js";
 import { failedOutcome, type ToolOutcome } from "./tool-outcome.js";
+import { unparsedCallOutcome } from "./unparsed-call-outcome.js";
 
 /** Options of a {@link ToolExecutor}. */
 export interface ToolExecutorOptions<C> {
@@ -53,6 +56,8 @@ export interface ExecuteOptions {
   emit?: AgentEventSink;
   /** Called right before the tool's `run` begins (after lookup and validation). */
   onStart?: () => void;
+  /** The effect the user approved for this call and its digest (the tool's `ctx.approved`). */
+  approved?: ApprovedEffect;
 }
 
 const DISPLAY_DEFAULT_TEXT = "Shown to the user.";
@@ -162,7 +167,7 @@ export class ToolExecutor<C = unknown, T extends AnyTool<C> = AnyTool<C>> {
    */
   async execute(call: ToolCall, options: ExecuteOptions = {}): Promise<ToolOutcome> {
     const { input: strict } = call;
-    if (!strict?.ok) return notParsed(call, strict);
+    if (!strict?.ok) return unparsedCallOutcome(call, strict);
     const input = strict.value;
     const tool = this.#tools.get(call.name);
     if (!tool) {
@@ -218,20 +223,22 @@ export class ToolExecutor<C = unknown, T extends AnyTool<C> = AnyTool<C>> {
     const controller = new AbortController();
     const timeoutMs = tool.timeoutMs ?? this.#defaultTimeoutMs;
     let timedOut = false;
-    // setTimeout fires at once for delays past 2^31-1 ms: an unbounded timeout sets no timer.
+    // An unbounded timeout (Infinity, or longer than a timer can hold) sets no timer.
+    const timerMs = timerDelay(timeoutMs);
     const timer =
-      Number.isFinite(timeoutMs) && timeoutMs < MAX_TIMER_MS
+      timerMs !== undefined
         ? setTimeout(() => {
             timedOut = true;
             controller.abort(
               new DOMException(`${call.name} timed out after ${timeoutMs} ms`, "TimeoutError"),
             );
-          }, timeoutMs)
+          }, timerMs)
         : undefined;
     const onOuterAbort = () => controller.abort(outer?.reason);
     outer?.addEventListener("abort", onOuterAbort, { once: true });
 
-    const emit = options.emit;
+    // A sink must not break the tool that feeds it.
+    const emit = options.emit && guardedSink(options.emit);
     // Closed when execute returns: a tool still winding down must not emit after its outcome.
     let open = true;
     const ctx = {
@@ -240,17 +247,14 @@ export class ToolExecutor<C = unknown, T extends AnyTool<C> = AnyTool<C>> {
       outcome: (value: ToolReturn) => this.#success(tool, call, value),
       signal: controller.signal,
       context: this.#context,
+      ...(options.approved ? { approved: options.approved } : {}),
       emit: (event: AgentEvent) => {
         if (!emit || !open) return;
-        try {
-          emit(
-            tool.kind === "delegate"
-              ? { ...event, parentCallId: event.parentCallId ?? call.id }
-              : event,
-          );
-        } catch {
-          // A sink must not break the tool that feeds it.
-        }
+        emit(
+          tool.kind === "delegate"
+            ? { ...event, parentCallId: event.parentCallId ?? call.id }
+            : event,
+        );
       },
     };
 
@@ -317,6 +321,17 @@ export class ToolExecutor<C = unknown, T extends AnyTool<C> = AnyTool<C>> {
   }
 
   #failure(call: ToolCall, error: unknown): ToolOutcome {
+    if (error instanceof EffectChangedError) {
+      // Nothing happened: the round asks the user again with the effect as it is now.
+      const outcome = failedOutcome(
+        call.id,
+        call.name,
+        "not_executed",
+        `${call.name} was not run: what it would do changed after the user approved it.`,
+      );
+      outcome.effectChanged = error.current === undefined ? {} : { current: error.current };
+      return outcome;
+    }
     if (error instanceof ToolError)
       return failedOutcome(call.id, call.name, "error", error.message, error.problem);
     this.#onUnexpectedError?.(error, call);
@@ -359,8 +374,6 @@ function resultSpecOf(value: unknown): ToolResultSpec {
 }
 
 const ABORTED = Symbol("aborted");
-/** The largest delay setTimeout honours. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 const TIMEOUT = Symbol("timeout");
 
 function aborted(signal: AbortSignal): Promise<typeof ABORTED> {
@@ -380,24 +393,6 @@ function delay(ms: number): { promise: Promise<typeof TIMEOUT>; cancel: () => vo
 
 function isAbortLike(error: unknown): boolean {
   return error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError");
-}
-
-/** The answer to a call whose arguments were cut off (`null`) or are not one JSON object. */
-function notParsed(
-  call: ToolCall,
-  parsed: Extract<ParseToolInputResult, { ok: false }> | null,
-): ToolOutcome {
-  const { id, name } = call;
-  return parsed === null
-    ? failedOutcome(
-        id,
-        name,
-        "not_executed",
-        `${name} was not run: the response was interrupted before the arguments were complete. Call it again with complete arguments.`,
-      )
-    : failedOutcome(id, name, "invalid_input", `${name} was not run. ${parsed.error}`, {
-        code: "invalid_json",
-      });
 }
 
 function interrupted(call: ToolCall, when: string): ToolOutcome {

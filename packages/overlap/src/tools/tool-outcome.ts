@@ -54,6 +54,12 @@ export interface ToolOutcome {
   error?: unknown;
   /** True when this outcome was reused from the ledger instead of running the tool (exactly once across retries). */
   replayed?: boolean;
+  /**
+   * Set when the tool refused to run because its approved effect no longer matched the state
+   * (it threw `EffectChangedError`; nothing happened): the round asks the user again instead of
+   * answering the call with this outcome. `current` is the effect the tool found, when it said.
+   */
+  effectChanged?: { current?: unknown };
 }
 
 /** Builds an outcome for a call that did not produce a real result. */

@@ -14,7 +14,7 @@ import {
   type ToolOutcome,
   toolCallOf,
 } from "overlap-runtime";
-import { awaitApproval, failedOutcome } from "overlap-runtime/core";
+import { failedOutcome, runApproved } from "overlap-runtime/core";
 import type { CallGates } from "./call-gates.js";
 import { toolUseIdOf } from "./shop-mcp-server.js";
 import type { Round, RoundCall, WholeRounds } from "./whole-rounds.js";
@@ -126,32 +126,42 @@ export class WholeCalls {
       ? AbortSignal.any([signal, this.#options.signal])
       : this.#options.signal;
     // The same approval gate as the streamed path: nothing irreversible runs before the user says so.
-    const refusal = await awaitApproval({
-      executor,
-      call: record,
-      approvals: this.#options.approvals,
-      ...(this.#options.approvalTimeoutMs === undefined
-        ? {}
-        : { timeoutMs: this.#options.approvalTimeoutMs }),
-      signal: combined,
-      onRequest: (request) =>
-        this.#options.emit({ type: "approval-request", round: round.n, ...request }),
-      onResolved: (resolved) =>
-        this.#options.emit({ type: "approval-resolved", round: round.n, ...resolved }),
-    });
-    if (refusal) {
-      timing.status = refusal.status;
-      this.#status(round, call.name, id, stateOf(refusal));
-      return refusal;
-    }
-    const outcome = await executor.execute(record, {
-      signal: combined,
-      onStart: () => {
-        timing.startMs = rounds.ms(round);
-        round.firstToolStartMs ??= timing.startMs;
-        this.#status(round, call.name, id, "running");
+    // The same approval gate as the streamed path: nothing irreversible runs before the user
+    // says so, and what runs is what they approved (asked again when it changed meanwhile).
+    let ran = false;
+    const outcome = await runApproved(
+      {
+        executor,
+        call: record,
+        approvals: this.#options.approvals,
+        ...(this.#options.approvalTimeoutMs === undefined
+          ? {}
+          : { timeoutMs: this.#options.approvalTimeoutMs }),
+        signal: combined,
+        onRequest: (request) =>
+          this.#options.emit({ type: "approval-request", round: round.n, ...request }),
+        onResolved: (resolved) =>
+          this.#options.emit({ type: "approval-resolved", round: round.n, ...resolved }),
       },
-    });
+      async (approved) => {
+        const result = await executor.execute(record, {
+          signal: combined,
+          onStart: () => {
+            timing.startMs = rounds.ms(round);
+            round.firstToolStartMs ??= timing.startMs;
+            this.#status(round, call.name, id, "running");
+          },
+          ...(approved ? { approved } : {}),
+        });
+        if (!result.effectChanged) ran = true;
+        return result;
+      },
+    );
+    if (!ran) {
+      timing.status = outcome.status;
+      this.#status(round, call.name, id, stateOf(outcome));
+      return outcome;
+    }
     timing.endMs = rounds.ms(round);
     timing.status = outcome.status;
     this.#status(round, call.name, id, stateOf(outcome));

@@ -18,10 +18,13 @@ import { count, type Lang, pick } from "../i18n/lang";
 import { merchantWords } from "../i18n/merchant-words";
 import { Icon, Spinner } from "../ui/Icon";
 import { ChangeTable, readChange } from "./MerchantCards";
+import { orderChangeWords } from "./order-changes";
 import "./approval-card.css";
 
 interface OrderLine {
   key: string;
+  /** The line's key in the order's effect: product, size and colour. */
+  effectKey: string;
   quantity: number;
   name: string;
   variant: string;
@@ -39,6 +42,7 @@ function orderOf(
   const lines = cart.lines.filter(isRecord).map(
     (line, i): OrderLine => ({
       key: `${String(line.productId)}-${i}`,
+      effectKey: [line.productId, line.size ?? "", line.color ?? ""].map(String).join("|"),
       quantity: typeof line.quantity === "number" ? line.quantity : 0,
       name: typeof line.name === "string" ? line.name : String(line.productId),
       variant: [line.size, typeof line.color === "string" ? colorName(line.color, lang) : undefined]
@@ -99,12 +103,16 @@ function outcomeOf(
 }
 
 export function ApprovalCard({ entry }: { entry: CallView }) {
-  const [sending, setSending] = useState<"confirm" | "cancel" | undefined>();
+  // Which answer was sent, for which ask of the call: a card asked again (its order changed)
+  // takes a new answer.
+  const [sent, setSent] = useState<{ what: "confirm" | "cancel"; ask: number } | undefined>();
   const [error, setError] = useState<string | undefined>();
   const view = useChatView();
   const { lang } = view;
   const approval = entry.approval;
   if (!approval) return null;
+  const ask = approval.ask ?? 1;
+  const sending = sent?.ask === ask ? sent.what : undefined;
   const checkout = entry.name === "checkout";
   const pending = approval.status === "pending";
   // Once placed, the order's own card shows the lines: this one keeps only the outcome.
@@ -123,18 +131,27 @@ export function ApprovalCard({ entry }: { entry: CallView }) {
       : pick(lang, "Approve this action", "同意这项操作");
 
   const decide = (approve: boolean) => {
-    setSending(approve ? "confirm" : "cancel");
+    setSent({ what: approve ? "confirm" : "cancel", ask });
     setError(undefined);
-    answerApproval(entry.callId, approve).then(
+    // The digest binds a Confirm to this card: if the order changed meanwhile, nothing is
+    // ordered and the server asks again with what changed.
+    answerApproval(entry.callId, approve, approval.digest).then(
       // The stream shows the outcome; keep the buttons disabled until it arrives.
       () => {},
       (err: unknown) => {
-        setSending(undefined);
+        setSent(undefined);
         setError(messageOf(err));
       },
     );
   };
 
+  const changed = approval.changes
+    ? orderChangeWords(
+        approval.changes,
+        new Map(order?.lines.map((line) => [line.effectKey, line.name]) ?? []),
+        lang,
+      )
+    : [];
   const outcome = pending
     ? undefined
     : outcomeOf(
@@ -161,6 +178,28 @@ export function ApprovalCard({ entry }: { entry: CallView }) {
           {pending ? pick(lang, "waiting for you", "等待您确认") : pick(lang, "answered", "已回答")}
         </span>
       </header>
+      {pending && changed.length > 0 ? (
+        <div className="approval-changes" data-testid="approval-changes" role="alert">
+          <p>
+            {checkout
+              ? pick(
+                  lang,
+                  "Your order changed since you confirmed it, so nothing was ordered yet:",
+                  "您确认之后订单有变化，所以还没有下单：",
+                )
+              : pick(
+                  lang,
+                  "This changed since you approved it, so nothing was done yet:",
+                  "您同意之后内容有变化，所以还没有执行：",
+                )}
+          </p>
+          <ul>
+            {changed.map((words) => (
+              <li key={words}>{words}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       {order ? (
         <div className="order" data-testid="approval-order">
           <ul className="order-lines">

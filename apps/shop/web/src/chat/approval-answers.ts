@@ -10,7 +10,7 @@ import { ApiError, requestJson } from "../api/http";
 import { type Credentials, isRecord } from "../api/types";
 import { type Endpoints, sessionPath } from "../session/endpoints";
 
-type Answer = (callId: string, approve: boolean) => Promise<void>;
+type Answer = (callId: string, approve: boolean, digest?: string) => Promise<void>;
 
 /** The open session's answer (one workspace per page). */
 let current: Answer | undefined;
@@ -19,11 +19,12 @@ let current: Answer | undefined;
 export function useApprovalAnswers(endpoints: Endpoints, credentials: Credentials): void {
   const { id, token } = credentials;
   useEffect(() => {
-    const answer: Answer = async (callId, approve) => {
+    const answer: Answer = async (callId, approve, digest) => {
       await requestJson(
         sessionPath(endpoints, id, "approvals", callId),
         (value) => (isRecord(value) ? value : undefined),
-        { method: "POST", token, json: { approve } },
+        // The card's digest binds the answer to what it showed (the order's lines and total).
+        { method: "POST", token, json: digest ? { approve, digest } : { approve } },
       );
     };
     current = answer;
@@ -37,11 +38,11 @@ export function useApprovalAnswers(endpoints: Endpoints, credentials: Credential
  * Sends the user's decision on a waiting call.
  * @throws ApiError when the server refuses it (the wait already ended: 404 or 409) or is unreachable.
  */
-export function answerApproval(callId: string, approve: boolean): Promise<void> {
+export function answerApproval(callId: string, approve: boolean, digest?: string): Promise<void> {
   if (!current) {
     return Promise.reject(
       new ApiError(0, "no_session", "This page cannot answer right now. Reload the page."),
     );
   }
-  return current(callId, approve);
+  return current(callId, approve, digest);
 }
