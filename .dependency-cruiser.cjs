@@ -5,7 +5,32 @@
  * reach across (a stream test replays through the SSE decoder), the code they test may not.
  */
 
+const { builtinModules } = require("node:module");
+
 const RUNTIME = "^packages/overlap/src/";
+
+/**
+ * The entry points of overlap-runtime that run on every JavaScript runtime (Node, Deno, Bun,
+ * workerd, browsers): the root, core, the SSE adapters, ai-sdk, client, react and testing.
+ * `/node` is Node's on purpose; `/bedrock` and `/mcp` follow their SDKs.
+ */
+const PORTABLE_ENTRY_POINTS = [
+  "index.ts",
+  "core/index.ts",
+  "providers/anthropic/anthropic.ts",
+  "providers/openai/openai.ts",
+  "providers/google/google.ts",
+  "providers/ai-sdk/ai-sdk.ts",
+  "client/index.ts",
+  "react/index.ts",
+  "testing/index.ts",
+];
+
+/** Node's own modules (`node:http`, `zlib`...), as dependency-cruiser names them. */
+const NODE_BUILTINS = `^(node:)?(${builtinModules
+  .filter((name) => !name.startsWith("_"))
+  .map((name) => name.replace(/[/]/g, "\\/"))
+  .join("|")})$`;
 
 /** The runtime's layers, bottom first. One entry may hold several folders of the same height. */
 const LAYERS = [
@@ -17,7 +42,7 @@ const LAYERS = [
   ["dispatch"],
   ["round"],
   ["agent"],
-  ["providers", "mcp", "testing"],
+  ["providers", "mcp", "testing", "durable"],
   ["index.ts", "core"],
 ];
 
@@ -45,6 +70,16 @@ module.exports = {
     },
     ...layerRules,
     {
+      name: "portable-entry-points-reach-no-node",
+      comment:
+        "the portable entry points, and everything they import, use no Node module: what only Node has goes in overlap-runtime/node",
+      severity: "error",
+      from: {
+        path: `${RUNTIME}(${PORTABLE_ENTRY_POINTS.map((p) => p.replace(".", "\\.")).join("|")})$`,
+      },
+      to: { path: NODE_BUILTINS, reachable: true },
+    },
+    {
       name: "client-stays-in-the-browser",
       comment:
         "overlap-runtime/client and /react run in the browser: protocol, sse and errors only",
@@ -52,8 +87,16 @@ module.exports = {
       from: { path: `${RUNTIME}(client|react)/`, pathNot: "\\.test\\.ts$|__fixtures__" },
       // The server's entry points too: they re-export every layer.
       to: {
-        path: `${RUNTIME}((json|stream|tools|dispatch|round|agent|providers|mcp|testing|core)/|index\\.ts$)`,
+        path: `${RUNTIME}((json|stream|tools|dispatch|round|agent|providers|mcp|testing|core|durable)/|index\\.ts$)`,
       },
+    },
+    {
+      name: "durable-is-server-storage",
+      comment:
+        "durable/ builds on the agent loop and storage drivers only: no provider, MCP or test helper (its testkits may use them)",
+      severity: "error",
+      from: { path: `${RUNTIME}durable/`, pathNot: "\\.test\\.ts$|\\.testkit\\.ts$" },
+      to: { path: `${RUNTIME}(providers|mcp|testing)/` },
     },
     {
       name: "providers-root-is-shared",

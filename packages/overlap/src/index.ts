@@ -168,6 +168,7 @@ export {
   type Tool,
   type ToolConfig,
   type ToolContext,
+  type ToolEffects,
   type ToolInputSchema,
   type ToolKind,
   type ToolOutput,

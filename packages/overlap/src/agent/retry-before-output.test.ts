@@ -23,7 +23,7 @@ function flaky(failures: unknown[], events: readonly StreamEvent[] = answer) {
       times.push(performance.now());
       const failure = failures[times.length - 1];
       if (failure !== undefined) throw failure;
-      yield* events;
+      yield events;
     },
   };
   return { model, times };
@@ -143,7 +143,7 @@ describe("a request that fails before any output is retried", () => {
     const started: ModelClient = {
       async *stream() {
         requests++;
-        yield* answer.slice(0, 2); // message_start and a block start
+        yield answer.slice(0, 2); // message_start and a block start
         throw Object.assign(new Error("503"), { status: 503 });
       },
     };

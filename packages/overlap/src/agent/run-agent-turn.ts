@@ -320,12 +320,8 @@ function runRound(
   };
   const model = prepared?.model ?? options.model;
   const signal = controller.signal;
-  // In arrays per network chunk when the client can: one await per chunk, not per event. A client
-  // that throws before returning a stream is retried, then reported, like a failed stream.
-  const open = (): AsyncIterable<StreamEvent | readonly StreamEvent[]> =>
-    model.streamBatches
-      ? model.streamBatches(request, { signal })
-      : model.stream(request, { signal });
+  // A client that throws before returning a stream is retried, then reported, like a failed stream.
+  const open = (): AsyncIterable<readonly StreamEvent[]> => model.stream(request, { signal });
   const events = retryBeforeOutput(
     open,
     options.retry ?? {},

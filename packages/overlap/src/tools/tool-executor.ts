@@ -47,6 +47,8 @@ export interface ToolExecutorOptions<C> {
    * error is also kept on the call's outcome (`error`). Default: the console.
    */
   logger?: Logger | false;
+  /** The idempotency key of a call (`ctx.idempotencyKey`); default its call id. */
+  idempotencyKey?: (call: ToolCall) => string;
 }
 
 /** Per-call options of {@link ToolExecutor.execute}. */
@@ -73,6 +75,7 @@ export class ToolExecutor<C = unknown, T extends AnyTool<C> = AnyTool<C>> {
   readonly #abortGraceMs: number;
   readonly #onUnexpectedError: ((error: unknown, call: ToolCall) => void) | undefined;
   readonly #options: ToolExecutorOptions<C>;
+  readonly #keyOf: ((call: ToolCall) => string) | undefined;
 
   /**
    * Throws `OverlapError` (`invalid_tool_definition`) when two tools have one name: the model
@@ -92,6 +95,7 @@ export class ToolExecutor<C = unknown, T extends AnyTool<C> = AnyTool<C>> {
     this.#context = options.context as C;
     this.#defaultTimeoutMs = options.defaultTimeoutMs ?? 60_000;
     this.#abortGraceMs = options.abortGraceMs ?? 50;
+    this.#keyOf = options.idempotencyKey;
     const logger = options.logger ?? consoleLogger;
     this.#onUnexpectedError =
       options.onUnexpectedError ??
@@ -243,6 +247,7 @@ export class ToolExecutor<C = unknown, T extends AnyTool<C> = AnyTool<C>> {
     let open = true;
     const ctx = {
       callId: call.id,
+      idempotencyKey: this.#keyOf?.(call) ?? call.id,
       call,
       outcome: (value: ToolReturn) => this.#success(tool, call, value),
       signal: controller.signal,
