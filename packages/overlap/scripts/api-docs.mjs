@@ -78,6 +78,10 @@ for (const module of project.getChildrenByKind(ReflectionKind.Module)) {
   }
   module.name = entry[1];
 }
+// In the index, the root first, then the subpaths alphabetically.
+const byName = (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+project.children?.sort(byName);
+for (const group of project.groups ?? []) group.children.sort(byName);
 await app.generateOutputs(project);
 if (app.logger.hasErrors()) process.exit(1);
 
