@@ -128,4 +128,30 @@ describe.skipIf(noBrowser)("checkout asks the shopper first", { timeout: 90_000 
     expect(pageProblems).toEqual([]);
     await context.close();
   });
+
+  it("a price raised while the card waits: Confirm orders nothing, the card comes back with what changed", async () => {
+    const { context, page, sessionId } = await open();
+    const reply = await checkOutToCard(page);
+    const aero = (await bed.shop.store.getCart(sessionId)).lines[0]?.productId ?? "";
+    const before = await bed.shop.store.getProduct(aero);
+    // The merchant (another instance, as far as this card knows) raises the price meanwhile.
+    await bed.shop.store.setPrice(aero, 9_500);
+    await card(page).getByRole("button", { name: "Confirm order" }).click();
+    const changed = card(page).getByTestId("approval-changes");
+    await changed.waitFor({ timeout: 20_000 });
+    expect(await orders(sessionId)).toEqual([]);
+    const words = (await changed.textContent()) ?? "";
+    expect(words).toContain("Aero Trail Runner is now $95.00, was $89.00.");
+    expect(words).toContain("The total is now $109.50, was $103.50.");
+    expect(await card(page).getByTestId("approval-total").textContent()).toBe("$109.50");
+    await page.screenshot({ path: await screenshotPath("approval-04-order-changed") });
+    await card(page).getByRole("button", { name: "Confirm order" }).click();
+    await waitForReply(page, reply);
+    const placed = await orders(sessionId);
+    expect(placed.map((o) => o.totalCents)).toEqual([10_950]);
+    expect(await card(page).getAttribute("data-status")).toBe("approved");
+    if (before) await bed.shop.store.setPrice(aero, before.priceCents);
+    expect(pageProblems).toEqual([]);
+    await context.close();
+  });
 });

@@ -5,9 +5,13 @@
  * `apps/shop/web/src`, imported as they are.
  */
 
+import type { ModelClient } from "overlap-runtime";
 import type { AgentState, CallView } from "overlap-runtime/client";
 import { initialAgentState } from "overlap-runtime/client";
 import { describe, expect, it } from "vitest";
+import { merchantTools } from "../agents/merchant-tools.js";
+import type { ShopAgent } from "../agents/shop-agent.js";
+import { shopperTools } from "../agents/shopper-tools.js";
 
 /*
  * The web app's modules are loaded by path at run time: the root type-check (Node resolution, no
@@ -49,6 +53,9 @@ const { callProblem, callSentence, tidyText } = (await load(
   callSentence(entry: CallView, ctx: WordsContext): string;
   callProblem(entry: CallView, ctx: WordsContext): string | undefined;
   tidyText(text: string, book: Book): string;
+};
+const { TOOL_WORDS } = (await load("../../web/src/chat/tool-words.ts")) as {
+  TOOL_WORDS: Readonly<Record<string, unknown>>;
 };
 const { productBook } = (await load("../../web/src/chat/product-book.ts")) as {
   productBook(state: AgentState): Book;
@@ -94,6 +101,28 @@ const en: WordsContext = { lang: "en", book };
 const zh: WordsContext = { lang: "zh", book };
 
 describe("a call in words", () => {
+  it("every tool of both agents has its own words, and the table names no other tool", () => {
+    // The tools are only listed: neither the model nor the merchant agent is called.
+    const tools = [
+      ...shopperTools({ model: {} as ModelClient, merchant: {} as ShopAgent }),
+      ...merchantTools(),
+    ].map((tool) => tool.name);
+    expect(tools.length).toBeGreaterThan(20);
+    expect(Object.keys(TOOL_WORDS).sort()).toEqual([...new Set(tools)].sort());
+    for (const name of tools) {
+      for (const ctx of [en, zh]) {
+        for (const phase of ["running", "done", "deferred", "cancelled"] as const) {
+          const sentence = callSentence(call({ name, phase, input: {} }), ctx);
+          // A tool missing from the table is said by its name: "Running “add to cart”".
+          expect(sentence, `${name} ${ctx.lang} ${phase}`).not.toMatch(/“|”|undefined|_/);
+          expect(sentence.trim(), `${name} ${ctx.lang} ${phase}`).toBe(sentence);
+        }
+      }
+    }
+    expect(callSentence(call({ name: "new_tool" }), en)).toBe("Running “new tool”");
+    expect(callSentence(call({ name: "new_tool" }), zh)).toBe("正在执行“new tool”");
+  });
+
   it("says what a cart change does, with the product's name and variant, never its id", () => {
     const add = call({
       name: "add_to_cart",

@@ -12,7 +12,6 @@ import { z } from "zod";
 import type { ShopAgent } from "../agents/shop-agent.js";
 import { loadRecoveredConversation } from "../db/recover-conversation.js";
 import type { SessionKind, ShopStore } from "../db/shop-store.js";
-import { streamedShopTurn } from "../turns/streamed/streamed-shop-turn.js";
 import type { TurnBody } from "../turns/turn-body.js";
 import type { AppEnv } from "./app-env.js";
 import { withCartNote } from "./cart-note.js";
@@ -64,8 +63,8 @@ export interface ConversationRouteDeps {
   turnsPerMinute: number;
   /** Where the turn limit counts (shared through Redis with `REDIS_URL`); default this process. */
   rateCounter?: RateCounter;
-  /** The turn runner (`OVERLAP_PATH`); default the streamed one, {@link streamedShopTurn}. */
-  turnBody?: TurnBody;
+  /** The turn runner (`OVERLAP_PATH`, chosen by `turnBodyFor`). */
+  turnBody: TurnBody;
   /** Bounds on the open SSE streams (its `middleware` must run in front of these routes). */
   streams: StreamLimits;
 }
@@ -137,7 +136,7 @@ export function registerConversationRoutes(
       await turnLimit.take(c, sessionId);
       // A shopper's cart may have changed in another chat since this one looked: say how it is.
       const turnText = kind !== "shopper" ? text : await withCartNote(store, sessionId, text);
-      const body = (deps.turnBody ?? streamedShopTurn)({
+      const body = deps.turnBody({
         store,
         model: deps.model,
         agent,

@@ -15,12 +15,13 @@ import type { ShopStore } from "../db/shop-store.js";
 import { leaseHolderId } from "../db/sql-turn-leases.js";
 import { DemoBook } from "../demo/demo-book.js";
 import { demoTurnBody } from "../demo/demo-turn-body.js";
-import { streamedShopTurn } from "../turns/streamed/streamed-shop-turn.js";
+import type { ShopModel } from "../model/model-from-env.js";
+import { type OverlapPath, turnBodyFor } from "../turns/overlap-path.js";
 import type { AppEnv } from "./app-env.js";
 import { registerApprovalRoutes } from "./approval-routes.js";
 import { bodySizeLimit } from "./body-size-limit.js";
 import { registerCartRoutes } from "./cart-routes.js";
-import { type ConversationRouteDeps, registerConversationRoutes } from "./conversation-routes.js";
+import { registerConversationRoutes } from "./conversation-routes.js";
 import { registerDemoRoutes } from "./demo-routes.js";
 import { GracefulTurnRegistry } from "./graceful-turns.js";
 import { handleError, handleNotFound } from "./handle-error.js";
@@ -51,6 +52,8 @@ export interface AppDeps {
     scripted: boolean;
     /** The model obeys the demo drawer's speed and faults (see `ShopModel.demoControls`). */
     demoControls?: boolean;
+    /** Where the whole path reaches the model (see `ShopModel.messagesApi`). */
+    messagesApi?: ShopModel["messagesApi"];
   };
   /** Required to create merchant sessions. */
   merchantToken: string;
@@ -69,8 +72,8 @@ export interface AppDeps {
   streamLimits?: Partial<StreamLimitSettings>;
   /** The built browser app to serve (default `apps/shop/web/dist`); `null` serves none. */
   webDir?: string | null;
-  /** The turn runner (`OVERLAP_PATH`); default the streamed one. */
-  turnBody?: ConversationRouteDeps["turnBody"];
+  /** The turn runner (`OVERLAP_PATH`, its body chosen by `turnBodyFor`); default streamed. */
+  path?: OverlapPath;
   /** How long a call waits for the user's approval (`APPROVAL_TIMEOUT_MS`; default 5 minutes). */
   approvalTimeoutMs?: number;
   /** Turns shared with other instances (`REDIS_URL`: `RedisTurnLogs`); default none. */
@@ -181,7 +184,8 @@ export function createApp(deps: AppDeps): ShopApp {
   // The demo drawer ("How it works"): per shopper session, in memory. Speed and faults need the
   // embedded model on the streamed path; the simulated service latency works everywhere.
   const demo = new DemoBook();
-  const modelControls = deps.model.demoControls === true && deps.turnBody === undefined;
+  const path = deps.path ?? "streamed";
+  const modelControls = deps.model.demoControls === true && path === "streamed";
   registerDemoRoutes(app, { store, book: demo, modelControls });
 
   const routeDeps = {
@@ -198,7 +202,7 @@ export function createApp(deps: AppDeps): ShopApp {
     // Shopper turns run in their session's demo scope.
     turnBody: observedTurnBody(
       metrics,
-      demoTurnBody(demo, modelControls, deps.turnBody ?? streamedShopTurn),
+      demoTurnBody(demo, modelControls, turnBodyFor(path, deps.model)),
     ),
   };
   registerCartRoutes(app, store);

@@ -5,7 +5,8 @@
  * and saves its conversation).
  */
 
-import { type TurnClaim, type TurnContext, TurnRegistry } from "./turn-registry.js";
+import type { TurnContext } from "../turns/turn-context.js";
+import { type TurnClaim, TurnRegistry } from "./turn-registry.js";
 
 /** A {@link TurnRegistry} that can wait for its running turns. */
 export class GracefulTurnRegistry extends TurnRegistry {

@@ -3,6 +3,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../config.js";
 import type { ShopTurnInput, TurnBody } from "../turns/turn-body.js";
+import type { TurnContext } from "../turns/turn-context.js";
 import { capturedLog } from "./captured-log.testkit.js";
 import { createApp } from "./create-app.js";
 import { MAX_LABEL_VALUES, ShopMetrics } from "./metrics.js";
@@ -14,7 +15,6 @@ import {
   TEST_MERCHANT_TOKEN,
   type TestShop,
 } from "./test-shop.testkit.js";
-import type { TurnContext } from "./turn-registry.js";
 
 const DEMO =
   "add the Volt Aero trail runner in size 10 and the charcoal wool socks in size M to my cart and tell me the total";

@@ -8,16 +8,12 @@
  */
 
 import type { AgentEvent } from "overlap-runtime";
-import { streamedShopTurn } from "../turns/streamed/streamed-shop-turn.js";
 import type { TurnBody } from "../turns/turn-body.js";
 import type { ShopMetrics } from "./metrics.js";
 import { logRound } from "./round-log.js";
 
-/** `body` (default the streamed runner, {@link streamedShopTurn}) with its events observed. */
-export function observedTurnBody(
-  metrics: ShopMetrics,
-  body: TurnBody = streamedShopTurn,
-): TurnBody {
+/** `body` (the streamed runner or the whole one) with its events observed. */
+export function observedTurnBody(metrics: ShopMetrics, body: TurnBody): TurnBody {
   return (input) => {
     const run = body(input);
     return async (turn) => {

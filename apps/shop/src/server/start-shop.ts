@@ -13,7 +13,7 @@ import type { ShopConfig } from "../config.js";
 import { openStore } from "../db/open-store.js";
 import type { ShopStore } from "../db/shop-store.js";
 import { modelFromEnv, type ShopModel } from "../model/model-from-env.js";
-import { overlapPathFromEnv, turnBodyFor } from "../turns/overlap-path.js";
+import { overlapPathFromEnv } from "../turns/overlap-path.js";
 import { createApp } from "./create-app.js";
 import { type OtelExport, startOtelExport } from "./otel-export.js";
 import { connectRedis } from "./redis-connection.js";
@@ -85,8 +85,6 @@ export async function startShop(options: StartShopOptions): Promise<RunningShop>
     // Before the first turn: with OTEL_EXPORTER_OTLP_ENDPOINT, every turn is traced.
     otel = startOtelExport(options.env, logger);
     const agents = createShopAgents({ store, model: model.model });
-    // OVERLAP_PATH: the streamed runner (default) or the whole-response one (Claude Agent SDK).
-    const turnBody = turnBodyFor(overlapPathFromEnv(options.env), model);
     const shop = createApp({
       store,
       agents,
@@ -94,7 +92,8 @@ export async function startShop(options: StartShopOptions): Promise<RunningShop>
       merchantToken: config.merchantToken,
       metricsToken: config.metricsToken,
       logger,
-      ...(turnBody ? { turnBody } : {}),
+      // OVERLAP_PATH: the streamed runner (default) or the whole-response one (Claude Agent SDK).
+      path: overlapPathFromEnv(options.env),
       approvalTimeoutMs: config.approvalTimeoutMs,
       turnLeaseMs: config.turnLeaseMs,
       sessionsPerMinute: config.sessionsPerMinute,

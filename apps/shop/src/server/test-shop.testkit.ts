@@ -13,7 +13,6 @@ import type { SessionKind, ShopStore } from "../db/shop-store.js";
 import { modelFromEnv } from "../model/model-from-env.js";
 import { shopPolicy } from "../model/shop-policy.js";
 import type { OverlapPath } from "../turns/overlap-path.js";
-import { wholePathEndpoint, wholeShopTurn } from "../turns/whole/whole-shop-turn.js";
 import { capturedLog } from "./captured-log.testkit.js";
 import { type AppDeps, createApp, type ShopApp } from "./create-app.js";
 
@@ -92,7 +91,7 @@ export async function createTestShop(options: TestShopOptions = {}): Promise<Tes
       : { sessionsPerMinute: options.sessionsPerMinute }),
     ...(options.turnsPerMinute === undefined ? {} : { turnsPerMinute: options.turnsPerMinute }),
     ...(options.streamLimits === undefined ? {} : { streamLimits: options.streamLimits }),
-    ...(options.path === "whole" ? { turnBody: wholeShopTurn(wholePathEndpoint(model)) } : {}),
+    ...(options.path === undefined ? {} : { path: options.path }),
     ...(options.approvalTimeoutMs === undefined
       ? {}
       : { approvalTimeoutMs: options.approvalTimeoutMs }),

@@ -23,7 +23,6 @@ import { randomUUID } from "node:crypto";
 import {
   type AgentEvent,
   type ApprovalDecision,
-  type ApprovalSource,
   type DecideResult,
   InMemoryApprovals,
   type LoggedEvent,
@@ -31,6 +30,7 @@ import {
 } from "overlap-runtime";
 import type { TurnLease, TurnLeases } from "../db/sql-turn-leases.js";
 import { holderIsGone, TurnLeaseLost } from "../db/sql-turn-leases.js";
+import type { TurnContext } from "../turns/turn-context.js";
 import { crashedTurnView } from "./crashed-turn.js";
 
 /** A turn as its readers see it, wherever it runs. */
@@ -77,26 +77,6 @@ export interface SharedTurnLogs {
 export interface TurnControl {
   decide(sessionId: string, callId: string, decision: ApprovalDecision): DecideResult;
   cancel(sessionId: string): Promise<boolean>;
-}
-
-/** What a turn's body receives. */
-export interface TurnContext {
-  turnId: string;
-  /** Logs an event (and wakes every reader). */
-  emit(event: AgentEvent): void;
-  /** Aborted by {@link TurnRegistry.cancel} or {@link TurnRegistry.close}. */
-  signal: AbortSignal;
-  /** Where the turn's calls that need approval wait for {@link TurnRegistry.decide}. */
-  approvals: ApprovalSource;
-  /** How long such a call waits (`undefined`: the runtime's default, 5 minutes). */
-  approvalTimeoutMs: number | undefined;
-  /**
-   * The lease the turn holds (its turn id) when it runs under one: pass it to every write, which
-   * the database then refuses once another instance took the chat over.
-   */
-  lease: string | undefined;
-  /** The lease of a dead instance's turn this turn took over (the turn repairs first). */
-  tookOver: TurnLease | undefined;
 }
 
 /** Leases of the chats in the database, and who this instance is. */

@@ -5,6 +5,7 @@
  */
 
 import type { ShopModel } from "../model/model-from-env.js";
+import { streamedShopTurn } from "./streamed/streamed-shop-turn.js";
 import type { TurnBody } from "./turn-body.js";
 import { wholePathEndpoint, wholeShopTurn } from "./whole/whole-shop-turn.js";
 
@@ -19,10 +20,13 @@ export function overlapPathFromEnv(env: Readonly<Record<string, string | undefin
   throw new Error(`OVERLAP_PATH must be "streamed" or "whole", not "${value}".`);
 }
 
-/** The turn runner `path` asks for: undefined for the streamed one (the app's default). */
+/**
+ * The turn runner `path` asks for: the one place a body is chosen.
+ * @throws Error saying why when the whole path has no Messages API endpoint of `model`.
+ */
 export function turnBodyFor(
   path: OverlapPath,
   model: Pick<ShopModel, "messagesApi" | "label">,
-): TurnBody | undefined {
-  return path === "whole" ? wholeShopTurn(wholePathEndpoint(model)) : undefined;
+): TurnBody {
+  return path === "whole" ? wholeShopTurn(wholePathEndpoint(model)) : streamedShopTurn;
 }

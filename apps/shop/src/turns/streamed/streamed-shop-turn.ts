@@ -9,12 +9,11 @@
  * own: no HTTP connection is involved.
  */
 
-import { appendUserText, isOverlapError, type Message, runAgentTurn } from "overlap-runtime";
+import { appendUserText, runAgentTurn } from "overlap-runtime";
 import { loadRecoveredConversation } from "../../db/recover-conversation.js";
-import { isTurnLeaseLost } from "../../db/sql-turn-leases.js";
-import type { TurnContext } from "../../server/turn-registry.js";
-import { refuseTurn } from "../refuse-turn.js";
-import type { ShopTurnInput } from "../turn-body.js";
+import { logTurnEnd, type ShopTurnInput, turnRunOptions } from "../turn-body.js";
+import type { TurnContext } from "../turn-context.js";
+import { versionedWriter } from "../versioned-writer.js";
 import { turnDisplayKeeper } from "./turn-display.js";
 
 /** The streamed turn body (the shop's default), to hand to `TurnRegistry.start`. */
@@ -35,24 +34,11 @@ export function streamedShopTurn(input: ShopTurnInput): (turn: TurnContext) => P
     const appended = appendUserText(recovered.messages, text);
     // Messages before both positions are the stored ones, unchanged.
     const firstChange = Math.min(recovered.from, appended.from);
-    // Every write names the version it read and the lease its turn holds: a writer that lost a
-    // race, or whose chat another instance took over, fails loudly instead of overwriting or
-    // merging into the other turn's messages.
-    let version = recovered.version;
-    const write = async (from: number, messages: readonly Message[]) => {
-      version = await store.conversations.writeVersioned(sessionId, from, messages, {
-        expectedVersion: version,
-        clearRoundJournal: true,
-        ...(turn.lease === undefined ? {} : { lease: turn.lease }),
-      });
-    };
-    try {
-      await write(firstChange, appended.messages.slice(firstChange));
-    } catch (err) {
-      if (!isOverlapError(err, "conversation_conflict") && !isTurnLeaseLost(err)) throw err;
-      refuseTurn(turn, log, err);
-      return;
-    }
+    const write = await versionedWriter({ store, sessionId, turn, log }, recovered.version, {
+      from: firstChange,
+      messages: appended.messages.slice(firstChange),
+    });
+    if (!write) return; // the chat was taken: the turn was refused
     // The cards and timings this turn shows, kept with the shopper's message that started it.
     const display = turnDisplayKeeper(
       (events) =>
@@ -61,26 +47,14 @@ export function streamedShopTurn(input: ShopTurnInput): (turn: TurnContext) => P
     );
     const started = performance.now();
     const result = await runAgentTurn({
+      ...turnRunOptions(input, turn),
       model,
-      executor: agent.executor(
-        sessionId,
-        turn.lease === undefined ? undefined : { lease: turn.lease },
-      ),
       messages: appended.messages,
       sink: (event) => {
         turn.emit(event);
         display.observe(event);
       },
-      system: agent.system,
-      agent: agent.name,
-      signal: turn.signal,
-      ledger: store.ledger(sessionId),
       journal: store.roundJournal(sessionId),
-      // Checkout waits for the shopper's confirmation (the approval route answers it).
-      approvals: turn.approvals,
-      ...(turn.approvalTimeoutMs === undefined
-        ? {}
-        : { approvalTimeoutMs: turn.approvalTimeoutMs }),
       onMessages: ({ from, messages }) => write(from, messages),
       onLedgerError: (err, call) =>
         log.error({ err, callId: call.id, tool: call.name }, "ledger write failed"),
@@ -100,8 +74,6 @@ export function streamedShopTurn(input: ShopTurnInput): (turn: TurnContext) => P
         savedMs: r.timings.savedMs,
       })),
     };
-    if (!result.error) log.info(summary, "turn done");
-    else if (result.error.code === "aborted") log.info(summary, "turn cancelled");
-    else log.warn({ ...summary, err: result.error }, "turn ended with an error");
+    logTurnEnd(log, summary, result.error);
   };
 }

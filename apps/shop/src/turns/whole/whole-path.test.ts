@@ -15,6 +15,7 @@ import { openStore } from "../../db/open-store.js";
 import type { ShopStore } from "../../db/shop-store.js";
 import { createTestShop, readEvents, type TestShop } from "../../server/test-shop.testkit.js";
 import { overlapPathFromEnv, turnBodyFor } from "../overlap-path.js";
+import { streamedShopTurn } from "../streamed/streamed-shop-turn.js";
 import { wholePathEndpoint } from "./whole-shop-turn.js";
 
 const DEMO =
@@ -138,6 +139,16 @@ describe("OVERLAP_PATH=whole: the Claude Agent SDK over the embedded model, thro
     await whole?.close();
     await streamed?.close();
     await store?.close();
+  });
+
+  it("the demo drawer's speed and faults act on the streamed path only, even with the embedded model", async () => {
+    const modelControls = async (t: TestShop) => {
+      const { id, token } = await t.session();
+      const answer = await t.call("GET", `/api/sessions/${id}/demo`, { token });
+      return ((await answer.json()) as { modelControls: boolean }).modelControls;
+    };
+    expect(await modelControls(streamed)).toBe(true);
+    expect(await modelControls(whole)).toBe(false);
   });
 
   it("the demo request: right cart and total, the UI's events, no previews, every tool after the response ended", async () => {
@@ -322,7 +333,7 @@ describe("OVERLAP_PATH", () => {
   it("the whole path needs a Messages API endpoint", () => {
     const endpoint = { baseUrl: "http://127.0.0.1:1", apiKey: "k", model: "m" };
     expect(wholePathEndpoint({ label: "x", messagesApi: endpoint })).toBe(endpoint);
-    expect(turnBodyFor("streamed", { label: "gpt-4o-mini" })).toBeUndefined();
+    expect(turnBodyFor("streamed", { label: "gpt-4o-mini" })).toBe(streamedShopTurn);
     expect(() => turnBodyFor("whole", { label: "gpt-4o-mini" })).toThrow(/Messages API/);
   });
 });

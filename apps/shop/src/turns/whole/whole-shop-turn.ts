@@ -7,12 +7,11 @@
  * same shape, so the next turn continues it on either path.
  */
 
-import { appendUserText, isOverlapError, type Message } from "overlap-runtime";
-import { isTurnLeaseLost } from "../../db/sql-turn-leases.js";
+import { appendUserText } from "overlap-runtime";
 import type { MessagesApiEndpoint, ShopModel } from "../../model/model-from-env.js";
-import type { TurnContext } from "../../server/turn-registry.js";
-import { refuseTurn } from "../refuse-turn.js";
-import type { ShopTurnInput, TurnBody } from "../turn-body.js";
+import { logTurnEnd, type ShopTurnInput, type TurnBody, turnRunOptions } from "../turn-body.js";
+import type { TurnContext } from "../turn-context.js";
+import { versionedWriter } from "../versioned-writer.js";
 import { runAgentSdkTurn } from "./agent-sdk-turn.js";
 
 /** The turn body of the whole path against `endpoint`. */
@@ -42,40 +41,19 @@ function wholeTurn(
     });
     const read = await store.conversations.loadVersioned(sessionId);
     const appended = appendUserText(read.messages, text);
-    // As on the streamed path: every write names the version it read and the turn's lease, and
-    // clears the journal rows the effects of the stored round's calls wrote (`recordCall`).
-    let version = read.version;
-    const write = async (from: number, messages: readonly Message[]) => {
-      version = await store.conversations.writeVersioned(sessionId, from, messages, {
-        expectedVersion: version,
-        clearRoundJournal: true,
-        ...(turn.lease === undefined ? {} : { lease: turn.lease }),
-      });
-    };
-    try {
-      await write(appended.from, appended.messages.slice(appended.from));
-    } catch (err) {
-      if (!isOverlapError(err, "conversation_conflict") && !isTurnLeaseLost(err)) throw err;
-      refuseTurn(turn, log, err);
-      return;
-    }
+    // As on the streamed path; each write also clears the journal rows the effects of the
+    // stored round's calls wrote (`recordCall`).
+    const write = await versionedWriter({ store, sessionId, turn, log }, read.version, {
+      from: appended.from,
+      messages: appended.messages.slice(appended.from),
+    });
+    if (!write) return; // the chat was taken: the turn was refused
     const started = performance.now();
     const result = await runAgentSdkTurn({
+      ...turnRunOptions(input, turn),
       endpoint,
-      executor: agent.executor(
-        sessionId,
-        turn.lease === undefined ? undefined : { lease: turn.lease },
-      ),
       messages: appended.messages,
       sink: turn.emit,
-      system: agent.system,
-      agent: agent.name,
-      signal: turn.signal,
-      ledger: store.ledger(sessionId),
-      approvals: turn.approvals,
-      ...(turn.approvalTimeoutMs === undefined
-        ? {}
-        : { approvalTimeoutMs: turn.approvalTimeoutMs }),
       onMessages: ({ from, messages }) => write(from, messages),
       onLedgerError: (err, callId) => log.error({ err, callId }, "ledger write failed"),
       onCallHeld: (callId, tool) =>
@@ -87,8 +65,6 @@ function wholeTurn(
       stopReason: result.stopReason,
       ms: Math.round(performance.now() - started),
     };
-    if (!result.error) log.info(summary, "turn done");
-    else if (result.error.code === "aborted") log.info(summary, "turn cancelled");
-    else log.warn({ ...summary, err: result.error }, "turn ended with an error");
+    logTurnEnd(log, summary, result.error);
   };
 }

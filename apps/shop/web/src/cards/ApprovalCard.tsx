@@ -103,12 +103,16 @@ function outcomeOf(
 }
 
 export function ApprovalCard({ entry }: { entry: CallView }) {
-  const [sending, setSending] = useState<"confirm" | "cancel" | undefined>();
+  // Which answer was sent, for which ask of the call: a card asked again (its order changed)
+  // takes a new answer.
+  const [sent, setSent] = useState<{ what: "confirm" | "cancel"; ask: number } | undefined>();
   const [error, setError] = useState<string | undefined>();
   const view = useChatView();
   const { lang } = view;
   const approval = entry.approval;
   if (!approval) return null;
+  const ask = approval.ask ?? 1;
+  const sending = sent?.ask === ask ? sent.what : undefined;
   const checkout = entry.name === "checkout";
   const pending = approval.status === "pending";
   // Once placed, the order's own card shows the lines: this one keeps only the outcome.
@@ -127,7 +131,7 @@ export function ApprovalCard({ entry }: { entry: CallView }) {
       : pick(lang, "Approve this action", "同意这项操作");
 
   const decide = (approve: boolean) => {
-    setSending(approve ? "confirm" : "cancel");
+    setSent({ what: approve ? "confirm" : "cancel", ask });
     setError(undefined);
     // The digest binds a Confirm to this card: if the order changed meanwhile, nothing is
     // ordered and the server asks again with what changed.
@@ -135,7 +139,7 @@ export function ApprovalCard({ entry }: { entry: CallView }) {
       // The stream shows the outcome; keep the buttons disabled until it arrives.
       () => {},
       (err: unknown) => {
-        setSending(undefined);
+        setSent(undefined);
         setError(messageOf(err));
       },
     );
