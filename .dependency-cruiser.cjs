@@ -5,7 +5,32 @@
  * reach across (a stream test replays through the SSE decoder), the code they test may not.
  */
 
+const { builtinModules } = require("node:module");
+
 const RUNTIME = "^packages/overlap/src/";
+
+/**
+ * The entry points of overlap-runtime that run on every JavaScript runtime (Node, Deno, Bun,
+ * workerd, browsers): the root, core, the SSE adapters, ai-sdk, client, react and testing.
+ * `/node` is Node's on purpose; `/bedrock` and `/mcp` follow their SDKs.
+ */
+const PORTABLE_ENTRY_POINTS = [
+  "index.ts",
+  "core/index.ts",
+  "providers/anthropic/anthropic.ts",
+  "providers/openai/openai.ts",
+  "providers/google/google.ts",
+  "providers/ai-sdk/ai-sdk.ts",
+  "client/index.ts",
+  "react/index.ts",
+  "testing/index.ts",
+];
+
+/** Node's own modules (`node:http`, `zlib`...), as dependency-cruiser names them. */
+const NODE_BUILTINS = `^(node:)?(${builtinModules
+  .filter((name) => !name.startsWith("_"))
+  .map((name) => name.replace(/[/]/g, "\\/"))
+  .join("|")})$`;
 
 /** The runtime's layers, bottom first. One entry may hold several folders of the same height. */
 const LAYERS = [
@@ -44,6 +69,16 @@ module.exports = {
       to: { circular: true },
     },
     ...layerRules,
+    {
+      name: "portable-entry-points-reach-no-node",
+      comment:
+        "the portable entry points, and everything they import, use no Node module: what only Node has goes in overlap-runtime/node",
+      severity: "error",
+      from: {
+        path: `${RUNTIME}(${PORTABLE_ENTRY_POINTS.map((p) => p.replace(".", "\\.")).join("|")})$`,
+      },
+      to: { path: NODE_BUILTINS, reachable: true },
+    },
     {
       name: "client-stays-in-the-browser",
       comment:

@@ -19,9 +19,9 @@ const NEEDS_A_SERVICE_OR_A_PROCESS = [
   "packages/overlap/src/providers/**/*.conformance.test.ts",
   "packages/overlap/src/providers/anthropic/eager-input.test.ts",
   // A local HTTP server for nodeHttpFetch (its own tests, and stream-paths reading through it).
-  "packages/overlap/src/providers/node-http-fetch.test.ts",
+  "packages/overlap/src/providers/node/node-http-fetch.test.ts",
   "packages/overlap/src/providers/stream-paths.test.ts",
-  "packages/overlap/src/providers/incoming-batches.test.ts",
+  "packages/overlap/src/providers/node/incoming-batches.test.ts",
   "packages/overlap/src/providers/providers.test.ts",
   "packages/overlap/src/providers/openai/responses-sim-integration.test.ts",
   "packages/overlap/src/providers/provider-tools-sim.test.ts",

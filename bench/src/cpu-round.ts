@@ -121,8 +121,8 @@ function responseEvents(id: string): StreamEvent[] {
   return events;
 }
 
-async function* handOver(events: readonly StreamEvent[]): AsyncGenerator<StreamEvent> {
-  for (const event of events) yield event;
+async function* handOver(events: readonly StreamEvent[]): AsyncGenerator<StreamEvent[]> {
+  for (const event of events) yield [event];
 }
 
 const executor = new ToolExecutor(

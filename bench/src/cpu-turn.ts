@@ -4,7 +4,9 @@
  * The same turn as `npm run bench:peers` (same scripted model process `peers/sim-process.ts`,
  * same pacing, same tools and wire tap from `peers/child-kit.ts`), but run here in one process so
  * it can be profiled: `runAgentTurn` + `anthropicModel` (fine-grained tool streaming, as the
- * `overlap` peer), the same without it (`overlap-buffered`), and two references on the same
+ * `overlap` peer, reading the body straight from Node's socket through `nodeHttpFetch`), the same
+ * through the global fetch's web stream (`overlap-web`, the path of every runtime), the same
+ * without fine-grained tool streaming (`overlap-buffered`), and two references on the same
  * wire: the Anthropic SDK's tool runner (the leanest peer in `bench/results/peers.md`) and the
  * turn's two responses read raw from the SDK, with and without fine-grained tool streaming
  * (`sdk-floor`, `sdk-floor-buffered`: what any system on this SDK and wire pays at the least;
@@ -43,8 +45,9 @@ import {
   runAgentTurn,
   ToolExecutor,
 } from "overlap-runtime";
-import { anthropicModel, incomingBodyOf, nodeHttpFetch } from "overlap-runtime/anthropic";
+import { anthropicModel } from "overlap-runtime/anthropic";
 import type { StreamEvent } from "overlap-runtime/core";
+import { incomingBodyOf, nodeHttpFetch } from "overlap-runtime/node";
 import { benchTool, recorder, tappedFetch } from "./peers/child-kit.js";
 import {
   BENCH_TOOL_SCHEMA,
@@ -74,7 +77,6 @@ type Turn = (
 /** overlap as the `overlap` / `overlap-buffered` peers run it. */
 function overlapTurn(
   eagerInputStreaming: boolean,
-  sdkStream = false,
   fetch: typeof globalThis.fetch = tappedFetch(),
 ): Turn {
   const executor = new ToolExecutor(
@@ -97,7 +99,6 @@ function overlapTurn(
         model: "scripted-peers",
         maxTokens: 32_000,
         eagerInputStreaming,
-        sdkStream,
       });
       models.set(url, model);
     }
@@ -115,7 +116,7 @@ function overlapTurn(
 /**
  * overlap's own work without the network: the turn's responses recorded once through
  * `anthropicModel` (fine-grained streaming) as it hands them to the round (one array of events
- * per network chunk, `streamBatches`), then replayed from memory in the same arrays. The events
+ * per read of the body), then replayed from memory in the same arrays. The events
  * of one replayed turn are counted in `replayEvents` (for the CPU per event).
  */
 const replayEvents = new Map<string, number>();
@@ -139,14 +140,11 @@ function overlapReplayTurn(): Turn {
     if (!responses) {
       const record: StreamEvent[][][] = [];
       const recording = (model: ModelClient): ModelClient => ({
-        stream: () => {
-          throw new Error("the replay records batches");
-        },
-        streamBatches(request, options) {
+        stream(request, options) {
           const batches: StreamEvent[][] = [];
           record.push(batches);
           return (async function* () {
-            for await (const batch of model.streamBatches!(request, options)) {
+            for await (const batch of model.stream(request, options)) {
               batches.push(structuredClone([...batch]));
               yield batch;
             }
@@ -160,10 +158,7 @@ function overlapReplayTurn(): Turn {
     }
     let k = 0;
     const model: ModelClient = {
-      stream: () => {
-        throw new Error("the replay hands over batches");
-      },
-      async *streamBatches() {
+      async *stream() {
         for (const batch of responses[k++] ?? []) yield batch;
       },
     };
@@ -273,17 +268,19 @@ function sdkFloorTurn(eager: boolean): Turn {
 }
 
 const SYSTEMS: Record<string, () => Turn> = {
-  // As `bench:peers` runs it: its client sends through `nodeHttpFetch`, tapped beside its read.
-  overlap: () => overlapTurn(true, false, tappedFetch(nodeHttpFetch, incomingBodyOf)),
-  // The same, reading the response through the SDK's stream (the fallback) instead of overlap's.
-  "overlap-sdk-stream": () => overlapTurn(true, true),
+  // As `bench:peers` runs it: its client sends through `nodeHttpFetch` (`overlap-runtime/node`),
+  // tapped beside its read of the socket.
+  overlap: () => overlapTurn(true, tappedFetch(nodeHttpFetch, incomingBodyOf)),
+  // The same through the global fetch, its body read through the web stream (every runtime's
+  // path; `overlap-web` of bench:peers).
+  "overlap-web": () => overlapTurn(true),
   "overlap-buffered": () => overlapTurn(false),
   // The same as `overlap` without the wire tap (which every other system has): the tap tees the
   // body and reads every frame again, a cost per frame that weighs on the fine-grained wire.
-  // Untapped, overlap's client has its own fetch (`nodeHttpFetch`: the socket read directly, in
-  // paced reads), as `anthropicModel` makes it when given no client; `-fetch`: the global fetch.
-  "overlap-untapped": () => overlapTurn(true, false, nodeHttpFetch),
-  "overlap-untapped-fetch": () => overlapTurn(true, false, globalThis.fetch),
+  // Untapped: `nodeHttpFetch` (the socket read directly, in paced reads), as a Node server
+  // chooses it; `-fetch`: the global fetch, its body read through the web stream.
+  "overlap-untapped": () => overlapTurn(true, nodeHttpFetch),
+  "overlap-untapped-fetch": () => overlapTurn(true, globalThis.fetch),
   "overlap-replay (no network)": overlapReplayTurn,
   "anthropic-tool-runner": () => toolRunnerTurn(),
   "anthropic-tool-runner-untapped": () => toolRunnerTurn(globalThis.fetch),

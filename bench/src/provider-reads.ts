@@ -3,13 +3,13 @@
  *
  * The `display-64k` response of `bench/peers` (a 64 KB tool call written in 8-character deltas,
  * about 8,000 events in 1.5 s), served by the bench's scripted model in its own process
- * (`peers/sim-process.ts`) in every wire format it speaks, read through each adapter's
- * `streamBatches` with nothing else running (no round, no tools): overlap's read of the body (the
- * default: `nodeHttpFetch`'s socket read, or the AWS SDK's Node handler's body) against the
- * fallback each adapter keeps (`sdkStream: true`: the official SDK's own stream; Gemini, which has
- * no SDK, through the global fetch's web stream). CPU per response, per event, and the main
- * thread's share against V8's helper threads (`/proc/self/task`, Linux; mostly the garbage
- * collector's).
+ * (`peers/sim-process.ts`) in every wire format it speaks, read through each adapter's `stream`
+ * with nothing else running (no round, no tools), on its two read paths: straight from Node's
+ * socket (`nodeHttpFetch` of `overlap-runtime/node`; Bedrock: the AWS SDK's Node handler's body,
+ * read by overlap) and through the web stream every runtime has (the global fetch; Bedrock: the
+ * SDK's own event stream, as under any handler other than Node's). CPU per response, per event,
+ * and the main thread's share against V8's helper threads (`/proc/self/task`, Linux; mostly the
+ * garbage collector's).
  *
  * Run: `node --conditions=overlap-source --import tsx bench/src/provider-reads.ts`
  * (`READS_REPS=8`, default 5; `READS_ADAPTERS=bedrock,anthropic` narrows).
@@ -22,9 +22,10 @@ import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
 import { NodeHttpHandler } from "@smithy/node-http-handler";
 import OpenAI from "openai";
 import type { ModelClient, ModelRequest } from "overlap-runtime";
-import { anthropicModel, nodeHttpFetch } from "overlap-runtime/anthropic";
+import { anthropicModel } from "overlap-runtime/anthropic";
 import { bedrockModel } from "overlap-runtime/bedrock";
 import { geminiModel } from "overlap-runtime/google";
+import { nodeHttpFetch } from "overlap-runtime/node";
 import { openaiChatModel, openaiResponsesModel } from "overlap-runtime/openai";
 import {
   BENCH_TOOL_SCHEMA,
@@ -56,62 +57,68 @@ function threadTicks(): { main: number; helpers: number } {
   return out;
 }
 
-/** The two ways an adapter reads: overlap's read of the body, and its fallback. */
+/** The two ways an adapter reads: straight from Node's socket (`overlap`), and the web stream. */
 type Paths = Record<"overlap" | "fallback", ModelClient>;
 
 function adapters(url: string): Record<string, Paths> {
-  const anthropic = (sdkStream: boolean) =>
+  const anthropic = (fetch: typeof globalThis.fetch) =>
     anthropicModel({
-      client: new Anthropic({ baseURL: url, apiKey: "bench", maxRetries: 0, fetch: nodeHttpFetch }),
+      client: new Anthropic({ baseURL: url, apiKey: "bench", maxRetries: 0, fetch }),
       model: "scripted-peers",
       maxTokens: 32_000,
-      sdkStream,
     });
-  const openai = () =>
-    new OpenAI({ baseURL: `${url}/v1`, apiKey: "bench", maxRetries: 0, fetch: nodeHttpFetch });
-  const bedrock = (sdkStream: boolean) =>
+  const openai = (fetch: typeof globalThis.fetch) =>
+    new OpenAI({ baseURL: `${url}/v1`, apiKey: "bench", maxRetries: 0, fetch });
+  const bedrock = (sdkOnly: boolean) =>
     bedrockModel({
       client: new BedrockRuntimeClient({
         region: "us-east-1",
         endpoint: url,
         credentials: { accessKeyId: "bench", secretAccessKey: "bench" },
-        requestHandler: new NodeHttpHandler(),
+        requestHandler: sdkOnly ? sdkOnlyHandler(new NodeHttpHandler()) : new NodeHttpHandler(),
         maxAttempts: 1,
       }),
       modelId: "scripted-peers",
-      sdkStream,
     });
   const gemini = (fetch: typeof globalThis.fetch) =>
     geminiModel({ model: "scripted-peers", baseUrl: url, apiKey: "bench", maxRetries: 0, fetch });
   return {
-    anthropic: { overlap: anthropic(false), fallback: anthropic(true) },
+    anthropic: { overlap: anthropic(nodeHttpFetch), fallback: anthropic(globalThis.fetch) },
     "openai-chat": {
-      overlap: openaiChatModel({ client: openai(), model: "scripted-peers" }),
-      fallback: openaiChatModel({ client: openai(), model: "scripted-peers", sdkStream: true }),
+      overlap: openaiChatModel({ client: openai(nodeHttpFetch), model: "scripted-peers" }),
+      fallback: openaiChatModel({ client: openai(globalThis.fetch), model: "scripted-peers" }),
     },
     "openai-responses": {
-      overlap: openaiResponsesModel({ client: openai(), model: "scripted-peers" }),
-      fallback: openaiResponsesModel({
-        client: openai(),
-        model: "scripted-peers",
-        sdkStream: true,
-      }),
+      overlap: openaiResponsesModel({ client: openai(nodeHttpFetch), model: "scripted-peers" }),
+      fallback: openaiResponsesModel({ client: openai(globalThis.fetch), model: "scripted-peers" }),
     },
     gemini: { overlap: gemini(nodeHttpFetch), fallback: gemini(globalThis.fetch) },
     bedrock: { overlap: bedrock(false), fallback: bedrock(true) },
   };
 }
 
+/**
+ * Node's HTTP handler whose bodies reach the SDK as a plain async iterable, not a Node stream: the
+ * SDK's own event stream reads them, as under a handler other than Node's.
+ */
+function sdkOnlyHandler(inner: NodeHttpHandler): NodeHttpHandler {
+  return {
+    handle: async (request: never, options: never) => {
+      const result = await inner.handle(request, options);
+      const body = result.response.body as AsyncIterable<Uint8Array>;
+      result.response.body = (async function* () {
+        yield* body;
+      })();
+      return result;
+    },
+  } as unknown as NodeHttpHandler;
+}
+
 /** Reads one response to its end; its events. */
 async function readOnce(model: ModelClient, request: ModelRequest): Promise<number> {
   let events = 0;
   const signal = new AbortController().signal;
-  const batches = model.streamBatches?.(request, { signal });
-  if (batches) {
-    for await (const batch of batches) events += batch.length;
-  } else {
-    for await (const _ of model.stream(request, { signal })) events++;
-  }
+  for await (const batch of model.stream(request, { signal })) events += batch.length;
   return events;
 }
 
@@ -172,13 +179,13 @@ export async function main(): Promise<void> {
     [
       "adapter".padEnd(17),
       "events".padStart(7),
-      "overlap ms".padStart(11),
+      "node ms".padStart(11),
       "µs/event".padStart(9),
       "main/helpers".padStart(13),
-      "fallback ms".padStart(12),
+      "web ms".padStart(12),
       "µs/event".padStart(9),
       "main/helpers".padStart(13),
-      "fallback/overlap".padStart(17),
+      "web/node".padStart(17),
     ].join("  "),
   );
   for (const [name, { overlap, fallback }] of Object.entries(figures)) {

@@ -28,7 +28,8 @@ import { spawn } from "node:child_process";
 import http from "node:http";
 import net from "node:net";
 import Anthropic from "@anthropic-ai/sdk";
-import { anthropicModel, createNodeHttpFetch, nodeHttpFetch } from "overlap-runtime/anthropic";
+import { anthropicModel } from "overlap-runtime/anthropic";
+import { createNodeHttpFetch, nodeHttpFetch } from "overlap-runtime/node";
 
 const REPS = Math.max(1, Number(process.env.FLOOR_REPS ?? 5) || 5);
 
@@ -148,9 +149,7 @@ async function overlapRead(port: number, pacing: Pacing, fetch: typeof globalThi
   const model = anthropicModel({ model: "bench", client });
   let events = 0;
   const request = { messages: [{ role: "user" as const, content: "go" }], tools: [] };
-  for await (const batch of model.streamBatches!(request, {
-    signal: new AbortController().signal,
-  })) {
+  for await (const batch of model.stream(request, { signal: new AbortController().signal })) {
     events += batch.length;
   }
   if (events < PACINGS[pacing].frames) throw new Error(`overlap read ${events} events`);

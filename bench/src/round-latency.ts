@@ -42,6 +42,11 @@ import { ToolExecutor } from "../../packages/overlap/src/tools/tool-executor.js"
 import type { ToolOutcome } from "../../packages/overlap/src/tools/tool-outcome.js";
 import { paceEvents, sleep, type TimedEvent, timedReplay } from "./timed-replay.js";
 
+/** Each event as a read of its own (a paced model's network chunks carry about one event each). */
+async function* eachInARead(events: AsyncIterable<StreamEvent>): AsyncGenerator<StreamEvent[]> {
+  for await (const event of events) yield [event];
+}
+
 /** Runs per scenario and strategy (medians are taken over them). */
 const RUNS = positiveInt(process.env.ROUND_LATENCY_RUNS) ?? 3;
 /** Untimed runs of every strategy on a zero-delay replay first, so the JIT is warm. */
@@ -262,7 +267,7 @@ const eager: Strategy = async (s) => {
     now: () => performance.now(),
   });
   const t0 = performance.now();
-  const result = await round.relay(timedReplay(s.events, t0, log.arrive));
+  const result = await round.relay(eachInARead(timedReplay(s.events, t0, log.arrive)));
   const latencyMs = performance.now() - t0;
   if (result.error) throw new Error(`${s.name}: eager round failed`, { cause: result.error });
   if (result.stopReason !== "tool_use") throw new Error(`${s.name}: stop ${result.stopReason}`);

@@ -100,6 +100,13 @@ const SYSTEMS: SystemDef[] = [
     args: ["buffered"],
   },
   {
+    name: "overlap-web",
+    label: "overlap (eager), its body read through fetch's web stream (every runtime's path)",
+    node: "20",
+    entry: "bench/src/peers/systems/overlap.ts",
+    args: ["web"],
+  },
+  {
     name: "ai-sdk-v6",
     label: "AI SDK v6 streamText",
     node: "20",

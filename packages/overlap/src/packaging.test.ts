@@ -254,6 +254,7 @@ const EXPECTED_FUNCTIONS: Record<string, string[]> = {
   "overlap-runtime/client": ["AgentStreamClient", "reduceAgentEvent", "initialAgentState"],
   "overlap-runtime/react": ["useAgentSession"],
   "overlap-runtime/testing": ["fakeModel", "buildStreamEvents"],
+  "overlap-runtime/node": ["nodeHttpFetch", "createNodeHttpFetch"],
   "overlap-sim": ["startSim", "genericPolicy"],
 };
 

@@ -7,7 +7,7 @@
  */
 
 import { AsyncLocalStorage } from "node:async_hooks";
-import { nodeHttpFetch } from "overlap-runtime/anthropic";
+import { nodeHttpFetch } from "overlap-runtime/node";
 import type { DemoBook, SimulatedCall } from "./demo-book.js";
 import { type DemoService, simRequestHeaders } from "./demo-settings.js";
 

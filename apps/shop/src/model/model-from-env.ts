@@ -18,8 +18,9 @@
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import type { ModelClient } from "overlap-runtime";
-import { anthropicModel, nodeHttpFetch } from "overlap-runtime/anthropic";
+import { anthropicModel } from "overlap-runtime/anthropic";
 import { geminiModel } from "overlap-runtime/google";
+import { nodeHttpFetch } from "overlap-runtime/node";
 import { openaiChatModel, openaiResponsesModel } from "overlap-runtime/openai";
 import { type Pacing, type SimPolicy, startSim } from "overlap-sim";
 import { demoSimFetch } from "../demo/demo-scope.js";
@@ -117,6 +118,7 @@ export async function modelFromEnv(options: ModelFromEnvOptions): Promise<ShopMo
     const adapter = geminiModel({
       model,
       apiKey: googleKey,
+      fetch: nodeHttpFetch,
       ...(env.GEMINI_BASE_URL ? { baseUrl: env.GEMINI_BASE_URL } : {}),
     });
     return remote(adapter, model, "google", "gemini");

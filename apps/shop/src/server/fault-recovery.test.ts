@@ -45,9 +45,9 @@ beforeAll(async () => {
       const events: StreamEvent[] = [];
       streams.push(events);
       return (async function* () {
-        for await (const event of inner.stream(request, options)) {
-          events.push(event);
-          yield event;
+        for await (const batch of inner.stream(request, options)) {
+          events.push(...batch);
+          yield batch;
         }
       })();
     },

@@ -13,7 +13,8 @@ import {
   runAgentTurn,
   ToolExecutor,
 } from "overlap-runtime";
-import { anthropicModel, incomingBodyOf, nodeHttpFetch } from "overlap-runtime/anthropic";
+import { anthropicModel } from "overlap-runtime/anthropic";
+import { incomingBodyOf, nodeHttpFetch } from "overlap-runtime/node";
 import {
   benchTool,
   type PeerSystem,
@@ -27,11 +28,13 @@ const version = (name: string) => packageVersion(name, import.meta.url);
 
 /** `buffered`: without fine-grained tool streaming (the API buffers each call's input). */
 const buffered = process.argv[2] === "buffered";
+/** `web`: the body read through the global fetch's web stream, the path every runtime has. */
+const web = process.argv[2] === "web";
 
 async function load(): Promise<PeerSystem> {
-  // The client `anthropicModel` would make itself sends through `nodeHttpFetch`: so does this one,
-  // tapped beside overlap's own read of the socket.
-  const fetch = tappedFetch(nodeHttpFetch, incomingBodyOf);
+  // Node's read (`overlap-runtime/node`), as a Node server chooses it, tapped beside overlap's
+  // own read of the socket; `web`: the global fetch, its body read through the web stream.
+  const fetch = web ? tappedFetch() : tappedFetch(nodeHttpFetch, incomingBodyOf);
   const tools = BENCH_TOOLS.map((t) =>
     defineJsonSchemaTool({
       name: t.name,
@@ -57,7 +60,7 @@ async function load(): Promise<PeerSystem> {
     return model;
   };
   return {
-    name: buffered ? "overlap-buffered" : "overlap",
+    name: buffered ? "overlap-buffered" : web ? "overlap-web" : "overlap",
     versions: {
       "overlap-runtime": "workspace (source)",
       "@anthropic-ai/sdk": version("@anthropic-ai/sdk"),

@@ -1,6 +1,6 @@
 /**
- * The model as the round loop sees it: a request in, neutral stream events out. Provider adapters
- * (Anthropic, OpenAI-compatible) and test fakes implement it.
+ * The model as the round loop sees it: a request in, neutral stream events out, one array per
+ * read of the response. Provider adapters and test fakes implement it.
  */
 
 import type { Message } from "../stream/message.js";
@@ -25,15 +25,13 @@ export interface ModelClient {
    */
   readonly provider?: string;
   /**
-   * Streams one response. Errors before the stream (HTTP 4xx/5xx) are thrown from the first
-   * `next()`; aborting `signal` must end the request.
+   * Streams one response, its events in arrays: one array per read of the response's body (what
+   * one read held), so the round awaits once per read, not once per event. Errors before the
+   * stream (HTTP 4xx/5xx) are thrown from the first `next()`; aborting `signal` must end the
+   * request. An array may be empty; an event source with no reads of its own (a test script)
+   * yields one array per event.
    */
-  stream(request: ModelRequest, options: { signal: AbortSignal }): AsyncIterable<StreamEvent>;
-  /**
-   * The same response as {@link stream}, its events in arrays, one per network chunk (optional):
-   * the round then awaits once per chunk instead of once per event. Same events, same errors.
-   */
-  streamBatches?(
+  stream(
     request: ModelRequest,
     options: { signal: AbortSignal },
   ): AsyncIterable<readonly StreamEvent[]>;

@@ -216,18 +216,14 @@ function runRound(
     usedIds: usedCallIds(messages),
     ...roundSettingsOf(options),
   });
-  let events: AsyncIterable<StreamEvent | readonly StreamEvent[]>;
+  let events: AsyncIterable<readonly StreamEvent[]>;
   try {
     const request = {
       messages,
       tools: options.executor.specs(),
       ...pick(options, ["system", "maxTokens"]),
     };
-    const model = options.model;
-    // In arrays per network chunk when the client can: one await per chunk, not per event.
-    events = model.streamBatches
-      ? model.streamBatches(request, { signal: controller.signal })
-      : model.stream(request, { signal: controller.signal });
+    events = options.model.stream(request, { signal: controller.signal });
   } catch (err) {
     // A client that fails before returning a stream is reported like a failed stream.
     events = failing(err);
@@ -245,6 +241,6 @@ function pick<T extends object, K extends keyof T>(
 }
 
 // biome-ignore lint/correctness/useYield: it only throws, as the failed request did.
-async function* failing(err: unknown): AsyncGenerator<StreamEvent> {
+async function* failing(err: unknown): AsyncGenerator<readonly StreamEvent[]> {
   throw err;
 }

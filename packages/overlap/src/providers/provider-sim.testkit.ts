@@ -130,10 +130,11 @@ export interface TimedEvent {
 }
 
 /** Passes the events through, timestamping each as it reaches the round; `return()` is passed on. */
-export async function* timed(events: AsyncIterable<StreamEvent>, log: TimedEvent[]) {
-  for await (const event of events) {
-    log.push({ at: performance.now(), event });
-    yield event;
+export async function* timed(events: AsyncIterable<readonly StreamEvent[]>, log: TimedEvent[]) {
+  for await (const batch of events) {
+    const at = performance.now();
+    for (const event of batch) log.push({ at, event });
+    yield batch;
   }
 }
 

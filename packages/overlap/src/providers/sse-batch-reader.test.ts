@@ -4,8 +4,8 @@ import { OverlapError } from "../errors.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import {
   type FrameTranslator,
-  type SseBatchesOptions,
   SseBatchReader,
+  type SseBatchReaderOptions,
 } from "./sse-batch-reader.js";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -19,7 +19,7 @@ const translate: FrameTranslator = (frame, out) => {
 };
 
 /** Every chunk read in order, then the end: the events and the failure's code. */
-function readAll(chunks: readonly Uint8Array[], options?: SseBatchesOptions) {
+function readAll(chunks: readonly Uint8Array[], options?: SseBatchReaderOptions) {
   const reader = new SseBatchReader(translate, options);
   const events: unknown[] = [];
   for (const chunk of [...chunks, undefined]) {
@@ -32,7 +32,7 @@ function readAll(chunks: readonly Uint8Array[], options?: SseBatchesOptions) {
 }
 
 /** `whole` split at every set of cut points gives the same result. */
-function sameForAnySplit(whole: Uint8Array, options?: SseBatchesOptions) {
+function sameForAnySplit(whole: Uint8Array, options?: SseBatchReaderOptions) {
   const expected = readAll([whole], options);
   fc.assert(
     fc.property(fc.uniqueArray(fc.integer({ min: 1, max: whole.length - 1 })), (cuts) => {

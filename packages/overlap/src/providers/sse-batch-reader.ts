@@ -1,5 +1,5 @@
 /**
- * The synchronous core of overlap's read of a provider's SSE body: one network chunk in, its
+ * The synchronous core of overlap's read of a provider's SSE body: one read's bytes in, its
  * events out (decoded, split into frames and translated in one pass, with no I/O).
  */
 
@@ -7,6 +7,7 @@ import { OverlapError } from "../errors.js";
 import { SseByteReader } from "../sse/sse-byte-reader.js";
 import type { SseFrame } from "../sse/sse-decoder.js";
 import type { StreamEvent } from "../stream/stream-event.js";
+import type { ChunkReader } from "./body-batches.js";
 import { streamCut } from "./provider-errors.js";
 
 /**
@@ -15,8 +16,8 @@ import { streamCut } from "./provider-errors.js";
  */
 export type FrameTranslator = (frame: SseFrame, out: StreamEvent[]) => boolean | undefined;
 
-/** Options of {@link SseBatchReader} (and of `sseBatches`). */
-export interface SseBatchesOptions {
+/** Options of {@link SseBatchReader}. */
+export interface SseBatchReaderOptions {
   /** The longest SSE event accepted, in characters (see `SseDecoderOptions.maxEventChars`). */
   maxEventChars?: number;
   /**
@@ -27,15 +28,15 @@ export interface SseBatchesOptions {
 }
 
 /**
- * The synchronous core of `sseBatches`: one network chunk in, its events out.
+ * The synchronous core of an SSE body's read (a `ChunkReader`): one read's bytes in, its events out.
  */
-export class SseBatchReader {
+export class SseBatchReader implements ChunkReader {
   #over = false;
   readonly #bytes: SseByteReader;
   readonly #translate: FrameTranslator;
   readonly #finish: (() => Iterable<StreamEvent>) | undefined;
 
-  constructor(translate: FrameTranslator, options: SseBatchesOptions = {}) {
+  constructor(translate: FrameTranslator, options: SseBatchReaderOptions = {}) {
     this.#bytes = new SseByteReader(
       options.maxEventChars === undefined ? {} : { maxEventChars: options.maxEventChars },
     );

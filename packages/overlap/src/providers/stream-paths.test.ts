@@ -1,15 +1,16 @@
 /**
- * The two ways an SDK adapter reads a response give the same events and the same errors:
- * overlap's reader (the default: the SDK sends the request, overlap splits the body, one array of
- * events per network chunk) and the SDK's own stream (`sdkStream: true`, the fallback), for
- * `anthropicModel`, `openaiChatModel` and `openaiResponsesModel`. Every response of the adapter's
+ * Overlap's read of a response gives the same events and the same errors as the SDK's own stream
+ * (the reference, `sdk-stream-reference.testkit.ts`; for Bedrock the SDK's event stream, which
+ * `bedrockModel` reads itself when the HTTP handler is not Node's): overlap's reader (the SDK
+ * sends the request, overlap splits the body, one array of events per read), for
+ * `anthropicModel`, `openaiChatModel`, `openaiResponsesModel` and `bedrockModel`. Every response of the adapter's
  * format among the real recordings (../shared/realstreams, or the directory
  * `OVERLAP_REALSTREAMS_DIR` names), delivered whole, byte by byte and in seeded random pieces,
  * plus the faults a server can produce: an error event mid-stream, malformed JSON, a cut body,
  * pings and frames without a name, an HTTP error before the stream. Overlap's reader runs twice:
  * on a web stream (any fetch) and straight from Node's socket (`nodeHttpFetch`, a real local HTTP
- * server writing the pieces, paced reads on and off). `geminiModel` has no SDK stream: its batches
- * flattened are its events one by one, the same on a web stream and straight from the socket.
+ * server writing the pieces, paced reads on and off). `geminiModel` has no SDK stream: its events
+ * are the same on a web stream and straight from the socket.
  */
 
 import { existsSync, readFileSync } from "node:fs";
@@ -29,10 +30,15 @@ import type { StreamEvent } from "../stream/stream-event.js";
 import { anthropicModel } from "./anthropic/anthropic.js";
 import { bedrockModel } from "./bedrock/bedrock.js";
 import { geminiModel } from "./google/google.js";
-import { createNodeHttpFetch } from "./node-http-fetch.js";
+import { createNodeHttpFetch } from "./node/node-http-fetch.js";
 import { openaiChatModel } from "./openai/openai.js";
 import { openaiResponsesModel } from "./openai/openai-responses.js";
 import { REALSTREAMS_DIR } from "./realstreams.testkit.js";
+import {
+  anthropicSdkReference,
+  chatSdkReference,
+  responsesSdkReference,
+} from "./sdk-stream-reference.testkit.js";
 
 /** Every recorded response body of a format (`anthropic`, `chat`, `responses`...), named. */
 function recordedBodies(format: string): Array<{ name: string; body: Uint8Array }> {
@@ -177,19 +183,19 @@ const REQUEST: ModelRequest = { messages: [{ role: "user", content: "hi" }], too
 /** A model of one adapter answering with these pieces, on one path. */
 type Make = (chunks: readonly Uint8Array[], path: Path, status?: number) => ModelClient;
 
-const anthropicOn: Make = (chunks, path, status) =>
-  anthropicModel({
-    client: clientAnswering(chunks, status, path),
-    model: "m",
-    sdkStream: path === "sdk",
-  });
+const anthropicOn: Make = (chunks, path, status) => {
+  const client = clientAnswering(chunks, status, path);
+  return path === "sdk"
+    ? anthropicSdkReference(client, "m")
+    : anthropicModel({ client, model: "m" });
+};
 
 /** The events one path yields, and how it failed (code and message), if it did. */
 async function readWith(model: ModelClient) {
   const events: StreamEvent[] = [];
   try {
-    for await (const event of model.stream(REQUEST, { signal: new AbortController().signal })) {
-      events.push(event);
+    for await (const batch of model.stream(REQUEST, { signal: new AbortController().signal })) {
+      events.push(...batch);
     }
     return { events, error: undefined };
   } catch (err) {
@@ -312,19 +318,11 @@ describe("anthropicModel reads a response the same way on both paths", () => {
       model: "m",
     });
     const batches: StreamEvent[][] = [];
-    for await (const batch of model.streamBatches!(REQUEST, {
-      signal: new AbortController().signal,
-    })) {
+    for await (const batch of model.stream(REQUEST, { signal: new AbortController().signal })) {
       batches.push([...batch]);
     }
     expect(batches.map((b) => b.length)).toEqual([1, 5]);
     expect(batches.flat()).toEqual((await read([encode(text)], "sdk")).events);
-    const fallback = anthropicModel({
-      client: clientAnswering([encode(text)]),
-      model: "m",
-      sdkStream: true,
-    });
-    expect(fallback.streamBatches).toBeUndefined();
   });
 });
 
@@ -335,8 +333,6 @@ function samePaths(
   make: Make,
   faults: ReadonlyArray<[string, string | Uint8Array]>,
   httpError: string,
-  /** The fallback has `streamBatches` too (one array per event): Bedrock's SDK stream. */
-  { fallbackBatches = false }: { fallbackBatches?: boolean } = {},
 ): void {
   describe(title, () => {
     const bodies = recordedBodies(format);
@@ -379,20 +375,17 @@ function samePaths(
         expect(await readWith(make([encode(httpError)], path, 400)), path).toEqual(sdk);
       }
     });
-    it("the default path yields one array per network chunk; the fallback has none", async () => {
+    it("overlap's reader yields one array per read", async () => {
       const [, fault] = faults[0]!;
       const whole = typeof fault === "string" ? encode(fault) : fault;
       const half = Math.floor(whole.length / 2);
       const model = make([whole.subarray(0, half), whole.subarray(half)], "reader");
       const batches: StreamEvent[][] = [];
-      for await (const batch of model.streamBatches!(REQUEST, {
-        signal: new AbortController().signal,
-      })) {
+      for await (const batch of model.stream(REQUEST, { signal: new AbortController().signal })) {
         batches.push([...batch]);
       }
       expect(batches.length).toBeGreaterThan(1);
       expect(batches.flat()).toEqual((await readWith(make([whole], "sdk"))).events);
-      if (!fallbackBatches) expect(make([whole], "sdk").streamBatches).toBeUndefined();
     });
   });
 }
@@ -430,12 +423,10 @@ const CHAT =
 samePaths(
   "openaiChatModel reads a response the same way on both paths",
   "chat",
-  (chunks, path, status) =>
-    openaiChatModel({
-      client: openaiAnswering(chunks, status, path),
-      model: "m",
-      sdkStream: path === "sdk",
-    }),
+  (chunks, path, status) => {
+    const client = openaiAnswering(chunks, status, path);
+    return path === "sdk" ? chatSdkReference(client, "m") : openaiChatModel({ client, model: "m" });
+  },
   [
     ["a whole response", CHAT],
     ["frames after [DONE] are skipped", `${CHAT}${data("{not json")}${chunk({ content: "late" })}`],
@@ -519,12 +510,12 @@ const RESPONSES = [
 samePaths(
   "openaiResponsesModel reads a response the same way on both paths",
   "responses",
-  (chunks, path, status) =>
-    openaiResponsesModel({
-      client: openaiAnswering(chunks, status, path),
-      model: "m",
-      sdkStream: path === "sdk",
-    }),
+  (chunks, path, status) => {
+    const client = openaiAnswering(chunks, status, path);
+    return path === "sdk"
+      ? responsesSdkReference(client, "m")
+      : openaiResponsesModel({ client, model: "m" });
+  },
   [
     ["a whole response", RESPONSES],
     [
@@ -542,7 +533,7 @@ samePaths(
   JSON.stringify({ error: { type: "invalid_request_error", message: "bad" } }),
 );
 
-describe("geminiModel gives the same events in batches and one by one, on both read paths", () => {
+describe("geminiModel gives the same events on both read paths", () => {
   const GEMINI = [
     { candidates: [{ content: { role: "model", parts: [{ text: "Hel" }] } }], responseId: "r1" },
     {
@@ -587,13 +578,13 @@ describe("geminiModel gives the same events in batches and one by one, on both r
     ["a body cut before its finishReason", GEMINI.slice(0, GEMINI.indexOf("\n\n") + 2)],
   ];
   for (const [what, text] of cases) {
-    it(`${what}: the batches flattened are the events`, async () => {
+    it(`${what}: the same events in any pieces, on both paths`, async () => {
       const one = await readWith(gemini([encode(text)]));
       for (const how of ["whole", "bytes", 5] as const) {
         const batches: StreamEvent[] = [];
         let error: { code?: string; message?: string } | undefined;
         try {
-          for await (const batch of gemini(pieces(encode(text), how)).streamBatches!(REQUEST, {
+          for await (const batch of gemini(pieces(encode(text), how)).stream(REQUEST, {
             signal: new AbortController().signal,
           })) {
             batches.push(...batch);
@@ -635,7 +626,11 @@ const bedrockOn = (chunks: readonly Uint8Array[], path: Path, status = 200): Mod
                     status === 200 ? "application/vnd.amazon.eventstream" : "application/json",
                   "x-amzn-requestid": "r1",
                 },
-                body: Readable.from(chunks.map((c) => Buffer.from(c))),
+                // An error's body stays a Node stream: the SDK reads it before any stream.
+                body:
+                  path === "sdk" && status === 200
+                    ? sdkOnlyBody(chunks)
+                    : Readable.from(chunks.map((c) => Buffer.from(c))),
               },
             }),
           } as never,
@@ -652,8 +647,30 @@ const bedrockOn = (chunks: readonly Uint8Array[], path: Path, status = 200): Mod
       { step: "build", name: "answerId" },
     );
   }
-  return bedrockModel({ client, modelId: "m", sdkStream: path === "sdk" });
+  return bedrockModel({ client, modelId: "m" });
 };
+
+/**
+ * A body as a handler other than Node's gives it (an async iterable, not a Node stream): the SDK's
+ * own event stream reads it, the reference of overlap's read.
+ */
+async function* sdkOnlyBody(chunks: readonly Uint8Array[]): AsyncGenerator<Uint8Array> {
+  for (const chunk of chunks) yield chunk;
+}
+
+/** Node's HTTP/2 handler, its bodies handed to the SDK's own event stream (see sdkOnlyBody). */
+function sdkOnlyHandler(inner: NodeHttp2Handler) {
+  return {
+    handle: async (request: never, options: never) => {
+      const result = await inner.handle(request, options);
+      const body = result.response.body as AsyncIterable<Uint8Array>;
+      result.response.body = (async function* () {
+        yield* body;
+      })();
+      return result;
+    },
+  } as unknown as NodeHttp2Handler;
+}
 const concat = (...parts: Uint8Array[]) => new Uint8Array(Buffer.concat(parts));
 const BEDROCK_START = awsEvent("messageStart", { role: "assistant", p: "abc" });
 const BEDROCK_TEXT = concat(
@@ -748,7 +765,6 @@ samePaths(
   bedrockOn,
   BEDROCK_FAULTS,
   JSON.stringify({ message: "The model is not ready." }),
-  { fallbackBatches: true },
 );
 
 describe("bedrockModel's own read: retries and the socket", () => {
@@ -757,7 +773,7 @@ describe("bedrockModel's own read: retries and the socket", () => {
       awsException("throttlingException", { message: "Too many requests" }),
       concat(BEDROCK_START, BEDROCK_TEXT, BEDROCK_STOP),
     ];
-    const read = async (sdkStream: boolean) => {
+    const read = async (sdkOnly: boolean) => {
       let calls = 0;
       const client = new BedrockRuntimeClient({
         region: "us-east-1",
@@ -769,12 +785,14 @@ describe("bedrockModel's own read: retries and the socket", () => {
               statusCode: 200,
               reason: "",
               headers: { "content-type": "application/vnd.amazon.eventstream" },
-              body: Readable.from([Buffer.from(answers[calls++] ?? new Uint8Array(0))]),
+              body: sdkOnly
+                ? sdkOnlyBody([answers[calls++] ?? new Uint8Array(0)])
+                : Readable.from([Buffer.from(answers[calls++] ?? new Uint8Array(0))]),
             },
           }),
         } as never,
       });
-      const result = await readWith(bedrockModel({ client, modelId: "m", sdkStream }));
+      const result = await readWith(bedrockModel({ client, modelId: "m" }));
       return { calls, result };
     };
     const sdk = await read(true);
@@ -783,20 +801,20 @@ describe("bedrockModel's own read: retries and the socket", () => {
     expect(await read(false)).toEqual(sdk);
   });
 
-  it("the default path yields one array per network chunk; the fallback one per event", async () => {
+  it("overlap's read yields one array per read, on a fake handler and over a socket", async () => {
     const half = BEDROCK_START.length + BEDROCK_TEXT.length;
     const batches: StreamEvent[][] = [];
     for await (const batch of bedrockOn(
       [bedrockWhole.subarray(0, half), bedrockWhole.subarray(half)],
       "reader",
-    ).streamBatches!(REQUEST, { signal: new AbortController().signal })) {
+    ).stream(REQUEST, { signal: new AbortController().signal })) {
       batches.push([...batch]);
     }
     expect(batches.length).toBeLessThanOrEqual(3);
     expect(batches.flat()).toEqual((await readWith(bedrockOn([bedrockWhole], "sdk"))).events);
     // Over a real socket (Node's HTTP handler) too.
     let overHttp = 0;
-    for await (const _ of bedrockOn([bedrockWhole], "node-unpaced").streamBatches!(REQUEST, {
+    for await (const _ of bedrockOn([bedrockWhole], "node-unpaced").stream(REQUEST, {
       signal: new AbortController().signal,
     }))
       overHttp++;
@@ -831,17 +849,16 @@ describe("bedrockModel over HTTP/2 (the SDK's default handler for Bedrock)", () 
     });
     await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
     const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const model = (sdkStream: boolean) =>
+    const model = (sdkOnly: boolean) =>
       bedrockModel({
         client: new BedrockRuntimeClient({
           region: "us-east-1",
           endpoint,
           credentials: { accessKeyId: "x", secretAccessKey: "x" },
-          requestHandler: new NodeHttp2Handler(),
+          requestHandler: sdkOnly ? sdkOnlyHandler(new NodeHttp2Handler()) : new NodeHttp2Handler(),
           maxAttempts: 1,
         }),
         modelId: "m",
-        sdkStream,
       });
     try {
       const sdk = await readWith(model(true));
@@ -850,7 +867,7 @@ describe("bedrockModel over HTTP/2 (the SDK's default handler for Bedrock)", () 
       expect(await readWith(model(false))).toEqual(sdk);
       // Read by overlap (one array per network chunk: the body came in two writes), not the SDK.
       let batches = 0;
-      for await (const _ of model(false).streamBatches!(REQUEST, {
+      for await (const _ of model(false).stream(REQUEST, {
         signal: new AbortController().signal,
       }))
         batches++;

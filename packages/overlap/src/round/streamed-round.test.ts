@@ -397,7 +397,7 @@ describe("interruption after every event index: every call answered, the convers
         const controller = new AbortController();
         const tools = shop();
         const head = events.slice(0, cut);
-        let source: AsyncIterable<StreamEvent>;
+        let source: AsyncIterable<readonly StreamEvent[]>;
         if (mode === "abort") {
           source = (async function* () {
             yield* replayEvents(head, { delayMs: 1 });

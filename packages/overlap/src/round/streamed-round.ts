@@ -142,7 +142,7 @@ export class StreamedRound {
   }
 
   /** Consumes the provider's neutral events and runs the round to its end. Never rejects. */
-  async relay(events: AsyncIterable<StreamEvent | readonly StreamEvent[]>): Promise<RoundResult> {
+  async relay(events: AsyncIterable<readonly StreamEvent[]>): Promise<RoundResult> {
     const signal = this.#options.signal;
     const cancel = () => this.#dispatcher.cancelAll("the response was cancelled");
     // A listener never fires for an abort that already happened: cancel now.
@@ -169,12 +169,10 @@ export class StreamedRound {
    * Reads the stream until message_stop, a failure, cancellation or a silence longer than the
    * idle timeout (a hung connection must not hang the round); returns the failure.
    */
-  async #consume(
-    events: AsyncIterable<StreamEvent | readonly StreamEvent[]>,
-  ): Promise<OverlapError | undefined> {
+  async #consume(events: AsyncIterable<readonly StreamEvent[]>): Promise<OverlapError | undefined> {
     const signal = this.#options.signal;
     const idleMs = timerDelay(this.#options.idleTimeoutMs ?? 120_000) ?? MAX_TIMER_MS;
-    let iterator: AsyncIterator<StreamEvent | readonly StreamEvent[]> | undefined;
+    let iterator: AsyncIterator<readonly StreamEvent[]> | undefined;
     let lastEventAt = Date.now();
     let timer: ReturnType<typeof setTimeout> | undefined;
     // Why the stream was left early (abort, idle), and the wait it must end at once. Each event's
@@ -205,13 +203,13 @@ export class StreamedRound {
         const source = iterator;
         const next =
           interruption ??
-          (await new Promise<
-            IteratorResult<StreamEvent | readonly StreamEvent[]> | typeof ABORTED | typeof IDLE
-          >((resolve, reject) => {
-            wake = resolve;
-            // It may lose to an interruption and settle later: then nobody listens.
-            source.next().then(resolve, reject);
-          }));
+          (await new Promise<IteratorResult<readonly StreamEvent[]> | typeof ABORTED | typeof IDLE>(
+            (resolve, reject) => {
+              wake = resolve;
+              // It may lose to an interruption and settle later: then nobody listens.
+              source.next().then(resolve, reject);
+            },
+          ));
         wake = undefined;
         if (next === ABORTED) return abortedError();
         if (next === IDLE) {
@@ -224,18 +222,11 @@ export class StreamedRound {
         if (signal?.aborted) return abortedError();
         if (next.done) return streamCut();
         lastEventAt = Date.now();
-        const value = next.value;
-        if (!isBatch(value)) {
-          this.#clock.event();
-          this.#push(value);
-          if (this.#streamError) return this.#streamError;
-          continue;
-        }
-        // A network chunk's events, in one synchronous pass; a sink or a tool may abort between.
-        // A call that starts in the chunk gets the event loop before the rest is read, so it
-        // begins its work (its ledger lookup, its I/O) while the model still writes, as with
-        // one event at a time. A block's deltas that came together are handled as one.
-        for (const event of joinDeltas(value)) {
+        // One read's events, in one synchronous pass; a sink or a tool may abort between. A
+        // call that starts in the read gets the event loop before the rest is handled, so it
+        // begins its work (its ledger lookup, its I/O) while the model still writes. A block's
+        // deltas that came together are handled as one.
+        for (const event of joinDeltas(next.value)) {
           if (this.#assembler.ended) break;
           if (signal?.aborted) return abortedError();
           this.#clock.event();
@@ -243,7 +234,7 @@ export class StreamedRound {
           if (this.#streamError) return this.#streamError;
           if (this.#started) {
             this.#started = false;
-            await new Promise<void>((resolve) => setImmediate(resolve));
+            await new Promise<void>(afterThisTurn);
             if (interruption === IDLE) break;
           }
         }
@@ -521,7 +512,6 @@ function describe(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** True for a network chunk's events (a client's `streamBatches`), false for one event. */
-function isBatch(value: StreamEvent | readonly StreamEvent[]): value is readonly StreamEvent[] {
-  return Array.isArray(value);
-}
+/** Runs `task` once this turn of the event loop is over (where there is no setImmediate, a timer). */
+const afterThisTurn: (task: () => void) => void =
+  typeof setImmediate === "function" ? (task) => setImmediate(task) : (task) => setTimeout(task, 0);

@@ -144,18 +144,21 @@ export interface ReplayOptions {
   failWith?: unknown;
 }
 
-/** Replays events as an async stream, with optional pacing. */
+/**
+ * Replays events as a model's stream, with optional pacing: each event in an array of its own,
+ * as if each came in a read of its own.
+ */
 export async function* replayEvents(
   events: readonly StreamEvent[],
   options: ReplayOptions = {},
-): AsyncGenerator<StreamEvent> {
+): AsyncGenerator<readonly StreamEvent[]> {
   for (let i = 0; i < events.length; i++) {
     const event = events[i]!;
     const delay =
       typeof options.delayMs === "function" ? options.delayMs(event, i) : (options.delayMs ?? 0);
     if (delay > 0) await sleep(delay, options.signal);
     if (options.signal?.aborted) throw abortError();
-    yield event;
+    yield [event];
   }
   if (options.failWith !== undefined) throw options.failWith;
 }

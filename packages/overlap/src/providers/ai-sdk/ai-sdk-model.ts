@@ -25,7 +25,6 @@ import type { ModelClient, ModelRequest } from "../../agent/model-client.js";
 import { OverlapError } from "../../errors.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
 import { describeError, providerError, streamCut } from "../provider-errors.js";
-import { readUnlessAborted } from "../read-model-stream.js";
 import { retryDelayMs, sleepUnlessAborted } from "../retry-before-stream.js";
 import { toLanguageModelV3Prompt, toLanguageModelV3Tools } from "./ai-sdk-prompt.js";
 import { AiSdkStreamTranslator } from "./ai-sdk-stream-translator.js";
@@ -81,7 +80,7 @@ export function aiSdkModel(model: LanguageModelV3, options: AiSdkModelOptions = 
   return {
     label: options.label ?? model.modelId,
     stream: (request, { signal }) =>
-      aiSdkEventStream(model, request, options, signal, remember, lookup),
+      aiSdkBatches(model, request, options, signal, remember, lookup),
   };
 }
 
@@ -111,14 +110,15 @@ export function reasoningKeyOf(provider: string): string {
   return key === "amazon-bedrock" ? "bedrock" : key;
 }
 
-async function* aiSdkEventStream(
+/** The parts of one `doStream`, translated: one array of events per read of its stream. */
+async function* aiSdkBatches(
   model: LanguageModelV3,
   request: ModelRequest,
   options: AiSdkModelOptions,
   signal: AbortSignal,
   remember: (callId: string, metadata: SharedV3ProviderMetadata) => void,
   lookup: (callId: string) => SharedV3ProviderMetadata | undefined,
-): AsyncGenerator<StreamEvent> {
+): AsyncGenerator<StreamEvent[]> {
   const call = { ...aiSdkCallOptions(model, request, options, lookup), abortSignal: signal };
   const stream = await open(model, call, options.maxRetries ?? 2, signal);
   if (!stream) return; // aborted
@@ -126,10 +126,17 @@ async function* aiSdkEventStream(
   const translator = new AiSdkStreamTranslator({ model: model.modelId, onCallMetadata: remember });
   try {
     for (;;) {
-      const chunk = await readUnlessAborted(reader, signal);
-      if (!chunk) return; // aborted
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        chunk = await reader.read();
+      } catch (err) {
+        if (signal.aborted) return;
+        throw streamCut(err);
+      }
+      if (signal.aborted) return;
       if (chunk.done) break;
-      yield* translator.push(chunk.value);
+      const events = translator.push(chunk.value);
+      if (events.length > 0) yield events;
       if (translator.failed) return; // an error part: the round repairs
     }
   } finally {

@@ -155,9 +155,10 @@ function timedModel(model: ModelClient, log: TimedEvent[]): ModelClient {
       const first = ++requests === 1;
       const events = model.stream(request, options);
       return (async function* () {
-        for await (const event of events) {
-          if (first) log.push({ at: performance.now(), event });
-          yield event;
+        for await (const batch of events) {
+          const at = performance.now();
+          if (first) for (const event of batch) log.push({ at, event });
+          yield batch;
         }
       })();
     },

@@ -9,20 +9,18 @@ import Anthropic from "@anthropic-ai/sdk";
 import type { ModelClient, ModelRequest } from "../../agent/model-client.js";
 import type { SseFrame } from "../../sse/sse-decoder.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
-import { nodeHttpFetch } from "../node-http-fetch.js";
-import { withoutResponsesData } from "../openai/responses-input.js";
-import { responseBatches, sdkEventStream, streamErrorEvent } from "../sdk-stream.js";
-import { eachEvent } from "../sse-batches.js";
+import { sdkResponse, streamErrorEvent } from "../sdk-errors.js";
+import { sseModel } from "../sse-model.js";
+import { withoutResponsesData } from "../without-responses-data.js";
 import { messagesForClaude } from "./messages-for-claude.js";
 import { parseDeltaData } from "./parse-delta-data.js";
 
 /** Options of {@link anthropicModel}. */
 export interface AnthropicModelOptions {
   /**
-   * A configured client; by default one is made from the environment (key, base URL) with
-   * `fetch: nodeHttpFetch`, so that overlap reads the response straight from the socket, in
-   * paced reads on a fast stream (see `nodeHttpFetch`). Give your own client that fetch for the
-   * same read; with any other fetch the response is read through its web stream.
+   * A configured client; by default one is made from the environment (key, base URL). The SDK
+   * sends the request; overlap reads the response's body through its web stream, or straight
+   * from the socket when the client's fetch is `nodeHttpFetch` (`overlap-runtime/node`).
    */
   client?: Anthropic;
   /** The model id. */
@@ -51,14 +49,6 @@ export interface AnthropicModelOptions {
    */
   eagerInputStreaming?: boolean;
   /**
-   * Read the response through the SDK's own stream (one async step per event) instead of
-   * overlap's reader (default false). Overlap's reader takes the SDK's raw `Response` (the SDK
-   * still builds, signs and sends the request, retries and reports errors before the stream) and
-   * turns each network chunk into events in one synchronous pass, with the same events and
-   * errors; the round then awaits once per chunk. Set it to rule the reader out when diagnosing.
-   */
-  sdkStream?: boolean;
-  /**
    * Tools Anthropic runs itself (`{ type: "web_search_20250305", name: "web_search" }`, code
    * execution, web fetch...), sent after the executor's tools in every request. Their calls and
    * results come back as `server_tool_use` and result blocks (shown as `server-tool` events,
@@ -69,41 +59,19 @@ export interface AnthropicModelOptions {
 
 /** A ModelClient for Claude (or any server speaking the Messages API, like overlap-sim). */
 export function anthropicModel(options: AnthropicModelOptions): ModelClient {
-  const client = options.client ?? new Anthropic({ fetch: nodeHttpFetch });
+  const client = options.client ?? new Anthropic();
   const body = (request: ModelRequest) => ({
     ...options.params,
     ...anthropicParams(request, options),
     stream: true as const,
   });
-  if (options.sdkStream) {
-    return {
-      label: options.model,
-      provider: "anthropic",
-      stream(request: ModelRequest, { signal }) {
-        return sdkEventStream(
-          async () =>
-            client.messages.create(body(request), { signal }) as unknown as Promise<
-              AsyncIterable<StreamEvent>
-            >,
-          (event) => [event],
-          () => [],
-          signal,
-        );
-      },
-    };
-  }
-  const batches = (request: ModelRequest, signal: AbortSignal) =>
-    responseBatches(
-      () => client.messages.create(body(request), { signal }).asResponse(),
-      messagesFrame,
-      signal,
-    );
-  return {
+  return sseModel({
     label: options.model,
     provider: "anthropic",
-    stream: (request, { signal }) => eachEvent(batches(request, signal)),
-    streamBatches: (request, { signal }) => batches(request, signal),
-  };
+    send: (request, signal) =>
+      sdkResponse(() => client.messages.create(body(request), { signal }).asResponse(), signal),
+    translation: () => ({ frame: messagesFrame }),
+  });
 }
 
 /**
@@ -156,11 +124,3 @@ function eagerInput(tool: Anthropic.ToolUnion): Anthropic.ToolUnion {
   if (!custom || tool.eager_input_streaming !== undefined) return tool;
   return { ...tool, eager_input_streaming: true };
 }
-
-export {
-  createNodeHttpFetch,
-  DEFAULT_MIN_READ_INTERVAL_MS,
-  incomingBodyOf,
-  type NodeHttpFetchOptions,
-  nodeHttpFetch,
-} from "../node-http-fetch.js";

@@ -15,7 +15,6 @@ import { appendUserText } from "../../agent/repair-conversation.js";
 import { runAgentTurn } from "../../agent/run-agent-turn.js";
 import { validateConversation } from "../../agent/validate-conversation.js";
 import type { Message } from "../../stream/message.js";
-import type { StreamEvent } from "../../stream/stream-event.js";
 import { defineTool } from "../../tools/define-tool.js";
 import { ToolExecutor } from "../../tools/tool-executor.js";
 import { anthropicModel } from "./anthropic.js";
@@ -55,11 +54,13 @@ function observedModel(sim: SimServer, eagerInputStreaming?: boolean) {
   });
   const model: ModelClient = {
     async *stream(request, options) {
-      for await (const event of inner.stream(request, options) as AsyncIterable<StreamEvent>) {
-        if (event.type === "content_block_delta" && event.delta.type === "input_json_delta") {
-          inputDeltas.push({ index: event.index, text: event.delta.partial_json });
+      for await (const batch of inner.stream(request, options)) {
+        for (const event of batch) {
+          if (event.type === "content_block_delta" && event.delta.type === "input_json_delta") {
+            inputDeltas.push({ index: event.index, text: event.delta.partial_json });
+          }
         }
-        yield event;
+        yield batch;
       }
     },
   };

@@ -6,10 +6,9 @@
  *
  * The SDK signs and sends the request (with its retries and its errors before the stream); when
  * its HTTP handler is Node's, overlap reads the response's event stream itself
- * (`EventStreamBatchReader`: the binary messages of each network chunk decoded and translated in
- * one synchronous pass, one array of events per chunk through `streamBatches`), the same events
- * and failures as the SDK's own event stream, which `sdkStream: true` (or any other handler) reads
- * instead.
+ * (`EventStreamBatchReader`: the binary messages of each read decoded and translated in one
+ * synchronous pass, one array of events per read), the same events and failures as the SDK's own
+ * event stream, which any other handler (a browser's or an edge runtime's fetch) reads instead.
  *
  * Without a `client`, one is made with the SDK's usual chains: the region from `region` or the
  * environment / shared config (`AWS_REGION`, profiles), credentials from the default provider
@@ -36,9 +35,8 @@ import {
 import type { ModelClient, ModelRequest } from "../../agent/model-client.js";
 import { OverlapError } from "../../errors.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
-import { incomingBatches } from "../incoming-batches.js";
+import { incomingBatches } from "../node/incoming-batches.js";
 import { providerError, streamCut } from "../provider-errors.js";
-import { eachEvent } from "../sse-batches.js";
 import { type BedrockRequestOptions, converseStreamInput } from "./bedrock-request.js";
 import { BEDROCK_STREAM_EXCEPTIONS, BedrockStreamTranslator } from "./bedrock-stream-translator.js";
 import {
@@ -70,13 +68,6 @@ export interface BedrockModelOptions {
    * `bedrock_tool_result` blocks (shown, never run here).
    */
   providerTools?: BedrockRequestOptions["providerTools"];
-  /**
-   * Read the response through the SDK's own event stream (one async step and a schema walk per
-   * event) instead of overlap's read of the body (the default when the SDK's HTTP handler is
-   * Node's: the event stream's messages decoded in one synchronous pass per network chunk, the
-   * same events and failures). Default false.
-   */
-  sdkStream?: boolean;
 }
 
 /** A ModelClient for Amazon Bedrock's Converse API (or a server speaking it, like overlap-sim). */
@@ -86,8 +77,7 @@ export function bedrockModel(options: BedrockModelOptions): ModelClient {
   return {
     label: options.modelId,
     provider: "aws.bedrock",
-    stream: (request, { signal }) => eachEvent(bedrockBatches(client, request, options, signal)),
-    streamBatches: (request, { signal }) => bedrockBatches(client, request, options, signal),
+    stream: (request, { signal }) => bedrockBatches(client, request, options, signal),
   };
 }
 
@@ -112,14 +102,12 @@ async function* bedrockBatches(
   try {
     const command = new ConverseStreamCommand(converseStreamInput(request, options));
     let body: { stream: Readable; first: Uint8Array } | undefined;
-    if (!options.sdkStream) {
-      command.middlewareStack.add(
-        takeNodeBody((stream, first) => {
-          body = { stream, first };
-        }),
-        TAKE_BODY,
-      );
-    }
+    command.middlewareStack.add(
+      takeNodeBody((stream, first) => {
+        body = { stream, first };
+      }),
+      TAKE_BODY,
+    );
     let response: ConverseStreamCommandOutput;
     try {
       response = await client.send(command, { abortSignal: controller.signal });

@@ -17,7 +17,7 @@
 
 import { OverlapError } from "../../errors.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
-import type { ChunkReader } from "../incoming-batches.js";
+import type { ChunkReader } from "../body-batches.js";
 import { streamCut } from "../provider-errors.js";
 import {
   BEDROCK_STREAM_EXCEPTIONS,

@@ -275,9 +275,9 @@ function fakeFetch(responses: Array<() => Response>, sent: Sent[] = []): typeof 
   };
 }
 
-async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
+async function collect(batches: AsyncIterable<readonly StreamEvent[]>): Promise<StreamEvent[]> {
   const out: StreamEvent[] = [];
-  for await (const event of events) out.push(event);
+  for await (const batch of batches) out.push(...batch);
   return out;
 }
 
@@ -498,9 +498,11 @@ describe("geminiModel over fetch", () => {
       fetch: fakeFetch([() => new Response(body)]),
     });
     const events: StreamEvent[] = [];
-    for await (const event of model.stream(REQUEST, { signal: controller.signal })) {
-      events.push(event);
-      if (event.type === "content_block_delta") controller.abort();
+    for await (const batch of model.stream(REQUEST, { signal: controller.signal })) {
+      for (const event of batch) {
+        events.push(event);
+        if (event.type === "content_block_delta") controller.abort();
+      }
     }
     expect(events.at(-1)?.type).toBe("content_block_delta");
     expect(cancelled).toBe(true);
@@ -545,7 +547,8 @@ describe("geminiModel over fetch", () => {
       });
       const events: StreamEvent[] = [];
       const error = await (async () => {
-        for await (const event of model.stream(REQUEST, { signal: signal() })) events.push(event);
+        for await (const batch of model.stream(REQUEST, { signal: signal() }))
+          events.push(...batch);
       })().catch((e: unknown) => e);
       expect(error, `one line: ${oneLine}`).toBeInstanceOf(OverlapError);
       expect(error).toMatchObject({ code: "limit_exceeded", details: { limit: 20_000 } });

@@ -6,9 +6,9 @@
  * whole, so it is complete on arrival and dispatched at once.
  *
  * No SDK: the official `@google/genai` needs Node 22, and this library supports Node 20. The
- * request goes through `nodeHttpFetch` (or the fetch given), whose response is read straight from
- * the socket as the other SSE adapters read theirs (`sseBatches`); another fetch's body is read
- * through its web stream.
+ * request goes through the global `fetch` (or the fetch given) and its body is read as the other
+ * SSE adapters read theirs (`bodyBatches`: through its web stream, or straight from the socket
+ * when the fetch is `nodeHttpFetch` of `overlap-runtime/node`).
  *
  * Typed failures, as the other adapters: a non-2xx answer before the stream throws
  * `provider_error` with the API's own message and status (after up to `maxRetries` retries for
@@ -20,12 +20,10 @@
 
 import type { ModelClient, ModelRequest } from "../../agent/model-client.js";
 import { OverlapError } from "../../errors.js";
-import type { StreamEvent } from "../../stream/stream-event.js";
-import { incomingBodyOf, nodeHttpFetch } from "../node-http-fetch.js";
 import { httpProviderError, providerError, streamCut } from "../provider-errors.js";
 import { retryDelayMs, sleepUnlessAborted } from "../retry-before-stream.js";
 import type { FrameTranslator } from "../sse-batch-reader.js";
-import { eachEvent, sseBatches } from "../sse-batches.js";
+import { sseModel } from "../sse-model.js";
 import { type GeminiChunk, GeminiChunkTranslator } from "./gemini-chunk-translator.js";
 import { type GeminiRequestOptions, geminiRequestBody } from "./gemini-request.js";
 
@@ -49,8 +47,8 @@ export interface GeminiModelOptions {
    */
   providerTools?: GeminiRequestOptions["providerTools"];
   /**
-   * The fetch to use; default `nodeHttpFetch` (exported by `overlap-runtime/anthropic` and
-   * `/openai`): a fast stream's socket is read at most every 4 ms, many frames a read.
+   * The fetch to use; default the global `fetch`. `nodeHttpFetch` (`overlap-runtime/node`) reads
+   * the response straight from the socket, a fast stream's socket at most every 4 ms.
    */
   fetch?: typeof fetch;
   /** Extra request headers. */
@@ -70,18 +68,26 @@ export interface GeminiModelOptions {
 export const GEMINI_BASE_URL = "https://generativelanguage.googleapis.com";
 
 /**
- * A ModelClient for Gemini (or any server speaking its API, like overlap-sim). The body is read
- * here (there is no SDK stream to fall back to): each network chunk's frames are parsed and
- * translated in one synchronous pass and handed over as one array (`streamBatches`), so the round
- * awaits once per chunk; `stream` gives the same events one by one.
+ * A ModelClient for Gemini (or any server speaking its API, like overlap-sim). Each read of the
+ * body has its frames parsed and translated in one synchronous pass and handed over as one array.
  */
 export function geminiModel(options: GeminiModelOptions): ModelClient {
-  return {
+  return sseModel({
     label: options.model.replace(/^models\//, ""),
     provider: "gcp.gemini",
-    stream: (request, { signal }) => eachEvent(geminiBatches(request, options, signal)),
-    streamBatches: (request, { signal }) => geminiBatches(request, options, signal),
-  };
+    send: (request, signal) => open(request, options, signal),
+    translation: () => {
+      const translator = new GeminiChunkTranslator();
+      return {
+        frame: geminiFrame(translator),
+        finish: () => {
+          if (!translator.finished) throw streamCut(undefined, "ended before a finishReason");
+          return translator.end();
+        },
+      };
+    },
+    ...(options.maxEventChars === undefined ? {} : { maxEventChars: options.maxEventChars }),
+  });
 }
 
 /** The streaming endpoint of a model. */
@@ -89,29 +95,6 @@ export function geminiStreamUrl(options: Pick<GeminiModelOptions, "model" | "bas
   const base = (options.baseUrl ?? GEMINI_BASE_URL).replace(/\/+$/, "");
   const model = options.model.replace(/^models\//, "");
   return `${base}/v1beta/models/${encodeURIComponent(model)}:streamGenerateContent?alt=sse`;
-}
-
-function geminiBatches(
-  request: ModelRequest,
-  options: GeminiModelOptions,
-  signal: AbortSignal,
-): AsyncGenerator<StreamEvent[]> {
-  const translator = new GeminiChunkTranslator();
-  const body = async () => {
-    const response = await open(request, options, signal);
-    if (!response) return undefined; // aborted
-    const incoming = incomingBodyOf(response);
-    if (incoming) return incoming;
-    if (!response.body) throw streamCut(undefined, "had no body");
-    return response.body;
-  };
-  return sseBatches(body, geminiFrame(translator), signal, {
-    ...(options.maxEventChars === undefined ? {} : { maxEventChars: options.maxEventChars }),
-    finish: () => {
-      if (!translator.finished) throw streamCut(undefined, "ended before a finishReason");
-      return translator.end();
-    },
-  });
 }
 
 /**
@@ -140,7 +123,8 @@ async function open(
   options: GeminiModelOptions,
   signal: AbortSignal,
 ): Promise<Response | undefined> {
-  const fetchFn = options.fetch ?? nodeHttpFetch;
+  // Looked up per request, and called as a plain function (some runtimes refuse another `this`).
+  const fetchFn = options.fetch ?? ((input: string, init: RequestInit) => fetch(input, init));
   const env = globalThis.process?.env ?? {};
   const apiKey = options.apiKey ?? env.GEMINI_API_KEY ?? env.GOOGLE_API_KEY;
   const init: RequestInit = {

@@ -10,7 +10,7 @@
 import OpenAI from "openai";
 import type { SseFrame } from "../../sse/sse-decoder.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
-import { sentErrorEvent } from "../sdk-stream.js";
+import { sentErrorEvent } from "../sdk-errors.js";
 import type { FrameTranslator } from "../sse-batch-reader.js";
 
 /**

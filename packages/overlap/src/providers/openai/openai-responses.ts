@@ -16,9 +16,8 @@ import type {
   Tool,
 } from "openai/resources/responses/responses";
 import type { ModelClient, ModelRequest } from "../../agent/model-client.js";
-import { nodeHttpFetch } from "../node-http-fetch.js";
-import { responseBatches, sdkEventStream } from "../sdk-stream.js";
-import { eachEvent } from "../sse-batches.js";
+import { sdkResponse } from "../sdk-errors.js";
+import { sseModel } from "../sse-model.js";
 import { openaiFrames } from "./openai-frames.js";
 import {
   ResponsesEventTranslator,
@@ -29,10 +28,9 @@ import { toResponsesInput } from "./responses-input.js";
 /** Options of {@link openaiResponsesModel}. */
 export interface OpenAIResponsesModelOptions {
   /**
-   * A configured client; by default one is made from the environment (key, base URL) with
-   * `fetch: nodeHttpFetch`, so that overlap reads the response straight from the socket, in
-   * paced reads on a fast stream (see `nodeHttpFetch`). Give your own client that fetch for the
-   * same read; with any other fetch the response is read through its web stream.
+   * A configured client; by default one is made from the environment (key, base URL). The SDK
+   * sends the request; overlap reads the response's body through its web stream, or straight
+   * from the socket when the client's fetch is `nodeHttpFetch` (`overlap-runtime/node`).
    */
   client?: OpenAI;
   model: string;
@@ -55,48 +53,28 @@ export interface OpenAIResponsesModelOptions {
    * overlap: their calls are kept the same way, but nothing answers them.
    */
   providerTools?: readonly Tool[];
-  /**
-   * Read the response through the SDK's own stream (one async step per event) instead of
-   * overlap's reader (default false); the same as `OpenAIChatModelOptions.sdkStream`.
-   */
-  sdkStream?: boolean;
 }
 
 /** A ModelClient for the OpenAI Responses API (or a server speaking it, like overlap-sim). */
 export function openaiResponsesModel(options: OpenAIResponsesModelOptions): ModelClient {
-  const client = options.client ?? new OpenAI({ fetch: nodeHttpFetch });
-  const send = (request: ModelRequest, signal: AbortSignal) =>
-    client.responses.create({ ...responsesParams(request, options), stream: true }, { signal });
-  if (options.sdkStream) {
-    return {
-      label: options.model,
-      provider: "openai",
-      stream(request: ModelRequest, { signal }) {
-        const translator = new ResponsesEventTranslator();
-        return sdkEventStream(
-          async () => send(request, signal),
-          (event) => translator.push(event as ResponsesStreamEvent),
-          () => translator.end(),
-          signal,
-        );
-      },
-    };
-  }
-  const batches = (request: ModelRequest, signal: AbortSignal) => {
-    const translator = new ResponsesEventTranslator();
-    return responseBatches(
-      () => send(request, signal).asResponse(),
-      openaiFrames((event) => translator.push(event as ResponsesStreamEvent)),
-      signal,
-      { finish: () => translator.end() },
-    );
-  };
-  return {
+  const client = options.client ?? new OpenAI();
+  const body = (request: ModelRequest) => ({
+    ...responsesParams(request, options),
+    stream: true as const,
+  });
+  return sseModel({
     label: options.model,
     provider: "openai",
-    stream: (request, { signal }) => eachEvent(batches(request, signal)),
-    streamBatches: (request, { signal }) => batches(request, signal),
-  };
+    send: (request, signal) =>
+      sdkResponse(() => client.responses.create(body(request), { signal }).asResponse(), signal),
+    translation: () => {
+      const translator = new ResponsesEventTranslator();
+      return {
+        frame: openaiFrames((event) => translator.push(event as ResponsesStreamEvent)),
+        finish: () => translator.end(),
+      };
+    },
+  });
 }
 
 /** The Responses API request body for a neutral request (without `stream`). */

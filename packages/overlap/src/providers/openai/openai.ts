@@ -8,9 +8,8 @@
 import OpenAI from "openai";
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
 import type { ModelClient, ModelRequest } from "../../agent/model-client.js";
-import { nodeHttpFetch } from "../node-http-fetch.js";
-import { responseBatches, sdkEventStream } from "../sdk-stream.js";
-import { eachEvent } from "../sse-batches.js";
+import { sdkResponse } from "../sdk-errors.js";
+import { sseModel } from "../sse-model.js";
 import { type ChatChunk, ChatChunkTranslator } from "./chat-chunk-translator.js";
 import { toChatMessages } from "./chat-messages.js";
 import { openaiFrames } from "./openai-frames.js";
@@ -18,10 +17,9 @@ import { openaiFrames } from "./openai-frames.js";
 /** Options of {@link openaiChatModel}. */
 export interface OpenAIChatModelOptions {
   /**
-   * A configured client; by default one is made from the environment (key, base URL) with
-   * `fetch: nodeHttpFetch`, so that overlap reads the response straight from the socket, in
-   * paced reads on a fast stream (see `nodeHttpFetch`). Give your own client that fetch for the
-   * same read; with any other fetch the response is read through its web stream.
+   * A configured client; by default one is made from the environment (key, base URL). The SDK
+   * sends the request; overlap reads the response's body through its web stream, or straight
+   * from the socket when the client's fetch is `nodeHttpFetch` (`overlap-runtime/node`).
    */
   client?: OpenAI;
   model: string;
@@ -33,50 +31,27 @@ export interface OpenAIChatModelOptions {
   includeUsage?: boolean;
   /** Extra request parameters (temperature, parallel_tool_calls...). */
   params?: Record<string, unknown>;
-  /**
-   * Read the response through the SDK's own stream (one async step per chunk) instead of
-   * overlap's reader (default false). Overlap's reader takes the SDK's raw `Response` (the SDK
-   * still builds, signs and sends the request, retries and reports errors before the stream) and
-   * turns each network chunk into events in one synchronous pass, with the same events and
-   * errors; the round then awaits once per network chunk. Set it to rule the reader out when
-   * diagnosing.
-   */
-  sdkStream?: boolean;
 }
 
 /** A ModelClient for an OpenAI-compatible Chat Completions server. */
 export function openaiChatModel(options: OpenAIChatModelOptions): ModelClient {
-  const client = options.client ?? new OpenAI({ fetch: nodeHttpFetch });
-  if (options.sdkStream) {
-    return {
-      label: options.model,
-      provider: "openai",
-      stream(request: ModelRequest, { signal }) {
-        const translator = new ChatChunkTranslator();
-        return sdkEventStream(
-          async () => client.chat.completions.create(chatParams(request, options), { signal }),
-          (chunk) => translator.push(chunk as ChatChunk),
-          () => translator.end(),
-          signal,
-        );
-      },
-    };
-  }
-  const batches = (request: ModelRequest, signal: AbortSignal) => {
-    const translator = new ChatChunkTranslator();
-    return responseBatches(
-      () => client.chat.completions.create(chatParams(request, options), { signal }).asResponse(),
-      openaiFrames((chunk) => translator.push(chunk as ChatChunk)),
-      signal,
-      { finish: () => translator.end() },
-    );
-  };
-  return {
+  const client = options.client ?? new OpenAI();
+  return sseModel({
     label: options.model,
     provider: "openai",
-    stream: (request, { signal }) => eachEvent(batches(request, signal)),
-    streamBatches: (request, { signal }) => batches(request, signal),
-  };
+    send: (request, signal) =>
+      sdkResponse(
+        () => client.chat.completions.create(chatParams(request, options), { signal }).asResponse(),
+        signal,
+      ),
+    translation: () => {
+      const translator = new ChatChunkTranslator();
+      return {
+        frame: openaiFrames((chunk) => translator.push(chunk as ChatChunk)),
+        finish: () => translator.end(),
+      };
+    },
+  });
 }
 
 /** The Chat Completions request body for a neutral request. */
@@ -102,13 +77,6 @@ export function chatParams(
   return params;
 }
 
-export {
-  createNodeHttpFetch,
-  DEFAULT_MIN_READ_INTERVAL_MS,
-  incomingBodyOf,
-  type NodeHttpFetchOptions,
-  nodeHttpFetch,
-} from "../node-http-fetch.js";
 export { type ChatChunk, ChatChunkTranslator } from "./chat-chunk-translator.js";
 export { toChatMessages } from "./chat-messages.js";
 export {

@@ -7,10 +7,11 @@ import { toLanguageModelV3Prompt } from "../ai-sdk/ai-sdk-prompt.js";
 import { anthropicParams } from "../anthropic/anthropic.js";
 import { toConverseMessages } from "../bedrock/bedrock-request.js";
 import { toGeminiContents } from "../google/gemini-request.js";
+import { withoutResponsesData } from "../without-responses-data.js";
 import { toChatMessages } from "./chat-messages.js";
 import { responsesParams } from "./openai-responses.js";
 import { ResponsesEventTranslator, type ResponsesItem } from "./responses-event-translator.js";
-import { toResponsesInput, withoutResponsesData } from "./responses-input.js";
+import { toResponsesInput } from "./responses-input.js";
 
 const REASONING_ITEM = {
   id: "rs_01",

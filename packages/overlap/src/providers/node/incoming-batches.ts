@@ -8,20 +8,10 @@
  */
 
 import type { Readable } from "node:stream";
-import type { OverlapError } from "../errors.js";
-import type { StreamEvent } from "../stream/stream-event.js";
-import { streamCut } from "./provider-errors.js";
-
-/**
- * The synchronous core of a body's read: one chunk of bytes in (`undefined`: the body ended), its
- * events out, and the failure that ends the stream after them (`SseBatchReader` for SSE bodies,
- * `EventStreamBatchReader` for AWS event streams).
- */
-export interface ChunkReader {
-  read(bytes: Uint8Array | undefined): { events: StreamEvent[]; failure?: OverlapError };
-  /** True once the stream is over: its end marker or an error the provider sent. */
-  readonly over: boolean;
-}
+import type { OverlapError } from "../../errors.js";
+import type { StreamEvent } from "../../stream/stream-event.js";
+import type { ChunkReader } from "../body-batches.js";
+import { streamCut } from "../provider-errors.js";
 
 /**
  * Events not yet taken by the round beyond which the body is paused until it takes them: a

@@ -2,11 +2,11 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { OverlapError } from "../errors.js";
-import type { StreamEvent } from "../stream/stream-event.js";
+import { OverlapError } from "../../errors.js";
+import type { StreamEvent } from "../../stream/stream-event.js";
+import { type FrameTranslator, SseBatchReader } from "../sse-batch-reader.js";
 import { incomingBatches } from "./incoming-batches.js";
 import { createNodeHttpFetch, incomingBodyOf } from "./node-http-fetch.js";
-import { type FrameTranslator, SseBatchReader } from "./sse-batch-reader.js";
 
 /** Each frame's data is `{"n": k}`; `event: end` ends the stream. */
 const translate: FrameTranslator = (frame, out) => {

@@ -2,9 +2,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from "node:net";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { StreamEvent } from "../stream/stream-event.js";
+import type { StreamEvent } from "../../stream/stream-event.js";
+import { bodyBatches } from "../body-batches.js";
+import { type FrameTranslator, SseBatchReader } from "../sse-batch-reader.js";
 import { createNodeHttpFetch, incomingBodyOf, nodeHttpFetch } from "./node-http-fetch.js";
-import { sseBatches } from "./sse-batches.js";
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => unknown;
 
@@ -41,17 +42,16 @@ afterAll(() => {
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 const frame = (n: number) => `event: tick\ndata: {"type":"tick","n":${n}}\n\n`;
 
+/** Each frame's data is the event. */
+const tick: FrameTranslator = (f, out) => {
+  out.push(JSON.parse(f.data) as StreamEvent);
+  return undefined;
+};
+
 /** Every event of a response read by overlap's reader, in batches. */
 async function batchesOf(response: Response, signal = new AbortController().signal) {
   const batches: StreamEvent[][] = [];
-  const reader = sseBatches(
-    async () => incomingBodyOf(response) ?? response.body ?? undefined,
-    (f, out) => {
-      out.push(JSON.parse(f.data) as StreamEvent);
-      return undefined;
-    },
-    signal,
-  );
+  const reader = bodyBatches(async () => response, new SseBatchReader(tick), signal);
   for await (const batch of reader) batches.push([...batch]);
   return batches;
 }
@@ -220,6 +220,38 @@ describe("overlap's reader straight from the socket", () => {
     );
   });
 
+  it("keeps up with a trickle of small writes: what waited while a read was held goes on at once", async () => {
+    // One frame a millisecond, each its own write: faster than one per interval, so every read
+    // is held; the frames gathered meanwhile must all come at the interval's end, not one per
+    // interval (which would fall ever further behind the writer).
+    const frames = 400;
+    let lastWriteAt = 0;
+    handler = async (_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      for (let n = 0; n < frames; n++) {
+        await sleep(1);
+        res.write(frame(n));
+      }
+      lastWriteAt = performance.now();
+      await sleep(200);
+      res.end();
+    };
+    const response = await createNodeHttpFetch({ minReadIntervalMs: 4 })(`${origin}/trickle`);
+    let lastEventAt = 0;
+    let seen = 0;
+    for await (const batch of bodyBatches(
+      async () => response,
+      new SseBatchReader(tick),
+      new AbortController().signal,
+    )) {
+      seen += batch.length;
+      if (seen === frames) lastEventAt = performance.now();
+    }
+    expect(seen).toBe(frames);
+    // The last frame is read within a few intervals of its write (before the fix: seconds later).
+    expect(lastEventAt - lastWriteAt).toBeLessThan(100);
+  });
+
   it("holds a stalled reader's events without losing any: the body waits, then all come in order", async () => {
     const frames = 10_000;
     handler = (_req, res) => {
@@ -230,12 +262,10 @@ describe("overlap's reader straight from the socket", () => {
     const response = await nodeHttpFetch(`${origin}/burst`);
     await sleep(100);
     const seen: number[] = [];
-    const reader = sseBatches(
-      async () => incomingBodyOf(response),
-      (f, out) => {
-        out.push(JSON.parse(f.data) as StreamEvent);
-        return undefined;
-      },
+    expect(incomingBodyOf(response)).toBeDefined();
+    const reader = bodyBatches(
+      async () => response,
+      new SseBatchReader(tick),
       new AbortController().signal,
     );
     for await (const batch of reader) {

@@ -1,17 +1,13 @@
 /**
- * What both provider adapters share: turning an official SDK's request + stream into neutral
- * events with typed failures. Failures before the stream (HTTP 4xx/5xx, after the SDK's own retry
- * policy for 429/529/5xx) throw `provider_error`; a provider `error` event mid-stream becomes a
- * neutral `error` event (the round repairs; nothing is retried blindly); a dropped connection
- * throws `stream_interrupted`; an abort ends the stream quietly (the round knows it aborted).
+ * The official SDKs' failures as overlap's typed ones (the Anthropic and OpenAI SDKs share the
+ * shape of their APIError): failures before the stream (HTTP 4xx/5xx, after the SDK's own retry
+ * policy for 429/529/5xx) are `provider_error`; an error the provider sent inside the stream is
+ * a neutral `error` event (the round repairs; nothing is retried blindly).
  */
 
 import type { OverlapError } from "../errors.js";
 import type { StreamEvent } from "../stream/stream-event.js";
-import { incomingBodyOf } from "./node-http-fetch.js";
-import { providerError, streamCut } from "./provider-errors.js";
-import type { FrameTranslator, SseBatchesOptions } from "./sse-batch-reader.js";
-import { sseBatches } from "./sse-batches.js";
+import { providerError } from "./provider-errors.js";
 
 /** The fields of the SDKs' APIError classes that we read (both SDKs share the shape). */
 interface SdkApiError {
@@ -20,39 +16,6 @@ interface SdkApiError {
   error?: unknown;
   message: string;
   name: string;
-}
-
-/**
- * Opens the SDK stream with `open`, then yields what `translate` makes of each SDK item, then
- * `finish()`'s events. `signal` aborts the HTTP request (the SDKs take it per request).
- */
-export async function* sdkEventStream<T>(
-  open: () => Promise<AsyncIterable<T>>,
-  translate: (item: T) => Iterable<StreamEvent>,
-  finish: () => Iterable<StreamEvent>,
-  signal: AbortSignal,
-): AsyncGenerator<StreamEvent> {
-  let items: AsyncIterable<T>;
-  try {
-    items = await open();
-  } catch (err) {
-    if (signal.aborted) return;
-    throw sdkProviderError(err);
-  }
-  try {
-    // A plain loop, not `yield*`: delegating to a sync iterable costs extra awaits per event.
-    for await (const item of items) for (const event of translate(item)) yield event;
-  } catch (err) {
-    if (signal.aborted) return;
-    const sent = sentErrorEvent(err);
-    if (sent) {
-      // An error the provider sent inside the stream (e.g. overloaded_error).
-      yield sent;
-      return;
-    }
-    throw streamCut(err);
-  }
-  yield* finish();
 }
 
 /**
@@ -91,31 +54,20 @@ function errorMessage(api: SdkApiError): string {
 }
 
 /**
- * Overlap's fast read of an SDK request: `open` sends it through the SDK and resolves with the
- * raw `Response` (failures before the stream are `provider_error`, as above); its SSE body is
- * read by {@link sseBatches} with `translate`, one array of events per network chunk (straight
- * from the socket when the SDK's fetch is `nodeHttpFetch`).
+ * The response of an SDK request sent by `send` (the SDK builds, signs and sends it, with its
+ * retries and its errors before the stream), or undefined once `signal` is aborted; any other
+ * failure before the stream is `provider_error`.
  */
-export function responseBatches(
-  open: () => Promise<Response>,
-  translate: FrameTranslator,
+export async function sdkResponse(
+  send: () => Promise<Response>,
   signal: AbortSignal,
-  options: SseBatchesOptions = {},
-): AsyncGenerator<StreamEvent[]> {
-  const body = async () => {
-    let response: Response;
-    try {
-      response = await open();
-    } catch (err) {
-      if (signal.aborted) return undefined;
-      throw sdkProviderError(err);
-    }
-    const incoming = incomingBodyOf(response);
-    if (incoming) return incoming;
-    if (!response.body) throw streamCut(undefined, "was cut: the response has no body");
-    return response.body;
-  };
-  return sseBatches(body, translate, signal, options);
+): Promise<Response | undefined> {
+  try {
+    return await send();
+  } catch (err) {
+    if (signal.aborted) return undefined;
+    throw sdkProviderError(err);
+  }
 }
 
 /**

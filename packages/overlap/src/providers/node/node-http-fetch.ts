@@ -7,8 +7,9 @@
  * them pays per network read (an event-loop wake-up, a socket read, the body stream's machinery)
  * far more than per byte: reading one 64 KiB tool argument as 9,000 frames costs several times
  * the CPU of the whole turn on a wire that buffers it into one frame. Two things cut that cost:
- * - **the direct read**: {@link incomingBodyOf} hands the round's reader the Node response, whose
- *   chunks it splits and parses synchronously as they come, with one await per socket read;
+ * - **the direct read**: each `Response` it makes is marked (`readBodyWith`) so that overlap's
+ *   adapters read the Node response itself (`incomingBatches`), splitting and parsing its chunks
+ *   synchronously as they come, with one await per socket read;
  * - **paced reads**: while frames arrive faster than one per `minReadIntervalMs` (default 4 ms),
  *   the socket is read at most once per interval, so the kernel gathers what came in between
  *   into one read. A stream slower than that (a model writing at human-visible speed) is read as
@@ -23,8 +24,7 @@
  * (the model APIs answer their endpoints directly): a 3xx is returned as it came. It asks for an
  * uncompressed body (`accept-encoding: identity` unless the caller asks otherwise); a body that
  * comes compressed anyway is decompressed and read through its web stream. `node:http` is
- * loaded at the first request, so importing this module costs nothing where it is missing (an edge
- * runtime): there every request goes to the global `fetch`.
+ * loaded at the first request; where it is missing every request goes to the global `fetch`.
  */
 
 import type http from "node:http";
@@ -32,6 +32,8 @@ import type https from "node:https";
 import type { Socket } from "node:net";
 import type { Duplex, Readable } from "node:stream";
 import type zlib from "node:zlib";
+import { readBodyWith } from "../body-batches.js";
+import { incomingBatches } from "./incoming-batches.js";
 
 /** Options of {@link createNodeHttpFetch}. */
 export interface NodeHttpFetchOptions {
@@ -289,6 +291,7 @@ function toResponse(incoming: http.IncomingMessage, zlibModule: typeof zlib): Re
   }
   const response = new Response(lazyWebBody(incoming), { status, statusText, headers });
   incomingOfResponse.set(response, incoming);
+  readBodyWith(response, (reader, signal) => incomingBatches(incoming, reader, signal));
   return response;
 }
 
@@ -349,27 +352,47 @@ function lazyWebBody(incoming: Readable): ReadableStream<Uint8Array> {
 /**
  * Reads the response's socket at most once per `interval` while data arrives faster than that:
  * after a read that came sooner than `interval` after the previous one, the socket is paused
- * until the interval is over, and the kernel keeps what arrives meanwhile for one read. The
- * response's own flow control may not resume the socket while it is held.
+ * until the interval is over, and what arrives meanwhile waits for one read. The response's own
+ * flow control may not resume the socket while it is held. A paused socket keeps reading into
+ * its own buffer, one chunk per read: when it is released, every chunk it gathered is handed on
+ * at once (pausing again at the first of them would hand on one chunk per interval, and a stream
+ * trickling in small writes would fall ever further behind).
  */
 function paceReads(incoming: http.IncomingMessage, interval: number): void {
   const socket = incoming.socket;
   let lastRead = -Infinity;
   let held: ReturnType<typeof setTimeout> | undefined;
+  /** Bytes the socket buffered while held, handed on at the release. */
+  let backlog = 0;
+  const hold = (now: number): void => {
+    socket.pause();
+    held = setTimeout(release, interval - (now - lastRead));
+  };
+  // At the interval's end, after this turn's socket reads (the check phase follows the poll), so
+  // that what they brought goes on with the rest, as one piece of body.
   const release = (): void => {
-    held = undefined;
-    lastRead = performance.now();
-    socket.resume();
+    setImmediate(() => {
+      held = undefined;
+      lastRead = performance.now();
+      backlog = socket.readableLength;
+      socket.resume();
+    });
   };
   const onRead = (bytes: Buffer): void => {
     if (held !== undefined) return;
+    if (backlog > 0) {
+      // The stream came faster than the interval: once what waited is handed on, the next
+      // interval's wait starts (the read that ends it is this one).
+      backlog -= bytes.length;
+      if (backlog <= 0) hold(performance.now());
+      return;
+    }
     const now = performance.now();
     if (now - lastRead >= interval || bytes.length >= BULK_READ_BYTES) {
       lastRead = now;
       return;
     }
-    socket.pause();
-    held = setTimeout(release, interval - (now - lastRead));
+    hold(now);
   };
   // The response's `_read` resumes the socket when its buffer runs low; not while we hold it.
   const ownRead = incoming._read.bind(incoming);
