@@ -126,6 +126,7 @@ export {
   type Tool,
   type ToolConfig,
   type ToolContext,
+  type ToolEffects,
   type ToolInputSchema,
   type ToolKind,
   type ToolResultSpec,

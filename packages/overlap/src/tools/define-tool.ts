@@ -36,10 +36,30 @@ export type ToolKind = "handler" | "display" | "delegate";
  */
 export type DispatchPolicy = "eager" | "deferred";
 
+/**
+ * How a tool's effects are recorded, which decides what a restart says of a call that a crash cut
+ * off (journaled, no ledger record):
+ * - `none`: the tool changes nothing (a lookup): the call is answered as not run.
+ * - `ledger`: the effect is committed in the ledger record's own transaction, so no record means
+ *   no effect: answered as not run.
+ * - `external`: the effect lives elsewhere (a payment API, an email): its outcome is unknown, and
+ *   the answer says so, with the call's idempotency key, so the model checks before calling again.
+ *
+ * A tool that declares nothing is treated as `external`: "not run" is only said where it is known.
+ */
+export type ToolEffects = "none" | "ledger" | "external";
+
 /** What `run` receives besides its input. */
 export interface ToolContext<C = unknown> {
   /** The call id (tool_use id): stable across retries, the key of the ledger. */
   callId: string;
+  /**
+   * A key naming this logical call, to pass to an API that deduplicates (payments, email):
+   * stable across retry, resume and takeover, and independent of the provider's call ids (some
+   * servers repeat them). The host derives it (`ToolExecutorOptions.idempotencyKey`; the durable
+   * host from the chat, the turn and the call's position); without one it is the call id.
+   */
+  idempotencyKey: string;
   /**
    * The call being run (its tool_use block, round, index, arguments). A tool whose effect lives
    * in a database stores it with {@link outcome} in the effect's transaction, so the effect never
@@ -126,6 +146,8 @@ export interface ToolConfig<S extends ToolInputSchema, C> {
    * `details` for a richer card). Default: a generic sentence naming the tool and its arguments.
    */
   summarize?: (input: z.output<S>, context: C) => ApprovalSummary | Promise<ApprovalSummary>;
+  /** How the tool's effects are recorded (see {@link ToolEffects}); default `external`. */
+  effects?: ToolEffects;
   run(input: z.output<S>, ctx: ToolContext<C>): ToolReturn | Promise<ToolReturn>;
 }
 
@@ -141,6 +163,8 @@ export interface Tool<S extends z.ZodType = z.ZodType, C = unknown> {
   readonly sequence?: string;
   /** JSON Schema of the input, as sent to the model. */
   readonly inputSchema: Record<string, unknown>;
+  /** How the tool's effects are recorded (see {@link ToolEffects}); absent: `external`. */
+  readonly effects?: ToolEffects;
   run(input: z.output<S>, ctx: ToolContext<C>): ToolReturn | Promise<ToolReturn>;
   /** Present when the tool has an approval policy: true when this call must be approved. */
   requiresApproval?(input: z.output<S>, context: C): boolean | Promise<boolean>;
@@ -198,6 +222,7 @@ export function defineTool<S extends ToolInputSchema, C = unknown>(
     dispatch: config.dispatch ?? "eager",
     timeoutMs: config.timeoutMs,
     ...(config.sequence !== undefined ? { sequence: config.sequence } : {}),
+    ...(config.effects !== undefined ? { effects: config.effects } : {}),
     inputSchema: schema,
     run: config.run,
     ...approvalMethods(config.name, config.approval, config.summarize),

@@ -36,6 +36,8 @@ export interface ToolExecutorOptions<C> {
   abortGraceMs?: number;
   /** Called with unexpected exceptions (their details are masked from the model and the UI). */
   onUnexpectedError?: (error: unknown, call: ToolCall) => void;
+  /** The idempotency key of a call (`ctx.idempotencyKey`); default its call id. */
+  idempotencyKey?: (call: ToolCall) => string;
 }
 
 /** Per-call options of {@link ToolExecutor.execute}. */
@@ -58,6 +60,7 @@ export class ToolExecutor<C = unknown> {
   readonly #defaultTimeoutMs: number;
   readonly #abortGraceMs: number;
   readonly #onUnexpectedError: ((error: unknown, call: ToolCall) => void) | undefined;
+  readonly #keyOf: ((call: ToolCall) => string) | undefined;
 
   constructor(tools: readonly AnyTool<C>[], options: ToolExecutorOptions<C> = {}) {
     for (const tool of tools) {
@@ -68,6 +71,7 @@ export class ToolExecutor<C = unknown> {
     this.#defaultTimeoutMs = options.defaultTimeoutMs ?? 60_000;
     this.#abortGraceMs = options.abortGraceMs ?? 50;
     this.#onUnexpectedError = options.onUnexpectedError;
+    this.#keyOf = options.idempotencyKey;
   }
 
   /** The tool of that name, if any. */
@@ -200,6 +204,7 @@ export class ToolExecutor<C = unknown> {
     let open = true;
     const ctx = {
       callId: call.id,
+      idempotencyKey: this.#keyOf?.(call) ?? call.id,
       call,
       outcome: (value: ToolReturn) => this.#success(tool, call, value),
       signal: controller.signal,
