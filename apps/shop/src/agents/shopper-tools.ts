@@ -29,7 +29,7 @@ import {
 import type { Product } from "../domain/catalog.js";
 import { formatCents } from "../domain/money.js";
 import { type CheckoutEffect, checkoutEffect, checkout as draftOrder } from "../domain/orders.js";
-import { type CartView, cartView } from "../views/cart-view.js";
+import { type CartView, cartView, priceLineView } from "../views/cart-view.js";
 import { countOf } from "../views/count-words.js";
 import { recordCall } from "./call-record.js";
 import { ruleResult, unknownProductResult } from "./rule-problem.js";
@@ -461,17 +461,7 @@ async function draftOf(context: ShopToolContext) {
 function orderView(effect: CheckoutEffect, cart: CartView): CartView {
   return {
     ...cart,
-    lines: effect.lines.map((line) => ({
-      productId: line.productId,
-      name: line.name,
-      quantity: line.quantity,
-      ...(line.size !== undefined ? { size: line.size } : {}),
-      ...(line.color !== undefined ? { color: line.color } : {}),
-      unitPriceCents: line.unitPriceCents,
-      unitPrice: formatCents(line.unitPriceCents),
-      lineTotalCents: line.unitPriceCents * line.quantity,
-      lineTotal: formatCents(line.unitPriceCents * line.quantity),
-    })),
+    lines: effect.lines.map(priceLineView),
     itemCount: effect.itemCount,
     totalCents: effect.totalCents,
     total: formatCents(effect.totalCents),

@@ -13,6 +13,7 @@ import type { Context, Hono, MiddlewareHandler } from "hono";
 import type { ShopStore } from "../db/shop-store.js";
 import { formatCents } from "../domain/money.js";
 import type { Order } from "../domain/orders.js";
+import { priceLineView } from "../views/cart-view.js";
 import type { AppEnv } from "./app-env.js";
 import { bearerToken } from "./bearer-token.js";
 import { HttpError } from "./http-error.js";
@@ -135,16 +136,6 @@ export function orderView(order: Order): OrderView {
     itemCount: order.itemCount,
     totalCents: order.totalCents,
     total: formatCents(order.totalCents),
-    lines: order.lines.map((line) => ({
-      productId: line.productId,
-      name: line.name,
-      quantity: line.quantity,
-      ...(line.size !== undefined ? { size: line.size } : {}),
-      ...(line.color !== undefined ? { color: line.color } : {}),
-      unitPriceCents: line.unitPriceCents,
-      unitPrice: formatCents(line.unitPriceCents),
-      lineTotalCents: line.lineTotalCents,
-      lineTotal: formatCents(line.lineTotalCents),
-    })),
+    lines: order.lines.map(priceLineView),
   };
 }

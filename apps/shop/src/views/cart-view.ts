@@ -58,3 +58,26 @@ export async function cartView(
     maxQuantityPerLine: store.cartRules.maxQuantityPerLine,
   };
 }
+
+/** A line with a name and its price as a view line (an order's, or one checkout would place). */
+export function priceLineView(line: {
+  productId: string;
+  name: string;
+  quantity: number;
+  unitPriceCents: number;
+  size?: string | undefined;
+  color?: string | undefined;
+}): CartLineView {
+  const lineTotalCents = line.unitPriceCents * line.quantity;
+  return {
+    productId: line.productId,
+    name: line.name,
+    quantity: line.quantity,
+    ...(line.size !== undefined ? { size: line.size } : {}),
+    ...(line.color !== undefined ? { color: line.color } : {}),
+    unitPriceCents: line.unitPriceCents,
+    unitPrice: formatCents(line.unitPriceCents),
+    lineTotalCents,
+    lineTotal: formatCents(lineTotalCents),
+  };
+}
