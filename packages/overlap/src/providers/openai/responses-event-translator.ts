@@ -36,82 +36,38 @@
  */
 
 import type { Usage } from "../../protocol/usage.js";
-import type { AssistantContentBlock, TextBlock, ToolUseBlock } from "../../stream/message.js";
+import type { TextBlock, ToolUseBlock } from "../../stream/message.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
+import { BlockWriter, type HeldCall } from "../block-writer.js";
+import {
+  CALL_FIELDS,
+  idFields,
+  isRecord,
+  itemFields,
+  MESSAGE_FIELDS,
+  nonEmpty,
+  providerInput,
+} from "./responses-items.js";
+import type {
+  ResponsesItem,
+  ResponsesResponse,
+  ResponsesStreamEvent,
+} from "./responses-stream-types.js";
 
-/** An output item as the translator reads it (the SDK's types are wider). */
-export interface ResponsesItem {
-  type?: string;
-  id?: string;
-  status?: string;
-  /** function_call */
-  call_id?: string;
-  name?: string;
-  arguments?: string;
-  /** message */
-  role?: string;
-  content?: Array<{
-    type?: string;
-    text?: string;
-    refusal?: string;
-    [field: string]: unknown;
-  }> | null;
-  [field: string]: unknown;
-}
+export type {
+  ResponsesItem,
+  ResponsesResponse,
+  ResponsesStreamEvent,
+} from "./responses-stream-types.js";
 
-/** The response object carried by lifecycle events. */
-export interface ResponsesResponse {
-  id?: string;
-  model?: string;
-  status?: string;
-  output?: ResponsesItem[] | null;
-  usage?: { input_tokens?: number | null; output_tokens?: number | null } | null;
-  incomplete_details?: { reason?: string | null } | null;
-  error?: { code?: string | null; message?: string | null } | null;
-}
-
-/** The parts of a Responses stream event the translator reads. */
-export interface ResponsesStreamEvent {
-  type: string;
-  sequence_number?: number;
-  response?: ResponsesResponse;
-  output_index?: number;
-  content_index?: number;
-  item_id?: string;
-  item?: ResponsesItem;
-  part?: {
-    type?: string;
-    text?: string;
-    refusal?: string;
-    annotations?: unknown;
-    [field: string]: unknown;
-  };
-  /** `response.output_text.annotation.added`: the annotation and its place in the part. */
-  annotation?: unknown;
-  annotation_index?: number;
-  delta?: string;
-  text?: string;
-  refusal?: string;
-  arguments?: string;
-  /** `error` events: the documented shape has these at the top level… */
-  code?: string | null;
-  message?: string | null;
-  /** …and the API has been seen to nest them. */
-  error?: { type?: string | null; code?: string | null; message?: string | null } | null;
-}
-
-interface CallState {
+interface CallState extends HeldCall {
   kind: "call";
   /** The item's own fields kept on the block (`openai_item`). */
   fields: Record<string, unknown>;
   callId: string | undefined;
   name: string | undefined;
-  /** Neutral block index once opened (needs call_id and name). */
-  block: number | undefined;
-  /** Argument text received (sent, or pending until the block opens). */
+  /** Argument text received (sent, or pending until the block opens: needs call_id and name). */
   args: string;
-  /** Argument text received before the block opened. */
-  pending: string;
   done: boolean;
 }
 
@@ -156,7 +112,7 @@ type ItemState = CallState | MessageState | ReasoningState | ProviderState | Oth
 export class ResponsesEventTranslator {
   #started = false;
   #finished = false;
-  #nextBlock = 0;
+  readonly #blocks = new BlockWriter();
   /** Items by output_index. */
   readonly #items = new Map<number, ItemState>();
   /** output_index by item id. */
@@ -309,11 +265,11 @@ export class ResponsesEventTranslator {
           done: false,
         };
       case "reasoning":
-        return { kind: "reasoning", block: this.#nextBlock++, done: false };
+        return { kind: "reasoning", block: this.#blocks.reserve(), done: false };
       default: {
         if (nonEmpty(item.type) === undefined) return { kind: "other", done: false };
-        const block = this.#nextBlock;
-        this.#nextBlock += 2;
+        const block = this.#blocks.reserve();
+        this.#blocks.reserve(); // its result's block
         return { kind: "provider", block, done: false };
       }
     }
@@ -364,15 +320,12 @@ export class ResponsesEventTranslator {
       }
       case "reasoning":
         state.done = true;
-        out.push({
-          type: "content_block_start",
-          index: state.block,
-          content_block: {
-            type: "openai_reasoning",
-            item: structuredClone(item) as Record<string, unknown>,
-          },
-        });
-        out.push({ type: "content_block_stop", index: state.block });
+        this.#blocks.open(
+          out,
+          { type: "openai_reasoning", item: structuredClone(item) as Record<string, unknown> },
+          state.block,
+        );
+        this.#blocks.close(out, state.block);
         return;
       case "provider":
         state.done = true;
@@ -387,36 +340,15 @@ export class ResponsesEventTranslator {
   /** A provider-side item, done: its call block and its result block (the item, whole). */
   #providerItem(out: StreamEvent[], state: ProviderState, item: ResponsesItem): void {
     const id = nonEmpty(item.id) ?? `openai_item_${++this.#unnamedItems}`;
-    out.push({
-      type: "content_block_start",
-      index: state.block,
-      content_block: {
-        type: "server_tool_use",
-        id,
-        name:
-          nonEmpty(item.name) ??
-          nonEmpty(item.server_label) ??
-          String(item.type).replace(/_call$/, ""),
-        input: {},
-      },
-    });
-    out.push(
-      delta_(state.block, {
-        type: "input_json_delta",
-        partial_json: JSON.stringify(providerInput(item)),
-      }),
-    );
-    out.push({ type: "content_block_stop", index: state.block });
-    out.push({
-      type: "content_block_start",
-      index: state.block + 1,
-      content_block: {
-        type: "openai_tool_result",
-        tool_use_id: id,
-        content: structuredClone(item) as Record<string, unknown>,
-      },
-    });
-    out.push({ type: "content_block_stop", index: state.block + 1 });
+    const name =
+      nonEmpty(item.name) ?? nonEmpty(item.server_label) ?? String(item.type).replace(/_call$/, "");
+    this.#blocks.open(out, { type: "server_tool_use", id, name, input: {} }, state.block);
+    this.#blocks.args(out, state.block, JSON.stringify(providerInput(item)));
+    this.#blocks.close(out, state.block);
+    const content = structuredClone(item) as Record<string, unknown>;
+    const result = { type: "openai_tool_result", tool_use_id: id, content } as const;
+    this.#blocks.open(out, result, state.block + 1);
+    this.#blocks.close(out, state.block + 1);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -491,9 +423,10 @@ export class ResponsesEventTranslator {
   #cite(out: StreamEvent[], part: PartState, annotation: unknown): void {
     if (part.closed || !isRecord(annotation)) return;
     part.citations++;
-    out.push(
-      delta_(part.block, { type: "citations_delta", citation: structuredClone(annotation) }),
-    );
+    this.#blocks.delta(out, part.block, {
+      type: "citations_delta",
+      citation: structuredClone(annotation),
+    });
   }
 
   /** The done part's annotations are the truth: those past the ones streamed are emitted. */
@@ -506,7 +439,7 @@ export class ResponsesEventTranslator {
     const block: TextBlock = { type: "text", text: "" };
     if (Object.keys(message.fields).length > 0) block.openai_item = { ...message.fields };
     const part: PartState = {
-      block: this.#open(out, block),
+      block: this.#blocks.open(out, block),
       text: "",
       citations: 0,
       closed: false,
@@ -517,7 +450,7 @@ export class ResponsesEventTranslator {
 
   #text(out: StreamEvent[], part: PartState, text: string): void {
     part.text += text;
-    out.push(delta_(part.block, { type: "text_delta", text }));
+    this.#blocks.delta(out, part.block, { type: "text_delta", text });
   }
 
   /** The final text is the truth: what it adds to the streamed text is emitted. */
@@ -529,7 +462,7 @@ export class ResponsesEventTranslator {
   #closePart(out: StreamEvent[], part: PartState): void {
     if (part.closed) return;
     part.closed = true;
-    out.push({ type: "content_block_stop", index: part.block });
+    this.#blocks.close(out, part.block);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -582,17 +515,12 @@ export class ResponsesEventTranslator {
       input: {},
     };
     if (Object.keys(call.fields).length > 0) block.openai_item = { ...call.fields };
-    call.block = this.#open(out, block);
-    if (call.pending !== "") {
-      out.push(delta_(call.block, { type: "input_json_delta", partial_json: call.pending }));
-      call.pending = "";
-    }
+    this.#blocks.openCall(out, call, block);
   }
 
   #callArgs(out: StreamEvent[], call: CallState, text: string): void {
     call.args += text;
-    if (call.block === undefined) call.pending += text;
-    else out.push(delta_(call.block, { type: "input_json_delta", partial_json: text }));
+    this.#blocks.callArgs(out, call, text);
   }
 
   /**
@@ -614,7 +542,7 @@ export class ResponsesEventTranslator {
       this.#openCall(out, call);
     }
     call.done = true;
-    out.push({ type: "content_block_stop", index: call.block! });
+    this.#blocks.close(out, call.block);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -672,83 +600,4 @@ export class ResponsesEventTranslator {
     const byId = event.item_id === undefined ? undefined : this.#byId.get(event.item_id);
     return byId ?? event.output_index;
   }
-
-  #open(out: StreamEvent[], block: AssistantContentBlock): number {
-    const index = this.#nextBlock++;
-    out.push({ type: "content_block_start", index, content_block: block });
-    return index;
-  }
-}
-
-/** Fields a call's block holds itself (or that change as the item streams). */
-const CALL_FIELDS: ReadonlySet<string> = new Set([
-  "type",
-  "status",
-  "call_id",
-  "name",
-  "arguments",
-]);
-/** Fields a message's text blocks hold themselves (or that change as the item streams). */
-const MESSAGE_FIELDS: ReadonlySet<string> = new Set(["type", "status", "role", "content"]);
-
-/** The item's fields but `held` (a copy), for `openai_item`. */
-function itemFields(item: ResponsesItem, held: ReadonlySet<string>): Record<string, unknown> {
-  const fields: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(item)) {
-    if (!held.has(key) && value !== undefined) fields[key] = structuredClone(value);
-  }
-  return fields;
-}
-
-/** Fields of a provider-side item that describe its call (its `server_tool_use` input). */
-const PROVIDER_INPUT_FIELDS = [
-  "server_label",
-  "action",
-  "queries",
-  "code",
-  "container_id",
-  "arguments",
-  "input",
-] as const;
-
-/** The input shown for a provider-side call: `arguments` parsed when they are a JSON object. */
-function providerInput(item: ResponsesItem): Record<string, unknown> {
-  const input: Record<string, unknown> = {};
-  for (const field of PROVIDER_INPUT_FIELDS) {
-    const value = item[field];
-    if (value === undefined || value === null) continue;
-    input[field] =
-      field === "arguments" && typeof value === "string"
-        ? (jsonObject(value) ?? value)
-        : structuredClone(value);
-  }
-  return input;
-}
-
-function jsonObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return isRecord(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-function idFields(id: string | undefined): Record<string, unknown> {
-  return id ? { id } : {};
-}
-
-function nonEmpty(value: unknown): string | undefined {
-  return typeof value === "string" && value !== "" ? value : undefined;
-}
-
-function delta_(
-  index: number,
-  delta: Extract<StreamEvent, { type: "content_block_delta" }>["delta"],
-): StreamEvent {
-  return { type: "content_block_delta", index, delta };
 }
