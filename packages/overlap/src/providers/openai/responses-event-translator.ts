@@ -36,13 +36,27 @@
  */
 
 import type { Usage } from "../../protocol/usage.js";
-import type { TextBlock, ToolUseBlock } from "../../stream/message.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
-import { BlockWriter, type HeldCall } from "../block-writer.js";
+import { BlockWriter } from "../block-writer.js";
+import {
+  appendText,
+  type CallState,
+  callArgs,
+  cite,
+  closePart,
+  type ItemState,
+  type MessageState,
+  openCall,
+  openPart,
+  type PartState,
+  type ProviderState,
+  reconcileArgs,
+  reconcileCitations,
+  reconcileText,
+} from "./responses-item-blocks.js";
 import {
   CALL_FIELDS,
   idFields,
-  isRecord,
   itemFields,
   MESSAGE_FIELDS,
   nonEmpty,
@@ -59,54 +73,6 @@ export type {
   ResponsesResponse,
   ResponsesStreamEvent,
 } from "./responses-stream-types.js";
-
-interface CallState extends HeldCall {
-  kind: "call";
-  /** The item's own fields kept on the block (`openai_item`). */
-  fields: Record<string, unknown>;
-  callId: string | undefined;
-  name: string | undefined;
-  /** Argument text received (sent, or pending until the block opens: needs call_id and name). */
-  args: string;
-  done: boolean;
-}
-
-interface PartState {
-  block: number;
-  text: string;
-  /** Annotations emitted as citations. */
-  citations: number;
-  closed: boolean;
-}
-
-interface MessageState {
-  kind: "message";
-  /** The item's own fields kept on each of its text blocks (`openai_item`). */
-  fields: Record<string, unknown>;
-  parts: Map<number, PartState>;
-  done: boolean;
-}
-
-interface ReasoningState {
-  kind: "reasoning";
-  /** Block index reserved when the item started. */
-  block: number;
-  done: boolean;
-}
-
-/** A provider-side item: its call block, then its result block (reserved when it started). */
-interface ProviderState {
-  kind: "provider";
-  block: number;
-  done: boolean;
-}
-
-interface OtherState {
-  kind: "other";
-  done: boolean;
-}
-
-type ItemState = CallState | MessageState | ReasoningState | ProviderState | OtherState;
 
 /** Translates one Responses API stream. Create one per response. */
 export class ResponsesEventTranslator {
@@ -224,7 +190,6 @@ export class ResponsesEventTranslator {
     });
   }
 
-  // -------------------------------------------------------------------------------------------
   // Items
 
   #itemAdded(out: StreamEvent[], outputIndex: number | undefined, item: ResponsesItem | undefined) {
@@ -234,11 +199,11 @@ export class ResponsesEventTranslator {
     if (typeof item.id === "string" && item.id !== "") this.#byId.set(item.id, outputIndex);
     // A message's first text block opens with it, so blocks keep the items' order even when
     // its text comes after a later item started.
-    if (state.kind === "message") this.#openPart(out, state, 0);
+    if (state.kind === "message") openPart(this.#blocks, out, state, 0);
     if (state.kind === "call") {
-      this.#openCall(out, state);
+      openCall(this.#blocks, out, state);
       if (typeof item.arguments === "string" && item.arguments !== "") {
-        this.#callArgs(out, state, item.arguments);
+        callArgs(this.#blocks, out, state, item.arguments);
       }
     }
   }
@@ -293,8 +258,9 @@ export class ResponsesEventTranslator {
       case "call":
         state.callId ??= nonEmpty(item.call_id);
         state.name ??= nonEmpty(item.name);
-        this.#openCall(out, state);
-        if (typeof item.arguments === "string") this.#reconcileArgs(out, state, item.arguments);
+        openCall(this.#blocks, out, state);
+        if (typeof item.arguments === "string")
+          reconcileArgs(this.#blocks, out, state, item.arguments);
         this.#closeCall(out, state);
         return;
       case "message": {
@@ -305,17 +271,17 @@ export class ResponsesEventTranslator {
           const text = part?.type === "refusal" ? part.refusal : part?.text;
           const known = state.parts.get(i);
           if (known) {
-            this.#reconcileText(out, known, text);
-            this.#reconcileCitations(out, known, part?.annotations);
-            this.#closePart(out, known);
+            reconcileText(this.#blocks, out, known, text);
+            reconcileCitations(this.#blocks, out, known, part?.annotations);
+            closePart(this.#blocks, out, known);
           } else if (typeof text === "string" && text !== "") {
-            const opened = this.#openPart(out, state, i);
-            this.#reconcileText(out, opened, text);
-            this.#reconcileCitations(out, opened, part?.annotations);
-            this.#closePart(out, opened);
+            const opened = openPart(this.#blocks, out, state, i);
+            reconcileText(this.#blocks, out, opened, text);
+            reconcileCitations(this.#blocks, out, opened, part?.annotations);
+            closePart(this.#blocks, out, opened);
           }
         });
-        for (const part of state.parts.values()) this.#closePart(out, part);
+        for (const part of state.parts.values()) closePart(this.#blocks, out, part);
         return;
       }
       case "reasoning":
@@ -351,7 +317,6 @@ export class ResponsesEventTranslator {
     this.#blocks.close(out, state.block + 1);
   }
 
-  // -------------------------------------------------------------------------------------------
   // Message parts (text and refusal)
 
   #message(event: ResponsesStreamEvent): MessageState | undefined {
@@ -377,26 +342,27 @@ export class ResponsesEventTranslator {
     const message = this.#message(event);
     if (!message) return undefined;
     const index = event.content_index ?? 0;
-    return message.parts.get(index) ?? this.#openPart(out, message, index);
+    return message.parts.get(index) ?? openPart(this.#blocks, out, message, index);
   }
 
   #partStarted(out: StreamEvent[], event: ResponsesStreamEvent): void {
     if (event.part?.type === "refusal") this.#refused = true;
     const part = this.#part(out, event);
     const initial = event.part?.text ?? event.part?.refusal;
-    if (part && typeof initial === "string" && initial !== "") this.#text(out, part, initial);
+    if (part && typeof initial === "string" && initial !== "")
+      appendText(this.#blocks, out, part, initial);
   }
 
   #partDelta(out: StreamEvent[], event: ResponsesStreamEvent, delta: string | undefined): void {
     const part = this.#part(out, event);
     if (part && !part.closed && typeof delta === "string" && delta !== "") {
-      this.#text(out, part, delta);
+      appendText(this.#blocks, out, part, delta);
     }
   }
 
   #partText(out: StreamEvent[], event: ResponsesStreamEvent, text: string | undefined): void {
     const part = this.#part(out, event);
-    if (part) this.#reconcileText(out, part, text);
+    if (part) reconcileText(this.#blocks, out, part, text);
   }
 
   #partDone(
@@ -407,9 +373,9 @@ export class ResponsesEventTranslator {
   ): void {
     const part = this.#part(out, event);
     if (!part) return;
-    this.#reconcileText(out, part, text);
-    this.#reconcileCitations(out, part, annotations);
-    this.#closePart(out, part);
+    reconcileText(this.#blocks, out, part, text);
+    reconcileCitations(this.#blocks, out, part, annotations);
+    closePart(this.#blocks, out, part);
   }
 
   #annotation(out: StreamEvent[], event: ResponsesStreamEvent): void {
@@ -417,55 +383,9 @@ export class ResponsesEventTranslator {
     // An annotation announced twice (its index already emitted) is not a second citation.
     const index = event.annotation_index;
     if (!part || (typeof index === "number" && index < part.citations)) return;
-    this.#cite(out, part, event.annotation);
+    cite(this.#blocks, out, part, event.annotation);
   }
 
-  #cite(out: StreamEvent[], part: PartState, annotation: unknown): void {
-    if (part.closed || !isRecord(annotation)) return;
-    part.citations++;
-    this.#blocks.delta(out, part.block, {
-      type: "citations_delta",
-      citation: structuredClone(annotation),
-    });
-  }
-
-  /** The done part's annotations are the truth: those past the ones streamed are emitted. */
-  #reconcileCitations(out: StreamEvent[], part: PartState, annotations: unknown): void {
-    if (!Array.isArray(annotations)) return;
-    for (const annotation of annotations.slice(part.citations)) this.#cite(out, part, annotation);
-  }
-
-  #openPart(out: StreamEvent[], message: MessageState, contentIndex: number): PartState {
-    const block: TextBlock = { type: "text", text: "" };
-    if (Object.keys(message.fields).length > 0) block.openai_item = { ...message.fields };
-    const part: PartState = {
-      block: this.#blocks.open(out, block),
-      text: "",
-      citations: 0,
-      closed: false,
-    };
-    message.parts.set(contentIndex, part);
-    return part;
-  }
-
-  #text(out: StreamEvent[], part: PartState, text: string): void {
-    part.text += text;
-    this.#blocks.delta(out, part.block, { type: "text_delta", text });
-  }
-
-  /** The final text is the truth: what it adds to the streamed text is emitted. */
-  #reconcileText(out: StreamEvent[], part: PartState, final: string | undefined): void {
-    if (part.closed || typeof final !== "string" || final.length <= part.text.length) return;
-    if (final.startsWith(part.text)) this.#text(out, part, final.slice(part.text.length));
-  }
-
-  #closePart(out: StreamEvent[], part: PartState): void {
-    if (part.closed) return;
-    part.closed = true;
-    this.#blocks.close(out, part.block);
-  }
-
-  // -------------------------------------------------------------------------------------------
   // Function calls
 
   #call(event: ResponsesStreamEvent): CallState | undefined {
@@ -494,43 +414,17 @@ export class ResponsesEventTranslator {
   #argsDelta(out: StreamEvent[], event: ResponsesStreamEvent): void {
     const call = this.#call(event);
     if (call && typeof event.delta === "string" && event.delta !== "") {
-      this.#callArgs(out, call, event.delta);
+      callArgs(this.#blocks, out, call, event.delta);
     }
   }
 
   #argsDone(out: StreamEvent[], event: ResponsesStreamEvent): void {
     const call = this.#call(event);
     if (!call) return;
-    if (typeof event.arguments === "string") this.#reconcileArgs(out, call, event.arguments);
+    if (typeof event.arguments === "string")
+      reconcileArgs(this.#blocks, out, call, event.arguments);
     // A call whose name is not known yet completes with its done item.
     if (call.block !== undefined) this.#closeCall(out, call);
-  }
-
-  #openCall(out: StreamEvent[], call: CallState): void {
-    if (call.block !== undefined || call.callId === undefined || call.name === undefined) return;
-    const block: ToolUseBlock = {
-      type: "tool_use",
-      id: call.callId,
-      name: call.name,
-      input: {},
-    };
-    if (Object.keys(call.fields).length > 0) block.openai_item = { ...call.fields };
-    this.#blocks.openCall(out, call, block);
-  }
-
-  #callArgs(out: StreamEvent[], call: CallState, text: string): void {
-    call.args += text;
-    this.#blocks.callArgs(out, call, text);
-  }
-
-  /**
-   * The done arguments are the truth: what they add to the streamed text is emitted. Text that
-   * contradicts what was streamed cannot be taken back; the streamed text stays.
-   */
-  #reconcileArgs(out: StreamEvent[], call: CallState, final: string): void {
-    if (final.length > call.args.length && final.startsWith(call.args)) {
-      this.#callArgs(out, call, final.slice(call.args.length));
-    }
   }
 
   #closeCall(out: StreamEvent[], call: CallState): void {
@@ -539,13 +433,12 @@ export class ResponsesEventTranslator {
       // Never named (a malformed stream): still a call the model made, answered as unknown.
       call.callId ??= `call_synth_${++this.#synthesizedIds}`;
       call.name ??= "unnamed_tool";
-      this.#openCall(out, call);
+      openCall(this.#blocks, out, call);
     }
     call.done = true;
     this.#blocks.close(out, call.block);
   }
 
-  // -------------------------------------------------------------------------------------------
   // The end
 
   #finish(out: StreamEvent[], type: string, response: ResponsesResponse | undefined): void {
@@ -564,7 +457,7 @@ export class ResponsesEventTranslator {
       } else if (state.kind === "message") {
         for (const part of state.parts.values()) {
           if (!part.closed)
-            open.push({ block: part.block, close: () => this.#closePart(out, part) });
+            open.push({ block: part.block, close: () => closePart(this.#blocks, out, part) });
         }
       }
     }
@@ -593,8 +486,6 @@ export class ResponsesEventTranslator {
     this.#finished = true;
     out.push({ type: "error", error: { type, message } });
   }
-
-  // -------------------------------------------------------------------------------------------
 
   #indexOf(event: ResponsesStreamEvent): number | undefined {
     const byId = event.item_id === undefined ? undefined : this.#byId.get(event.item_id);
