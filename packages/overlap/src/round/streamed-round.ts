@@ -18,12 +18,7 @@ import { MAX_TIMER_MS, timerDelay } from "../protocol/timer-delay.js";
 import type { Usage } from "../protocol/usage.js";
 import { type AssemblerReport, BlockAssembler } from "../stream/block-assembler.js";
 import { deltasJoinedIn, joinDeltas } from "../stream/join-deltas.js";
-import {
-  type AssistantMessage,
-  isCallBlock,
-  type ToolResultBlock,
-  type UserMessage,
-} from "../stream/message.js";
+import { type AssistantMessage, isCallBlock, type UserMessage } from "../stream/message.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import type { ToolCall } from "../stream/tool-call.js";
 import type { ToolExecutor } from "../tools/tool-executor.js";
@@ -31,6 +26,7 @@ import type { ToolOutcome } from "../tools/tool-outcome.js";
 import { PreviewCoalescer } from "./preview-coalescer.js";
 import { RoundClock } from "./round-clock.js";
 import type { RoundSettings } from "./round-settings.js";
+import { toolResultMessage } from "./tool-result-message.js";
 
 /** Options of a {@link StreamedRound}: its {@link RoundSettings} and what this round is. */
 export interface StreamedRoundOptions extends RoundSettings {
@@ -485,19 +481,6 @@ export class StreamedRound {
   #emit(event: AgentEvent): void {
     this.#sink(event);
   }
-}
-
-/** ONE user message answering every call, tool_result blocks in call order. */
-export function toolResultMessage(outcomes: readonly ToolOutcome[]): UserMessage {
-  return {
-    role: "user",
-    content: outcomes.map(
-      (o): ToolResultBlock =>
-        o.isError
-          ? { type: "tool_result", tool_use_id: o.callId, content: o.resultText, is_error: true }
-          : { type: "tool_result", tool_use_id: o.callId, content: o.resultText },
-    ),
-  };
 }
 
 function abortedError(): OverlapError {
