@@ -42,7 +42,7 @@ const LAYERS = [
   ["dispatch"],
   ["round"],
   ["agent"],
-  ["providers", "mcp", "testing"],
+  ["providers", "mcp", "testing", "durable"],
   ["index.ts", "core"],
 ];
 
@@ -87,8 +87,16 @@ module.exports = {
       from: { path: `${RUNTIME}(client|react)/`, pathNot: "\\.test\\.ts$|__fixtures__" },
       // The server's entry points too: they re-export every layer.
       to: {
-        path: `${RUNTIME}((json|stream|tools|dispatch|round|agent|providers|mcp|testing|core)/|index\\.ts$)`,
+        path: `${RUNTIME}((json|stream|tools|dispatch|round|agent|providers|mcp|testing|core|durable)/|index\\.ts$)`,
       },
+    },
+    {
+      name: "durable-is-server-storage",
+      comment:
+        "durable/ builds on the agent loop and storage drivers only: no provider, MCP or test helper (its testkits may use them)",
+      severity: "error",
+      from: { path: `${RUNTIME}durable/`, pathNot: "\\.test\\.ts$|\\.testkit\\.ts$" },
+      to: { path: `${RUNTIME}(providers|mcp|testing)/` },
     },
     {
       name: "providers-root-is-shared",

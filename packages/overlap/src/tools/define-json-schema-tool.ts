@@ -21,6 +21,7 @@ import {
   defineTool,
   type Tool,
   type ToolContext,
+  type ToolEffects,
   type ToolKind,
   type ToolReturn,
 } from "./define-tool.js";
@@ -75,6 +76,8 @@ export interface JsonSchemaToolConfig<C> {
   timeoutMs?: number;
   /** Calls of tools with the same sequence run one at a time in call order (see `ToolConfig.sequence`). */
   sequence?: string;
+  /** How the tool's effects are recorded (see `ToolEffects`); default `external`. */
+  effects?: ToolEffects;
   /** The user must approve a call before it runs (see `ToolConfig.approval`). */
   approval?: ApprovalPolicy<JsonObject, C>;
   /** The approval request's summary of a call (see `ToolConfig.summarize`). */
@@ -134,6 +137,7 @@ export function defineJsonSchemaTool<C = unknown>(
     ...(config.dispatch !== undefined ? { dispatch: config.dispatch } : {}),
     ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
     ...(config.sequence !== undefined ? { sequence: config.sequence } : {}),
+    ...(config.effects !== undefined ? { effects: config.effects } : {}),
     run: () => "",
   });
   const validate = compileJsonSchema(config.name, config.inputSchema);

@@ -46,6 +46,7 @@ describe("ToolExecutor.execute", () => {
       name: "add",
       status: "ok",
       resultText: '{"sum":5}',
+      output: { sum: 5 },
       events: [{ type: "sum", value: 5 }],
       isError: false,
     });
@@ -337,5 +338,40 @@ describe("ToolExecutor.execute", () => {
     });
     expect(outcome.status).toBe("not_executed");
     expect(run).not.toHaveBeenCalled();
+  });
+});
+
+describe("ToolExecutor: idempotency keys and declared effects", () => {
+  const keyed = defineTool({
+    name: "pay",
+    description: "Pays.",
+    input: z.object({}),
+    effects: "external",
+    run: (_input, ctx) => ctx.idempotencyKey,
+  });
+
+  it("gives each call the key the host derives, whatever the provider's call id", async () => {
+    const executor = new ToolExecutor([keyed], {
+      idempotencyKey: (c) => `chat-7/${c.round}/${c.index}`,
+    });
+    const first = toolCallOf(
+      { type: "tool_use", id: "call_0", name: "pay", input: {} },
+      { round: 1, index: 0 },
+    );
+    const second = toolCallOf(
+      { type: "tool_use", id: "call_0", name: "pay", input: {} },
+      { round: 2, index: 0 },
+    );
+    expect((await executor.execute(first)).resultText).toBe("chat-7/1/0");
+    expect((await executor.execute(second)).resultText).toBe("chat-7/2/0");
+    // The same call asked again (a retry) gets the same key.
+    expect((await executor.execute(first)).resultText).toBe("chat-7/1/0");
+  });
+
+  it("falls back to the call id without a key function, and keeps the declared effects", async () => {
+    const executor = new ToolExecutor([keyed]);
+    expect((await executor.execute(call("pay", {}, "toolu_9"))).resultText).toBe("toolu_9");
+    expect(keyed.effects).toBe("external");
+    expect(add.effects).toBeUndefined();
   });
 });

@@ -1,0 +1,403 @@
+/**
+ * Resumable turn event logs in the database, readable from every instance: each turn's
+ * AgentEvents numbered as `TurnEventLog` numbers them (ids `<turnId>:<seq>`), so a reader that
+ * reconnects to any instance with `Last-Event-ID` gets exactly what it missed and then the live
+ * rest. The writer (the instance running the turn) appends in batches; readers poll the table,
+ * woken at once by the writer of their own process, and by PostgreSQL NOTIFY when the driver
+ * offers it (no Redis needed).
+ *
+ * A turn ends in one transaction with its lease (`finish`), so a reader never sees a turn whose
+ * lease is gone but which has not ended, unless its instance died: the reader then ends it for
+ * everyone (`endCrashed`: an `error` with code `turn_crashed` and a `done`).
+ */
+
+import type { AgentEvent } from "../protocol/agent-event.js";
+import type { LoggedEvent } from "../sse/turn-event-log.js";
+import type { DurableTables } from "./durable-schema.js";
+import { chatLock, readLease } from "./durable-turn-leases.js";
+import type { SqlDriver, SqlExecutor } from "./sql-driver.js";
+
+/** The sentence of the `turn_crashed` error a reader of a dead instance's turn gets. */
+export const TURN_CRASHED_MESSAGE =
+  "The server writing this reply stopped. Whatever it finished is kept; send your message again to continue.";
+
+/** Options of {@link DurableTurnEvents}. */
+export interface DurableTurnEventsOptions {
+  /** How often a live reader looks for new events when nothing woke it, in ms. Default 250. */
+  pollMs?: number;
+  /** Use the driver's NOTIFY to wake readers of other processes. Default true when offered. */
+  notify?: boolean;
+  /**
+   * Where the events themselves are kept; default the database's `turn_events` table. The
+   * turns' lifecycle (started, ended, their leases) stays in the database either way.
+   */
+  transport?: TurnEventTransport;
+  now?: () => number;
+}
+
+/** One numbered event of a turn. */
+export interface NumberedEvent {
+  seq: number;
+  event: AgentEvent;
+}
+
+/**
+ * Where a turn's events are kept when not in the database (`redisTurnEvents`: Redis Streams). An
+ * event whose seq is taken already must be dropped, never overwrite the one there.
+ */
+export interface TurnEventTransport {
+  /** Appends events in seq order. */
+  append(turnId: string, events: readonly NumberedEvent[]): Promise<void>;
+  /** Up to `limit` events after `seq`, in order. */
+  after(turnId: string, seq: number, limit: number): Promise<NumberedEvent[]>;
+  /** The last seq written (0 for none). */
+  last(turnId: string): Promise<number>;
+}
+
+/** The writer of one turn's log. */
+export interface TurnEventWriter {
+  readonly turnId: string;
+  /** Logs an event (written in the next batch); returns its id. */
+  append(event: AgentEvent): string;
+  /** Resolves once every event appended so far is written. */
+  flush(): Promise<void>;
+}
+
+/** Turn logs of every chat, in the `turns` and `turn_events` tables of a prefix. */
+export class DurableTurnEvents {
+  readonly #driver: SqlDriver;
+  readonly #tables: DurableTables;
+  readonly #pollMs: number;
+  readonly #now: () => number;
+  readonly #channel: string | undefined;
+  readonly #transport: TurnEventTransport | undefined;
+  /** Readers of this process waiting for a turn's next events. */
+  readonly #waiters = new Map<string, Set<() => void>>();
+  #unlisten: Promise<(() => Promise<void>) | undefined> | undefined;
+
+  constructor(driver: SqlDriver, tables: DurableTables, options: DurableTurnEventsOptions = {}) {
+    this.#driver = driver;
+    this.#tables = tables;
+    this.#pollMs = options.pollMs ?? 250;
+    this.#now = options.now ?? Date.now;
+    this.#transport = options.transport;
+    const notify = options.notify ?? true;
+    this.#channel = notify && driver.listen && driver.notify ? `${tables.events}` : undefined;
+  }
+
+  /** Starts the log of a turn (its lease is held): readers of the chat find it from now on. */
+  async start(chatId: string, turnId: string, holder: string): Promise<TurnEventWriter> {
+    await this.#driver.query(
+      `INSERT INTO ${this.#tables.turns} (turn_id, conversation_id, holder, started_at) VALUES (?, ?, ?, ?)`,
+      [turnId, chatId, holder, this.#now()],
+    );
+    return this.#writer(turnId);
+  }
+
+  #writer(turnId: string): TurnEventWriter {
+    let seq = 0;
+    let pending: { seq: number; event: AgentEvent }[] = [];
+    let writing: Promise<void> = Promise.resolve();
+    let failure: unknown;
+    const write = async () => {
+      const batch = pending;
+      pending = [];
+      if (batch.length === 0) return;
+      try {
+        await (this.#transport
+          ? this.#transport.append(turnId, batch)
+          : insertEvents(this.#driver, this.#tables, turnId, batch));
+        this.#wake(turnId);
+        await this.#notify(turnId);
+      } catch (error) {
+        failure ??= error;
+      }
+    };
+    return {
+      turnId,
+      append: (event) => {
+        seq++;
+        pending.push({ seq, event });
+        // One batch at a time: the events that come while one is written go in the next.
+        if (pending.length === 1) writing = writing.then(write);
+        return `${turnId}:${seq}`;
+      },
+      flush: async () => {
+        await writing;
+        if (failure !== undefined) {
+          const error = failure;
+          failure = undefined;
+          throw error;
+        }
+      },
+    };
+  }
+
+  /**
+   * Ends the turn: writes its last events, marks it ended and releases its lease, in one
+   * transaction under the chat's lock. `last` holds `[seq, event]` pairs the writer held back.
+   */
+  async finish(
+    chatId: string,
+    turnId: string,
+    writer: TurnEventWriter,
+    held: readonly AgentEvent[],
+  ): Promise<void> {
+    await writer.flush().catch(() => undefined);
+    const t = this.#tables;
+    const transport = this.#transport;
+    if (transport && held.length > 0) {
+      // Elsewhere than the database: the last events first, so that a reader who sees the turn
+      // ended (or its lease gone) finds them.
+      const last = await transport.last(turnId);
+      await transport.append(
+        turnId,
+        held.map((event, i) => ({ seq: last + 1 + i, event })),
+      );
+    }
+    await this.#driver.transaction(
+      async (tx) => {
+        const last = transport ? 0 : await lastSeq(tx, t, turnId);
+        if (!transport && held.length > 0) {
+          await insertEvents(
+            tx,
+            t,
+            turnId,
+            held.map((event, i) => ({ seq: last + 1 + i, event })),
+          );
+        }
+        await tx.query(
+          `UPDATE ${t.turns} SET ended_at = ? WHERE turn_id = ? AND ended_at IS NULL`,
+          [this.#now(), turnId],
+        );
+        await tx.query(`DELETE FROM ${t.leases} WHERE conversation_id = ? AND turn_id = ?`, [
+          chatId,
+          turnId,
+        ]);
+      },
+      chatLock(t, chatId),
+    );
+    this.#wake(turnId);
+    await this.#notify(turnId).catch(() => undefined);
+  }
+
+  /**
+   * Ends a turn whose instance died (its lease is gone, taken over, or expired), unless it ended:
+   * appends `turn_crashed` and `done`, marks it ended, and drops its lease when expired. True when
+   * this call ended it.
+   */
+  async endCrashed(chatId: string, turnId: string): Promise<boolean> {
+    const t = this.#tables;
+    const ended = await this.#driver.transaction(
+      async (tx) => {
+        const { rows } = await tx.query<{ ended_at: number | string | null }>(
+          `SELECT ended_at FROM ${t.turns} WHERE turn_id = ?`,
+          [turnId],
+        );
+        if (!rows[0] || rows[0].ended_at !== null) return false;
+        const lease = await readLease(tx, t, chatId);
+        const now = this.#now();
+        if (lease?.turnId === turnId && lease.expiresAt > now) return false; // still alive
+        if (lease?.turnId === turnId) {
+          await tx.query(`DELETE FROM ${t.leases} WHERE conversation_id = ? AND turn_id = ?`, [
+            chatId,
+            turnId,
+          ]);
+        }
+        if (!this.#transport)
+          await insertEvents(tx, t, turnId, crashEnd(await lastSeq(tx, t, turnId)));
+        await tx.query(`UPDATE ${t.turns} SET ended_at = ? WHERE turn_id = ?`, [now, turnId]);
+        return true;
+      },
+      chatLock(t, chatId),
+    );
+    if (ended && this.#transport) {
+      await this.#transport.append(turnId, crashEnd(await this.#transport.last(turnId)));
+    }
+    if (ended) {
+      this.#wake(turnId);
+      await this.#notify(turnId).catch(() => undefined);
+    }
+    return ended;
+  }
+
+  /** The chat's latest turn, if any. */
+  async latest(chatId: string): Promise<{ turnId: string; ended: boolean } | undefined> {
+    const { rows } = await this.#driver.query<{ turn_id: string; ended_at: unknown }>(
+      `SELECT turn_id, ended_at FROM ${this.#tables.turns} WHERE conversation_id = ?
+       ORDER BY started_at DESC, turn_id DESC LIMIT 1`,
+      [chatId],
+    );
+    const row = rows[0];
+    return row && { turnId: row.turn_id, ended: row.ended_at !== null };
+  }
+
+  /**
+   * The chat's turn events after `lastEventId` (from the start of the chat's latest turn when it
+   * names no turn of this chat), then the live rest until the turn ends or `signal` aborts. A turn
+   * whose instance died is ended for its readers (`turn_crashed`, then `done`).
+   */
+  async *read(
+    chatId: string,
+    lastEventId?: string | null,
+    signal?: AbortSignal,
+  ): AsyncGenerator<LoggedEvent> {
+    const t = this.#tables;
+    const named = parseEventId(lastEventId);
+    let turnId: string | undefined;
+    let next = 0;
+    if (named) {
+      const { rows } = await this.#driver.query(
+        `SELECT turn_id FROM ${t.turns} WHERE turn_id = ? AND conversation_id = ?`,
+        [named.turnId, chatId],
+      );
+      if (rows.length > 0) {
+        turnId = named.turnId;
+        next = named.seq;
+      }
+    }
+    turnId ??= (await this.latest(chatId))?.turnId;
+    if (turnId === undefined) return;
+    const id = turnId;
+    let resume: (() => void) | undefined;
+    const wake = () => {
+      const resolve = resume;
+      resume = undefined;
+      resolve?.();
+    };
+    let waiters = this.#waiters.get(id);
+    if (!waiters) {
+      waiters = new Set();
+      this.#waiters.set(id, waiters);
+    }
+    waiters.add(wake);
+    signal?.addEventListener("abort", wake, { once: true });
+    await this.#listen();
+    try {
+      while (!signal?.aborted) {
+        const rows = await this.#after(id, next, 500);
+        for (const row of rows) {
+          next = row.seq;
+          yield { id: `${id}:${next}`, event: row.event };
+          if (signal?.aborted) return;
+        }
+        if (rows.length > 0) continue;
+        const state = await this.#driver.query<{ ended_at: unknown }>(
+          `SELECT ended_at FROM ${t.turns} WHERE turn_id = ?`,
+          [id],
+        );
+        if (state.rows[0]?.ended_at !== null) {
+          // Ended: what was written before the end is read once more, then the reader stops.
+          if (await this.#hasAfter(id, next)) continue;
+          return;
+        }
+        const lease = await readLease(this.#driver, t, chatId);
+        if (lease?.turnId !== id || lease.expiresAt <= this.#now()) {
+          await this.endCrashed(chatId, id);
+          continue;
+        }
+        const timer = setTimeout(wake, this.#pollMs);
+        await new Promise<void>((resolve) => {
+          resume = resolve;
+        });
+        clearTimeout(timer);
+      }
+    } finally {
+      waiters.delete(wake);
+      if (waiters.size === 0) this.#waiters.delete(id);
+      signal?.removeEventListener("abort", wake);
+    }
+  }
+
+  /** Stops listening for other processes' notifications. */
+  async close(): Promise<void> {
+    const unlisten = await this.#unlisten;
+    this.#unlisten = undefined;
+    await unlisten?.();
+  }
+
+  async #hasAfter(turnId: string, seq: number): Promise<boolean> {
+    return (await this.#after(turnId, seq, 1)).length > 0;
+  }
+
+  async #after(turnId: string, seq: number, limit: number): Promise<NumberedEvent[]> {
+    if (this.#transport) return this.#transport.after(turnId, seq, limit);
+    const { rows } = await this.#driver.query<{ seq: number | string; event: string }>(
+      `SELECT seq, event FROM ${this.#tables.events} WHERE turn_id = ? AND seq > ? ORDER BY seq LIMIT ${Math.floor(limit)}`,
+      [turnId, seq],
+    );
+    return rows.map((row) => ({
+      seq: Number(row.seq),
+      event: JSON.parse(row.event) as AgentEvent,
+    }));
+  }
+
+  #wake(turnId: string): void {
+    for (const wake of this.#waiters.get(turnId) ?? []) wake();
+  }
+
+  async #notify(turnId: string): Promise<void> {
+    if (this.#channel) await this.#driver.notify?.(this.#channel, turnId);
+  }
+
+  /** One listening connection per instance, opened by the first reader. */
+  async #listen(): Promise<void> {
+    const channel = this.#channel;
+    const listen = this.#driver.listen;
+    if (!channel || !listen) return;
+    this.#unlisten ??= listen
+      .call(this.#driver, channel, (turnId) => this.#wake(turnId))
+      .catch(() => undefined); // polling still works
+    await this.#unlisten;
+  }
+}
+
+/** The turn and seq an event id names, if it is one. */
+export function parseEventId(
+  id: string | null | undefined,
+): { turnId: string; seq: number } | undefined {
+  if (!id) return undefined;
+  const at = id.lastIndexOf(":");
+  if (at <= 0) return undefined;
+  const seq = Number(id.slice(at + 1));
+  if (!Number.isInteger(seq) || seq < 0) return undefined;
+  return { turnId: id.slice(0, at), seq };
+}
+
+/** What a reader of a turn whose instance died is told, after the turn's last event. */
+function crashEnd(last: number): NumberedEvent[] {
+  return [
+    {
+      seq: last + 1,
+      event: { type: "error", code: "turn_crashed", message: TURN_CRASHED_MESSAGE },
+    },
+    { seq: last + 2, event: { type: "done", roundCount: 0, stopReason: "error" } },
+  ];
+}
+
+async function lastSeq(tx: SqlExecutor, t: DurableTables, turnId: string): Promise<number> {
+  const { rows } = await tx.query<{ last: number | string | null }>(
+    `SELECT MAX(seq) AS last FROM ${t.events} WHERE turn_id = ?`,
+    [turnId],
+  );
+  return Number(rows[0]?.last ?? 0);
+}
+
+async function insertEvents(
+  db: SqlExecutor,
+  t: DurableTables,
+  turnId: string,
+  events: readonly { seq: number; event: AgentEvent }[],
+): Promise<void> {
+  for (let i = 0; i < events.length; i += 300) {
+    const chunk = events.slice(i, i + 300);
+    const values: unknown[] = [];
+    for (const { seq, event } of chunk) values.push(turnId, seq, JSON.stringify(event));
+    // A dead-looking writer's late events never overwrite the crash end a reader wrote.
+    await db.query(
+      `INSERT INTO ${t.events} (turn_id, seq, event) VALUES ${chunk.map(() => "(?, ?, ?)").join(", ")}
+       ON CONFLICT (turn_id, seq) DO NOTHING`,
+      values,
+    );
+  }
+}

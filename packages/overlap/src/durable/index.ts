@@ -1,0 +1,58 @@
+/**
+ * overlap-runtime/durable: eager tools that survive crashes and run on many instances. The
+ * dialect-neutral stores (conversations with versioned writes, round journal, tool ledger, turn
+ * leases, resumable turn event logs) and {@link DurableAgentHost}, which runs a chat's turn with
+ * them. Open a store with `overlap-runtime/postgres` (`openPostgresStore`) or
+ * `overlap-runtime/sqlite` (`openSqliteStore`); see docs/durable.md.
+ */
+
+export {
+  DurableAgentHost,
+  type DurableAgentHostOptions,
+  type DurableTurn,
+  type DurableTurnInfo,
+  type DurableTurnRequest,
+  type DurableTurnResult,
+  durableHolderId,
+  holderIsGone,
+  idempotencyKeyOf,
+  notRunText,
+  TurnRunningError,
+  unknownOutcomeText,
+} from "./durable-agent-host.js";
+export {
+  DurableConversationStore,
+  type DurableWriteOptions,
+  type VersionedConversation,
+} from "./durable-conversation-store.js";
+export { DurableRoundJournal, type JournaledCall } from "./durable-round-journal.js";
+export {
+  DURABLE_SCHEMA_VERSION,
+  type DurableTables,
+  durableTables,
+  migrateDurableSchema,
+} from "./durable-schema.js";
+export { type DurableEffects, DurableStore, type DurableStoreOptions } from "./durable-store.js";
+export { DurableToolLedger } from "./durable-tool-ledger.js";
+export {
+  DurableTurnEvents,
+  type DurableTurnEventsOptions,
+  parseEventId,
+  TURN_CRASHED_MESSAGE,
+  type TurnEventWriter,
+} from "./durable-turn-events.js";
+export {
+  DurableTurnLeases,
+  type LeaseClaim,
+  type LeaseClaimResult,
+  type LeaseRenewal,
+  type TurnLease,
+  TurnLeaseLostError,
+} from "./durable-turn-leases.js";
+export {
+  checkTablePrefix,
+  type SqlDialect,
+  type SqlDriver,
+  type SqlExecutor,
+  type SqlResult,
+} from "./sql-driver.js";
