@@ -11,7 +11,6 @@ import { EagerDispatcher } from "../dispatch/eager-dispatcher.js";
 import { OverlapError } from "../errors.js";
 import type { AgentEvent, AgentEventSink } from "../protocol/agent-event.js";
 import { citationLinks } from "../protocol/citation-links.js";
-import { errorCategoryOf } from "../protocol/error-category.js";
 import { guardedSink } from "../protocol/guarded-sink.js";
 import type { RoundTimings } from "../protocol/round-timings.js";
 import type { StopReason } from "../protocol/stop-reason.js";
@@ -26,6 +25,7 @@ import type { ToolExecutor } from "../tools/tool-executor.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
 import { PreviewCoalescer } from "./preview-coalescer.js";
 import { RoundClock } from "./round-clock.js";
+import { abortedError, reportedStreamError, streamCut, streamFailure } from "./round-errors.js";
 import type { RoundSettings } from "./round-settings.js";
 import { toolResultMessage } from "./tool-result-message.js";
 
@@ -240,16 +240,7 @@ export class StreamedRound {
     } catch (err) {
       if (signal?.aborted) return abortedError(); // the provider failed because we aborted it
       if (err instanceof OverlapError) return err;
-      // A client of the host's own throws what it likes: its status and words say which failure.
-      const status = (err as { status?: unknown } | undefined)?.status;
-      return new OverlapError("stream_interrupted", `The model stream failed: ${describe(err)}`, {
-        cause: err,
-        category: errorCategoryOf({
-          status: typeof status === "number" ? status : undefined,
-          message: describe(err),
-          name: err instanceof Error ? err.name : undefined,
-        }),
-      });
+      return streamFailure(err);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
@@ -355,14 +346,7 @@ export class StreamedRound {
         };
         return;
       case "stream-error":
-        this.#streamError = new OverlapError(
-          "stream_error",
-          `The model stream reported ${report.errorType}: ${report.message}`,
-          {
-            details: { errorType: report.errorType },
-            category: errorCategoryOf({ type: report.errorType, message: report.message }),
-          },
-        );
+        this.#streamError = reportedStreamError(report.errorType, report.message);
         return;
       default:
         return;
@@ -496,18 +480,6 @@ export class StreamedRound {
   #emit(event: AgentEvent): void {
     this.#sink(event);
   }
-}
-
-function abortedError(): OverlapError {
-  return new OverlapError("aborted", "The round was cancelled.");
-}
-
-function streamCut(): OverlapError {
-  return new OverlapError("stream_interrupted", "The model stream ended before message_stop.");
-}
-
-function describe(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 /** Runs `task` once this turn of the event loop is over (where there is no setImmediate, a timer). */
