@@ -25,8 +25,8 @@ export {
   type RoundResult,
   StreamedRound,
   type StreamedRoundOptions,
-  toolResultMessage,
 } from "../round/streamed-round.js";
+export { toolResultMessage } from "../round/tool-result-message.js";
 export { decodeSseStream, type SseSource } from "../sse/decode-sse-stream.js";
 export type { SseDecoderOptions, SseFrame } from "../sse/sse-decoder.js";
 export {

@@ -3,6 +3,9 @@
  * (the tolerant parser: it never mixes with the strict one). It never feeds anything that executes: only `parseToolInput` on the complete
  * buffer does that. Here the goal is a cheap, never-throwing, best-effort picture of the value.
  *
+ * One cohesive state machine, kept in one file although it is longer than our usual 500 lines:
+ * the scanner, the container stack and the snapshots share one state that survives between chunks.
+ *
  * How it works:
  * - {@link PartialJsonParser.push} only keeps the chunk; the text pushed since the last look is
  *   scanned in one go when something is asked ({@link PartialJsonParser.snapshot}, `done`,

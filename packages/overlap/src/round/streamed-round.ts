@@ -11,7 +11,6 @@ import { EagerDispatcher } from "../dispatch/eager-dispatcher.js";
 import { OverlapError } from "../errors.js";
 import type { AgentEvent, AgentEventSink } from "../protocol/agent-event.js";
 import { citationLinks } from "../protocol/citation-links.js";
-import { errorCategoryOf } from "../protocol/error-category.js";
 import { guardedSink } from "../protocol/guarded-sink.js";
 import type { RoundTimings } from "../protocol/round-timings.js";
 import type { StopReason } from "../protocol/stop-reason.js";
@@ -19,19 +18,16 @@ import { MAX_TIMER_MS, timerDelay } from "../protocol/timer-delay.js";
 import type { Usage } from "../protocol/usage.js";
 import { type AssemblerReport, BlockAssembler } from "../stream/block-assembler.js";
 import { deltasJoinedIn, joinDeltas } from "../stream/join-deltas.js";
-import {
-  type AssistantMessage,
-  isCallBlock,
-  type ToolResultBlock,
-  type UserMessage,
-} from "../stream/message.js";
+import { type AssistantMessage, isCallBlock, type UserMessage } from "../stream/message.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import type { ToolCall } from "../stream/tool-call.js";
 import type { ToolExecutor } from "../tools/tool-executor.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
 import { PreviewCoalescer } from "./preview-coalescer.js";
 import { RoundClock } from "./round-clock.js";
+import { abortedError, reportedStreamError, streamCut, streamFailure } from "./round-errors.js";
 import type { RoundSettings } from "./round-settings.js";
+import { toolResultMessage } from "./tool-result-message.js";
 
 /** Options of a {@link StreamedRound}: its {@link RoundSettings} and what this round is. */
 export interface StreamedRoundOptions extends RoundSettings {
@@ -244,16 +240,7 @@ export class StreamedRound {
     } catch (err) {
       if (signal?.aborted) return abortedError(); // the provider failed because we aborted it
       if (err instanceof OverlapError) return err;
-      // A client of the host's own throws what it likes: its status and words say which failure.
-      const status = (err as { status?: unknown } | undefined)?.status;
-      return new OverlapError("stream_interrupted", `The model stream failed: ${describe(err)}`, {
-        cause: err,
-        category: errorCategoryOf({
-          status: typeof status === "number" ? status : undefined,
-          message: describe(err),
-          name: err instanceof Error ? err.name : undefined,
-        }),
-      });
+      return streamFailure(err);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
@@ -359,14 +346,7 @@ export class StreamedRound {
         };
         return;
       case "stream-error":
-        this.#streamError = new OverlapError(
-          "stream_error",
-          `The model stream reported ${report.errorType}: ${report.message}`,
-          {
-            details: { errorType: report.errorType },
-            category: errorCategoryOf({ type: report.errorType, message: report.message }),
-          },
-        );
+        this.#streamError = reportedStreamError(report.errorType, report.message);
         return;
       default:
         return;
@@ -500,31 +480,6 @@ export class StreamedRound {
   #emit(event: AgentEvent): void {
     this.#sink(event);
   }
-}
-
-/** ONE user message answering every call, tool_result blocks in call order. */
-export function toolResultMessage(outcomes: readonly ToolOutcome[]): UserMessage {
-  return {
-    role: "user",
-    content: outcomes.map(
-      (o): ToolResultBlock =>
-        o.isError
-          ? { type: "tool_result", tool_use_id: o.callId, content: o.resultText, is_error: true }
-          : { type: "tool_result", tool_use_id: o.callId, content: o.resultText },
-    ),
-  };
-}
-
-function abortedError(): OverlapError {
-  return new OverlapError("aborted", "The round was cancelled.");
-}
-
-function streamCut(): OverlapError {
-  return new OverlapError("stream_interrupted", "The model stream ended before message_stop.");
-}
-
-function describe(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 /** Runs `task` once this turn of the event loop is over (where there is no setImmediate, a timer). */

@@ -5,6 +5,10 @@
  *
  * A tool call is complete only at its block's stop event (or at message_stop, which ends every
  * block), never because a prefix of its arguments happens to parse.
+ *
+ * One cohesive state machine, kept in one file although it is longer than our usual 500 lines:
+ * every event's handling reads and changes the same per-block state, and splitting the handlers
+ * apart would spread one set of invariants (one report per call, in order) over several files.
  */
 
 import { OverlapError } from "../errors.js";

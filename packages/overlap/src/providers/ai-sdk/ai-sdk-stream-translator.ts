@@ -46,9 +46,18 @@ import type {
 } from "@ai-sdk/provider";
 import { OverlapError } from "../../errors.js";
 import type { StopReason } from "../../protocol/stop-reason.js";
-import type { Usage } from "../../protocol/usage.js";
 import type { AssistantContentBlock } from "../../stream/message.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
+import { BlockWriter } from "../block-writer.js";
+import {
+  mergeMetadata,
+  metadataField,
+  streamError,
+  toUsage,
+  withMetadata,
+} from "./ai-sdk-conversions.js";
+
+export { AI_SDK_METADATA_FIELD, streamError, toUsage } from "./ai-sdk-conversions.js";
 
 /** The block type of a provider-executed tool's result, as the AI SDK reported it. */
 export const AI_SDK_TOOL_RESULT = "ai_sdk_tool_result";
@@ -67,9 +76,6 @@ export interface AiSdkToolResultBlock {
   content: unknown;
   is_error?: boolean;
 }
-
-/** The field a block keeps its AI SDK provider metadata in (see the module comment). */
-export const AI_SDK_METADATA_FIELD = "ai_sdk_metadata";
 
 /** The citation type of a citation an AI SDK provider reported on a text (see `#textCitations`). */
 export const AI_SDK_CITATION = "ai_sdk_citation";
@@ -125,7 +131,7 @@ export class AiSdkStreamTranslator {
   #started = false;
   #finished = false;
   #failed = false;
-  #nextBlock = 0;
+  readonly #blocks = new BlockWriter();
   /** Text and reasoning blocks still open, keyed by kind and part id. */
   readonly #open = new Map<string, { kind: BlockKind; block: number }>();
   /** Every call seen, by `toolCallId` (also after its block stopped: for deduplication). */
@@ -175,7 +181,7 @@ export class AiSdkStreamTranslator {
         this.#start(out);
         if (part.delta === "") return out;
         const block = this.#partBlock(out, "text", part.id);
-        out.push(delta(block, { type: "text_delta", text: part.delta }));
+        this.#blocks.delta(out, block, { type: "text_delta", text: part.delta });
         return out;
       }
       case "text-end":
@@ -203,7 +209,7 @@ export class AiSdkStreamTranslator {
         if (call.stopped || part.delta === "") return out;
         call.args += part.delta;
         if (!call.textEncoded) {
-          out.push(delta(call.block, { type: "input_json_delta", partial_json: part.delta }));
+          this.#blocks.args(out, call.block, part.delta);
         }
         return out;
       }
@@ -274,7 +280,7 @@ export class AiSdkStreamTranslator {
     } else {
       block = withMetadata({ type: "thinking", thinking: "", signature: "" }, metadata);
     }
-    const index = this.#openBlock(out, block);
+    const index = this.#blocks.open(out, block);
     this.#open.set(key, { kind: blockKind, block: index });
     return index;
   }
@@ -294,8 +300,9 @@ export class AiSdkStreamTranslator {
     if (text === "" && signature === undefined) return;
     const index = this.#partBlock(out, "reasoning", id);
     if (this.#open.get(`reasoning:${id}`)?.kind === "redacted") return;
-    if (text !== "") out.push(delta(index, { type: "thinking_delta", thinking: text }));
-    if (signature !== undefined) out.push(delta(index, { type: "signature_delta", signature }));
+    if (text !== "") this.#blocks.delta(out, index, { type: "thinking_delta", thinking: text });
+    if (signature !== undefined)
+      this.#blocks.delta(out, index, { type: "signature_delta", signature });
   }
 
   /**
@@ -314,12 +321,10 @@ export class AiSdkStreamTranslator {
       const citations = fields?.citations;
       if (!Array.isArray(citations)) continue;
       for (const citation of citations) {
-        out.push(
-          delta(open.block, {
-            type: "citations_delta",
-            citation: { type: AI_SDK_CITATION, provider, citation: structuredClone(citation) },
-          }),
-        );
+        this.#blocks.delta(out, open.block, {
+          type: "citations_delta",
+          citation: { type: AI_SDK_CITATION, provider, citation: structuredClone(citation) },
+        });
       }
     }
   }
@@ -329,14 +334,14 @@ export class AiSdkStreamTranslator {
     const open = this.#open.get(key);
     if (!open) return; // never started, or already ended when a call started
     this.#open.delete(key);
-    out.push({ type: "content_block_stop", index: open.block });
+    this.#blocks.close(out, open.block);
   }
 
   /** Text and reasoning before a call are done (a timeline shows them ending here). */
   #closeParts(out: StreamEvent[]): void {
     for (const [key, open] of this.#open) {
       this.#open.delete(key);
-      out.push({ type: "content_block_stop", index: open.block });
+      this.#blocks.close(out, open.block);
     }
   }
 
@@ -346,7 +351,7 @@ export class AiSdkStreamTranslator {
   ): void {
     if (this.#calls.has(part.id)) throw protocol(`call ${part.id} started twice`);
     this.#closeParts(out);
-    const block = this.#openBlock(
+    const block = this.#blocks.open(
       out,
       withMetadata(
         {
@@ -377,15 +382,13 @@ export class AiSdkStreamTranslator {
     if (known) {
       // A streamed call whose end the provider did not signal, or text-encoded arguments: the
       // streamed JSON stays the truth; the whole input fills in when nothing JSON was streamed.
-      if ((known.textEncoded || known.args === "") && part.input !== "") {
-        out.push(delta(known.block, { type: "input_json_delta", partial_json: part.input }));
-      }
+      if (known.textEncoded || known.args === "") this.#blocks.args(out, known.block, part.input);
       this.#stopCall(out, known);
       return;
     }
     // A provider that only reports whole calls: the call starts and completes here.
     this.#closeParts(out);
-    const block = this.#openBlock(
+    const block = this.#blocks.open(
       out,
       withMetadata(
         {
@@ -405,9 +408,7 @@ export class AiSdkStreamTranslator {
       textEncoded: false,
     };
     this.#calls.set(part.toolCallId, call);
-    if (part.input !== "") {
-      out.push(delta(block, { type: "input_json_delta", partial_json: part.input }));
-    }
+    this.#blocks.args(out, block, part.input);
     this.#stopCall(out, call);
   }
 
@@ -425,8 +426,8 @@ export class AiSdkStreamTranslator {
       content: part.result,
       ...(part.isError ? { is_error: true } : {}),
     };
-    const index = this.#openBlock(out, block as unknown as AssistantContentBlock);
-    out.push({ type: "content_block_stop", index });
+    const index = this.#blocks.open(out, block as unknown as AssistantContentBlock);
+    this.#blocks.close(out, index);
   }
 
   /** Metadata a call's later part brings that its block did not start with. */
@@ -444,7 +445,7 @@ export class AiSdkStreamTranslator {
 
   #stopCall(out: StreamEvent[], call: OpenCall): void {
     call.stopped = true;
-    out.push({ type: "content_block_stop", index: call.block });
+    this.#blocks.close(out, call.block);
   }
 
   #finish(
@@ -475,9 +476,7 @@ export class AiSdkStreamTranslator {
     for (const call of [...this.#calls.values()].sort((a, b) => a.block - b.block)) {
       if (call.stopped) continue;
       // Text-encoded arguments whose JSON never came: the raw text, parsed strictly like any.
-      if (call.textEncoded && call.args !== "") {
-        out.push(delta(call.block, { type: "input_json_delta", partial_json: call.args }));
-      }
+      if (call.textEncoded) this.#blocks.args(out, call.block, call.args);
       this.#stopCall(out, call);
     }
     const stopReason =
@@ -488,85 +487,6 @@ export class AiSdkStreamTranslator {
     out.push({ type: "message_delta", delta: { stop_reason: stopReason }, usage: toUsage(usage) });
     out.push({ type: "message_stop" });
   }
-
-  #openBlock(out: StreamEvent[], block: AssistantContentBlock): number {
-    const index = this.#nextBlock++;
-    out.push({ type: "content_block_start", index, content_block: block });
-    return index;
-  }
-}
-
-/** The V3 usage in the Messages API's terms (`input_tokens` without cached tokens, as there). */
-export function toUsage(usage: LanguageModelV3Usage | undefined): Usage {
-  const out: Usage = {};
-  const input = usage?.inputTokens;
-  const inputTokens = input?.noCache ?? input?.total;
-  if (inputTokens != null) out.input_tokens = inputTokens;
-  if (usage?.outputTokens?.total != null) out.output_tokens = usage.outputTokens.total;
-  if (input?.cacheRead != null) out.cache_read_input_tokens = input.cacheRead;
-  if (input?.cacheWrite != null) out.cache_creation_input_tokens = input.cacheWrite;
-  return out;
-}
-
-/** Metadata `b` over `a`, per provider. */
-function mergeMetadata(
-  a: SharedV3ProviderMetadata | undefined,
-  b: SharedV3ProviderMetadata,
-): SharedV3ProviderMetadata {
-  const out: SharedV3ProviderMetadata = { ...a };
-  for (const [provider, values] of Object.entries(b)) {
-    out[provider] = { ...out[provider], ...values };
-  }
-  return out;
-}
-
-/** The first string `field` of any provider's metadata (`{ anthropic: { signature } }`). */
-function metadataField(
-  metadata: SharedV3ProviderMetadata | undefined,
-  field: string,
-): string | undefined {
-  for (const values of Object.values(metadata ?? {})) {
-    const value = values?.[field];
-    if (typeof value === "string") return value;
-  }
-  return undefined;
-}
-
-function withMetadata<B extends object>(
-  block: B,
-  metadata: SharedV3ProviderMetadata | undefined,
-): AssistantContentBlock {
-  const fields =
-    metadata && Object.keys(metadata).length > 0
-      ? { [AI_SDK_METADATA_FIELD]: structuredClone(metadata) }
-      : {};
-  return { ...block, ...fields } as unknown as AssistantContentBlock;
-}
-
-function delta(
-  index: number,
-  value: Extract<StreamEvent, { type: "content_block_delta" }>["delta"],
-): StreamEvent {
-  return { type: "content_block_delta", index, delta: value };
-}
-
-/** An `error` part's error as the neutral `{ type, message }` (the provider's own when it has one). */
-export function streamError(error: unknown): { type: string; message: string } {
-  if (error !== null && typeof error === "object") {
-    const fields = error as Record<string, unknown>;
-    const nested = isObject(fields.error) ? fields.error : undefined;
-    const type = nested?.type ?? fields.type ?? fields.code ?? fields.name;
-    const message = nested?.message ?? fields.message;
-    return {
-      type: typeof type === "string" && type !== "" ? type : "error",
-      message: typeof message === "string" && message !== "" ? message : "stream error",
-    };
-  }
-  return { type: "error", message: typeof error === "string" ? error : "stream error" };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function protocol(message: string): OverlapError {

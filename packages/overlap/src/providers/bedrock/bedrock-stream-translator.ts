@@ -42,6 +42,7 @@ import type { ConverseStreamOutput } from "@aws-sdk/client-bedrock-runtime";
 import { OverlapError } from "../../errors.js";
 import type { Usage } from "../../protocol/usage.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
+import { BlockWriter } from "../block-writer.js";
 
 /** One event of a ConverseStream response, as the AWS SDK yields it. */
 export type BedrockStreamEvent = ConverseStreamOutput;
@@ -116,7 +117,7 @@ type BlockState =
 export class BedrockStreamTranslator {
   readonly #options: BedrockStreamTranslatorOptions;
   #started = false;
-  #nextBlock = 0;
+  readonly #writer = new BlockWriter();
   /** Blocks by Converse `contentBlockIndex`. */
   readonly #blocks = new Map<number, BlockState>();
   #stopReason: string | undefined;
@@ -217,7 +218,7 @@ export class BedrockStreamTranslator {
       this.#blocks.set(at, { kind: "skipped", stopped: false });
       return;
     }
-    const index = this.#open(out, {
+    const index = this.#writer.open(out, {
       type: toolUse.type === "server_tool_use" ? "server_tool_use" : "tool_use",
       id: String(toolUse.toolUseId ?? ""),
       name: String(toolUse.name ?? ""),
@@ -239,7 +240,7 @@ export class BedrockStreamTranslator {
       state ??= this.#openAt(out, at, "text");
       expectKind(state, "text", at);
       if (delta.text !== "") {
-        out.push(deltaOf(state, { type: "text_delta", text: delta.text }));
+        this.#delta(out, state, { type: "text_delta", text: delta.text });
       }
       return;
     }
@@ -247,7 +248,7 @@ export class BedrockStreamTranslator {
       if (!state) throw protocol(`tool input for block ${at}, which never started`);
       expectKind(state, "tool", at);
       const input = delta.toolUse.input ?? "";
-      if (input !== "") out.push(deltaOf(state, { type: "input_json_delta", partial_json: input }));
+      this.#writer.args(out, (state as { index: number }).index, input);
       return;
     }
     if (delta.toolResult) {
@@ -277,7 +278,7 @@ export class BedrockStreamTranslator {
       state ??= this.#openAt(out, at, "text");
       expectKind(state, "text", at);
       const citation = { type: BEDROCK_CITATION, ...structuredClone(delta.citation) };
-      out.push(deltaOf(state, { type: "citations_delta", citation }));
+      this.#delta(out, state, { type: "citations_delta", citation });
       return;
     }
     const reasoning = delta.reasoningContent;
@@ -295,14 +296,14 @@ export class BedrockStreamTranslator {
       state ??= this.#openAt(out, at, "thinking");
       expectKind(state, "thinking", at);
       if (reasoning.text !== "") {
-        out.push(deltaOf(state, { type: "thinking_delta", thinking: reasoning.text }));
+        this.#delta(out, state, { type: "thinking_delta", thinking: reasoning.text });
       }
       return;
     }
     if (typeof reasoning.signature === "string") {
       state ??= this.#openAt(out, at, "thinking");
       expectKind(state, "thinking", at);
-      out.push(deltaOf(state, { type: "signature_delta", signature: reasoning.signature }));
+      this.#delta(out, state, { type: "signature_delta", signature: reasoning.signature });
     }
   }
 
@@ -314,7 +315,10 @@ export class BedrockStreamTranslator {
     if (state.kind === "skipped") return;
     if (state.kind === "redacted") {
       // Redacted reasoning arrives whole: announced at its stop, with all its bytes.
-      state.index = this.#open(out, { type: "redacted_thinking", data: base64(state.bytes) });
+      state.index = this.#writer.open(out, {
+        type: "redacted_thinking",
+        data: base64(state.bytes),
+      });
     }
     if (state.kind === "result") {
       // A provider-side result arrives whole: announced at its stop, with all its content.
@@ -323,9 +327,9 @@ export class BedrockStreamTranslator {
         tool_use_id: String(state.start.toolUseId ?? ""),
         content: { ...state.start, content: state.content },
       };
-      state.index = this.#open(out, block as unknown as StartedBlock);
+      state.index = this.#writer.open(out, block as unknown as StartedBlock);
     }
-    out.push({ type: "content_block_stop", index: state.index });
+    this.#writer.close(out, state.index);
   }
 
   #messageStop(out: StreamEvent[], reason: string | undefined): void {
@@ -372,15 +376,17 @@ export class BedrockStreamTranslator {
       kind === "text"
         ? { type: "text", text: "" }
         : { type: "thinking", thinking: "", signature: "" };
-    const state: BlockState = { kind, index: this.#open(out, block), stopped: false };
+    const state: BlockState = { kind, index: this.#writer.open(out, block), stopped: false };
     this.#blocks.set(at, state);
     return state;
   }
 
-  #open(out: StreamEvent[], block: StartedBlock): number {
-    const index = this.#nextBlock++;
-    out.push({ type: "content_block_start", index, content_block: block });
-    return index;
+  #delta(
+    out: StreamEvent[],
+    state: BlockState,
+    delta: Extract<StreamEvent, { type: "content_block_delta" }>["delta"],
+  ): void {
+    this.#writer.delta(out, (state as { index: number }).index, delta);
   }
 }
 
@@ -407,13 +413,6 @@ function indexOf(value: number | undefined): number {
 
 function expectKind(state: BlockState, kind: "text" | "thinking" | "tool", at: number): void {
   if (state.kind !== kind) throw mismatch(at, kind, state.kind);
-}
-
-function deltaOf(
-  state: BlockState,
-  delta: Extract<StreamEvent, { type: "content_block_delta" }>["delta"],
-): StreamEvent {
-  return { type: "content_block_delta", index: (state as { index: number }).index, delta };
 }
 
 /** Base64 of the bytes (no Buffer: the SDK also runs in browsers). */

@@ -29,16 +29,9 @@
  * result without an id answers the last call not yet answered.
  *
  * Grounding (`googleSearch`, `urlContext`...): the candidate's `groundingMetadata` (the last one
- * that carried anything) is read when the response finishes. Each `groundingSupports` entry
- * becomes one citation per grounding chunk it names, on the text block its segment starts in,
- * while that block is still open (the segment's `startIndex` / `endIndex` count UTF-8 bytes of
- * the response's answer text, thoughts excluded; the citation's `start_index` / `end_index` count
- * the block's UTF-16 code units, as JavaScript strings do): `{ type: "gemini_grounding",
- * cited_text, start_index, end_index, url, title, grounding_chunk_index, confidence? }`. A support
- * of a block already closed (text before a call), or of no text, gets no citation. The metadata
- * itself is kept whole in a last {@link GeminiGroundingBlock} (search queries, the search entry
- * point the API asks apps to show, chunks no support names); the API takes neither back, so
- * `geminiRequestBody` leaves both out.
+ * that carried anything) is read when the response finishes: its supports become citations on the
+ * text blocks still open, and the metadata is kept whole in a last {@link GeminiGroundingBlock}
+ * (see gemini-grounding.ts).
  *
  * Call ids: Gemini calls usually have none. A call gets the API's `functionCall.id` when it has
  * one, else `gemini-<responseId>-<n>` (a random prefix when the response has no id): unique in
@@ -55,7 +48,22 @@
 
 import type { Usage } from "../../protocol/usage.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
+import { BlockWriter } from "../block-writer.js";
+import { GeminiCallIds } from "./gemini-call-ids.js";
+import {
+  GEMINI_GROUNDING,
+  type GeminiGroundingBlock,
+  groundingCitations,
+  type TextSpan,
+  utf8Length,
+} from "./gemini-grounding.js";
 import { JsonPathWriter, type PartialArg, PartialArgsOrderError } from "./gemini-partial-args.js";
+
+export {
+  GEMINI_GROUNDING,
+  GEMINI_GROUNDING_CITATION,
+  type GeminiGroundingBlock,
+} from "./gemini-grounding.js";
 
 /** A `functionCall` as the translator reads it. */
 export interface GeminiFunctionCall {
@@ -97,23 +105,6 @@ export interface GeminiToolResultBlock {
   /** The part as received (`codeExecutionResult`, and any other field it had). */
   content: Readonly<Record<string, unknown>>;
 }
-
-/** The block type holding a response's grounding metadata. */
-export const GEMINI_GROUNDING = "gemini_grounding_metadata";
-
-/**
- * Gemini API only: a response's `groundingMetadata` exactly as received (`groundingChunks`,
- * `groundingSupports`, `webSearchQueries`, `searchEntryPoint`...), for display; its supports are
- * also citations on the text they belong to. Never sent back (the API takes no grounding in
- * `contents`); every adapter leaves it out.
- */
-export interface GeminiGroundingBlock {
-  type: typeof GEMINI_GROUNDING;
-  metadata: Readonly<Record<string, unknown>>;
-}
-
-/** The citation type of a grounding support (see the module comment). */
-export const GEMINI_GROUNDING_CITATION = "gemini_grounding";
 
 /** The parts of a `GenerateContentResponse` the translator reads. */
 export interface GeminiChunk {
@@ -161,20 +152,6 @@ const FAILURES = new Set([
   "MISSING_THOUGHT_SIGNATURE",
 ]);
 
-/** A block still receiving content. */
-interface OpenBlock {
-  index: number;
-}
-
-/** A text block and where it sits in the response's answer text (for grounding supports). */
-interface TextSpan {
-  index: number;
-  /** UTF-8 bytes of answer text before it. */
-  startByte: number;
-  text: string;
-  open: boolean;
-}
-
 /** A Vertex call whose arguments are still streaming. */
 interface StreamingCall {
   index: number;
@@ -187,13 +164,13 @@ type StartedBlock = Extract<StreamEvent, { type: "content_block_start" }>["conte
 export class GeminiChunkTranslator {
   readonly #options: GeminiChunkTranslatorOptions;
   #started = false;
-  #prefix = "";
-  #nextBlock = 0;
-  #text: OpenBlock | undefined;
-  #thinking: OpenBlock | undefined;
+  readonly #blocks = new BlockWriter();
+  /** The indexes of the text and thinking blocks still receiving content. */
+  #text: number | undefined;
+  #thinking: number | undefined;
   #call: StreamingCall | undefined;
   #calls = 0;
-  readonly #ids = new Set<string>();
+  readonly #ids = new GeminiCallIds();
   /** Code execution calls, and those not answered yet (in order). */
   #codeCalls = 0;
   readonly #unanswered: string[] = [];
@@ -221,7 +198,7 @@ export class GeminiChunkTranslator {
     this.#readUsage(chunk);
     if (!this.#started) {
       this.#started = true;
-      this.#prefix = this.#options.idPrefix ?? `gemini-${idSafe(chunk.responseId) || randomId()}`;
+      this.#ids.begin(chunk.responseId, this.#options.idPrefix);
       out.push({
         type: "message_start",
         message: {
@@ -331,28 +308,31 @@ export class GeminiChunkTranslator {
       // A signature without text: kept in a thinking block of its own, sent back as it came.
       this.#closeText(out);
       this.#closeThinking(out);
-      const index = this.#open(out, {
+      const index = this.#blocks.open(out, {
         type: "thinking",
         thinking: "",
         signature: "",
         thoughtSignature: signature,
       } as StartedBlock);
-      out.push({ type: "content_block_stop", index });
+      this.#blocks.close(out, index);
       return;
     }
     if (part.thought === true) {
       this.#closeText(out);
-      if (this.#thinking && signature !== undefined) this.#closeThinking(out);
+      if (this.#thinking !== undefined && signature !== undefined) this.#closeThinking(out);
       this.#thinking ??= this.#openOf(out, "thinking", signature);
-      out.push(delta(this.#thinking.index, { type: "thinking_delta", thinking: part.text }));
+      this.#blocks.delta(out, this.#thinking, {
+        type: "thinking_delta",
+        thinking: part.text,
+      });
       return;
     }
     this.#closeThinking(out);
-    if (this.#text && signature !== undefined) this.#closeText(out);
-    if (!this.#text) {
+    if (this.#text !== undefined && signature !== undefined) this.#closeText(out);
+    if (this.#text === undefined) {
       this.#text = this.#openOf(out, "text", signature);
       this.#spans.push({
-        index: this.#text.index,
+        index: this.#text,
         startByte: this.#answerBytes,
         text: "",
         open: true,
@@ -361,7 +341,7 @@ export class GeminiChunkTranslator {
     const span = this.#spans.at(-1);
     if (span) span.text += part.text;
     this.#answerBytes += utf8Length(part.text);
-    out.push(delta(this.#text.index, { type: "text_delta", text: part.text }));
+    this.#blocks.delta(out, this.#text, { type: "text_delta", text: part.text });
   }
 
   /** Provider-side code: a server_tool_use block, whole, its part kept as received. */
@@ -370,18 +350,16 @@ export class GeminiChunkTranslator {
     this.#closeThinking(out);
     this.#codeCalls++;
     const given = typeof code.id === "string" && code.id !== "" ? code.id : undefined;
-    let id = given && !this.#ids.has(given) ? given : `${this.#prefix}-code-${this.#codeCalls}`;
-    for (let n = 2; this.#ids.has(id); n++) id = `${this.#prefix}-code-${this.#codeCalls}-${n}`;
-    this.#ids.add(id);
+    const id = this.#ids.take(given, `code-${this.#codeCalls}`);
     this.#unanswered.push(id);
-    const index = this.#open(out, {
+    const index = this.#blocks.open(out, {
       type: "server_tool_use",
       id,
       name: "code_execution",
       input: structuredClone(code),
       gemini_part: structuredClone(part),
     } as unknown as StartedBlock);
-    out.push({ type: "content_block_stop", index });
+    this.#blocks.close(out, index);
   }
 
   /** The outcome of provider-side code: a whole result block answering its call. */
@@ -398,47 +376,17 @@ export class GeminiChunkTranslator {
       at >= 0 ? this.#unanswered.splice(at, 1)[0] : (this.#unanswered.pop() ?? given);
     const block: GeminiToolResultBlock = {
       type: GEMINI_TOOL_RESULT,
-      tool_use_id: answered ?? `${this.#prefix}-code-${this.#codeCalls}`,
+      tool_use_id: answered ?? this.#ids.synthesized(`code-${this.#codeCalls}`),
       content: structuredClone(part),
     };
-    const index = this.#open(out, block as unknown as StartedBlock);
-    out.push({ type: "content_block_stop", index });
+    this.#blocks.close(out, this.#blocks.open(out, block as unknown as StartedBlock));
   }
 
-  /** Citations from the grounding supports, on the text blocks still open (module comment). */
+  /** Citations from the grounding supports, on the text blocks still open. */
   #ground(out: StreamEvent[]): void {
-    const grounding = this.#grounding;
-    if (!grounding) return;
-    const chunks = Array.isArray(grounding.groundingChunks) ? grounding.groundingChunks : [];
-    const supports = Array.isArray(grounding.groundingSupports) ? grounding.groundingSupports : [];
-    for (const support of supports) {
-      if (!isRecord(support) || !isRecord(support.segment)) continue;
-      const start = Number(support.segment.startIndex ?? 0);
-      const end = Number(support.segment.endIndex ?? start);
-      if (!Number.isInteger(start) || !Number.isInteger(end) || end < start) continue;
-      const span = this.#spans.findLast((s) => s.startByte <= start);
-      if (!span?.open) continue;
-      const from = utf16Offset(span.text, start - span.startByte);
-      const to = utf16Offset(span.text, end - span.startByte);
-      if (from >= span.text.length) continue;
-      const indices = Array.isArray(support.groundingChunkIndices)
-        ? support.groundingChunkIndices
-        : [];
-      const scores = Array.isArray(support.confidenceScores) ? support.confidenceScores : [];
-      const cited = support.segment.text;
-      const citedText = typeof cited === "string" ? cited : span.text.slice(from, to);
-      indices.forEach((chunkIndex, i) => {
-        const citation: Record<string, unknown> = {
-          type: GEMINI_GROUNDING_CITATION,
-          cited_text: citedText,
-          start_index: from,
-          end_index: to,
-          ...sourceOf(chunks[Number(chunkIndex)]),
-          grounding_chunk_index: chunkIndex,
-        };
-        if (typeof scores[i] === "number") citation.confidence = scores[i];
-        out.push(delta(span.index, { type: "citations_delta", citation }));
-      });
+    if (!this.#grounding) return;
+    for (const { index, citation } of groundingCitations(this.#grounding, this.#spans)) {
+      this.#blocks.delta(out, index, { type: "citations_delta", citation });
     }
   }
 
@@ -449,8 +397,7 @@ export class GeminiChunkTranslator {
       type: GEMINI_GROUNDING,
       metadata: structuredClone(this.#grounding),
     };
-    const index = this.#open(out, block as unknown as StartedBlock);
-    out.push({ type: "content_block_stop", index });
+    this.#blocks.close(out, this.#blocks.open(out, block as unknown as StartedBlock));
   }
 
   #functionCall(out: StreamEvent[], call: GeminiFunctionCall, signature: unknown): void {
@@ -464,16 +411,15 @@ export class GeminiChunkTranslator {
         text += streaming.writer.finish();
         this.#call = undefined;
       }
-      if (text !== "")
-        out.push(delta(streaming.index, { type: "input_json_delta", partial_json: text }));
-      if (!this.#call) out.push({ type: "content_block_stop", index: streaming.index });
+      this.#blocks.args(out, streaming.index, text);
+      if (!this.#call) this.#blocks.close(out, streaming.index);
       return;
     }
     if (!call.name) return; // an empty functionCall with nothing open: nothing to end
     // A new call. One still streaming never finished: it stops with what it got (incomplete JSON,
     // answered as invalid input, never run).
     if (streaming) {
-      out.push({ type: "content_block_stop", index: streaming.index });
+      this.#blocks.close(out, streaming.index);
       this.#call = undefined;
     }
     this.#closeText(out);
@@ -481,12 +427,12 @@ export class GeminiChunkTranslator {
     this.#calls++;
     const block: Record<string, unknown> = {
       type: "tool_use",
-      id: this.#callId(call.id),
+      id: this.#ids.take(call.id, String(this.#calls)),
       name: call.name,
       input: {},
     };
     if (typeof signature === "string") block.thoughtSignature = signature;
-    const index = this.#open(out, block as unknown as StartedBlock);
+    const index = this.#blocks.open(out, block as unknown as StartedBlock);
     const pieces = call.partialArgs && call.partialArgs.length > 0;
     if (call.willContinue === true || pieces) {
       const writer = new JsonPathWriter();
@@ -495,48 +441,33 @@ export class GeminiChunkTranslator {
       if (call.partialArgs) text += writer.writePartialArgs(call.partialArgs);
       if (call.willContinue === true) this.#call = { index, writer };
       else text += writer.finish();
-      if (text !== "") out.push(delta(index, { type: "input_json_delta", partial_json: text }));
+      this.#blocks.args(out, index, text);
       if (call.willContinue === true) return;
     } else if (call.args) {
       // Whole: complete on arrival.
-      out.push(delta(index, { type: "input_json_delta", partial_json: JSON.stringify(call.args) }));
+      this.#blocks.args(out, index, JSON.stringify(call.args));
     }
-    out.push({ type: "content_block_stop", index });
+    this.#blocks.close(out, index);
   }
 
-  #callId(apiId: string | undefined): string {
-    let id = apiId && !this.#ids.has(apiId) ? apiId : `${this.#prefix}-${this.#calls}`;
-    for (let n = 2; this.#ids.has(id); n++) id = `${this.#prefix}-${this.#calls}-${n}`;
-    this.#ids.add(id);
-    return id;
-  }
-
-  #openOf(out: StreamEvent[], kind: "text" | "thinking", signature: string | undefined): OpenBlock {
+  #openOf(out: StreamEvent[], kind: "text" | "thinking", signature: string | undefined): number {
     const block: Record<string, unknown> =
       kind === "text"
         ? { type: "text", text: "" }
         : { type: "thinking", thinking: "", signature: "" };
     if (signature !== undefined) block.thoughtSignature = signature;
-    return { index: this.#open(out, block as unknown as StartedBlock) };
-  }
-
-  #open(out: StreamEvent[], block: StartedBlock): number {
-    const index = this.#nextBlock++;
-    out.push({ type: "content_block_start", index, content_block: block });
-    return index;
+    return this.#blocks.open(out, block as unknown as StartedBlock);
   }
 
   #closeText(out: StreamEvent[]): void {
-    if (!this.#text) return;
-    out.push({ type: "content_block_stop", index: this.#text.index });
+    if (!this.#blocks.close(out, this.#text)) return;
     const span = this.#spans.at(-1);
     if (span) span.open = false;
     this.#text = undefined;
   }
 
   #closeThinking(out: StreamEvent[]): void {
-    if (!this.#thinking) return;
-    out.push({ type: "content_block_stop", index: this.#thinking.index });
+    this.#blocks.close(out, this.#thinking);
     this.#thinking = undefined;
   }
 
@@ -544,58 +475,11 @@ export class GeminiChunkTranslator {
   #closeAll(out: StreamEvent[]): void {
     this.#closeThinking(out);
     this.#closeText(out);
-    if (this.#call) {
-      out.push({ type: "content_block_stop", index: this.#call.index });
-      this.#call = undefined;
-    }
+    this.#blocks.close(out, this.#call?.index);
+    this.#call = undefined;
   }
-}
-
-function delta(
-  index: number,
-  value: Extract<StreamEvent, { type: "content_block_delta" }>["delta"],
-): StreamEvent {
-  return { type: "content_block_delta", index, delta: value };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function utf8Length(text: string): number {
-  return new TextEncoder().encode(text).length;
-}
-
-/** The UTF-16 offset in `text` of its `bytes`-th UTF-8 byte (clamped to the text). */
-function utf16Offset(text: string, bytes: number): number {
-  let count = 0;
-  let i = 0;
-  while (i < text.length && count < bytes) {
-    const point = text.codePointAt(i) ?? 0;
-    count += point < 0x80 ? 1 : point < 0x800 ? 2 : point < 0x10000 ? 3 : 4;
-    i += point >= 0x10000 ? 2 : 1;
-  }
-  return i;
-}
-
-/** `url` and `title` of a grounding chunk (`web`, `retrievedContext`, `maps`...). */
-function sourceOf(chunk: unknown): Record<string, unknown> {
-  if (!isRecord(chunk)) return {};
-  const source = Object.values(chunk).find(isRecord);
-  if (!source) return {};
-  const out: Record<string, unknown> = {};
-  if (typeof source.uri === "string") out.url = source.uri;
-  if (typeof source.title === "string") out.title = source.title;
-  return out;
-}
-
-/** A response id usable inside a call id (the Messages API allows `[A-Za-z0-9_-]`). */
-function idSafe(id: string | undefined): string {
-  return (id ?? "").replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 48);
-}
-
-function randomId(): string {
-  const bytes = new Uint8Array(9);
-  globalThis.crypto.getRandomValues(bytes);
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }

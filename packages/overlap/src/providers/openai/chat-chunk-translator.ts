@@ -9,6 +9,7 @@
  */
 
 import type { StreamEvent } from "../../stream/stream-event.js";
+import { BlockWriter, type HeldCall } from "../block-writer.js";
 
 /** The parts of a Chat Completions chunk the translator reads (the SDK's type is wider). */
 export interface ChatChunk {
@@ -39,13 +40,10 @@ export interface ChatChunk {
   usage?: { prompt_tokens?: number | null; completion_tokens?: number | null } | null;
 }
 
-interface OpenCall {
-  /** Neutral block index, once the block started (it needs both id and name). */
-  block: number | undefined;
+/** A call still open; its block starts once both id and name are known. */
+interface OpenCall extends HeldCall {
   id: string;
   name: string | undefined;
-  /** Arguments received before the name: sent right after the block starts. */
-  pending: string;
 }
 
 /**
@@ -58,7 +56,7 @@ export const CHAT_URL_CITATION = "chat_url_citation";
 /** Translates one Chat Completions stream. Create one per response. */
 export class ChatChunkTranslator {
   #started = false;
-  #nextBlock = 0;
+  readonly #blocks = new BlockWriter();
   #text: number | undefined;
   #thinking: number | undefined;
   /** Calls still open, by the server's tool-call index. */
@@ -102,25 +100,29 @@ export class ChatChunkTranslator {
       const delta = choice.delta ?? {};
       const reasoning = delta.reasoning_content ?? delta.reasoning;
       if (reasoning) {
-        this.#thinking ??= this.#open(out, { type: "thinking", thinking: "", signature: "" });
-        out.push(delta_(this.#thinking, { type: "thinking_delta", thinking: reasoning }));
+        this.#thinking ??= this.#blocks.open(out, {
+          type: "thinking",
+          thinking: "",
+          signature: "",
+        });
+        this.#blocks.delta(out, this.#thinking, { type: "thinking_delta", thinking: reasoning });
       }
       if (delta.content) {
         this.#closeThinking(out); // reasoning comes first; the answer ends it
-        this.#text ??= this.#open(out, { type: "text", text: "" });
-        out.push(delta_(this.#text, { type: "text_delta", text: delta.content }));
+        this.#text ??= this.#blocks.open(out, { type: "text", text: "" });
+        this.#blocks.delta(out, this.#text, { type: "text_delta", text: delta.content });
       }
       if (delta.refusal) {
         this.#refused = true;
         this.#closeThinking(out);
-        this.#text ??= this.#open(out, { type: "text", text: "" });
-        out.push(delta_(this.#text, { type: "text_delta", text: delta.refusal }));
+        this.#text ??= this.#blocks.open(out, { type: "text", text: "" });
+        this.#blocks.delta(out, this.#text, { type: "text_delta", text: delta.refusal });
       }
       for (const annotation of delta.annotations ?? []) {
         // They cite the text before them; with none open there is nothing to put them on.
         if (this.#text === undefined || annotation.type !== "url_citation") continue;
         const citation = { type: CHAT_URL_CITATION, ...structuredClone(annotation.url_citation) };
-        out.push(delta_(this.#text, { type: "citations_delta", citation }));
+        this.#blocks.delta(out, this.#text, { type: "citations_delta", citation });
       }
       const fragments = delta.tool_calls ?? [];
       // Before this chunk's fragments, so a finished call stops before the next one starts.
@@ -175,18 +177,15 @@ export class ChatChunkTranslator {
     }
     // The name comes whole with the call's first fragment; later name fields are never appended.
     if (call.name === undefined && fragment.function?.name) call.name = fragment.function.name;
-    const args = fragment.function?.arguments ?? "";
-    if (call.block === undefined) {
-      call.pending += args;
-      if (call.name === undefined) return;
-      call.block = this.#open(out, { type: "tool_use", id: call.id, name: call.name, input: {} });
-      if (call.pending !== "") {
-        out.push(delta_(call.block, { type: "input_json_delta", partial_json: call.pending }));
-        call.pending = "";
-      }
-      return;
+    this.#blocks.callArgs(out, call, fragment.function?.arguments ?? "");
+    if (call.block === undefined && call.name !== undefined) {
+      this.#blocks.openCall(out, call, {
+        type: "tool_use",
+        id: call.id,
+        name: call.name,
+        input: {},
+      });
     }
-    if (args !== "") out.push(delta_(call.block, { type: "input_json_delta", partial_json: args }));
   }
 
   #closeCall(out: StreamEvent[], index: number, call: OpenCall): void {
@@ -194,12 +193,14 @@ export class ChatChunkTranslator {
     if (call.block === undefined) {
       // Never named: still a call the model made, answered as an unknown tool by the executor.
       call.name = "unnamed_tool";
-      call.block = this.#open(out, { type: "tool_use", id: call.id, name: call.name, input: {} });
-      if (call.pending !== "") {
-        out.push(delta_(call.block, { type: "input_json_delta", partial_json: call.pending }));
-      }
+      this.#blocks.openCall(out, call, {
+        type: "tool_use",
+        id: call.id,
+        name: call.name,
+        input: {},
+      });
     }
-    out.push({ type: "content_block_stop", index: call.block });
+    this.#blocks.close(out, call.block);
   }
 
   /**
@@ -217,14 +218,12 @@ export class ChatChunkTranslator {
   }
 
   #closeText(out: StreamEvent[]): void {
-    if (this.#text === undefined) return;
-    out.push({ type: "content_block_stop", index: this.#text });
+    this.#blocks.close(out, this.#text);
     this.#text = undefined;
   }
 
   #closeThinking(out: StreamEvent[]): void {
-    if (this.#thinking === undefined) return;
-    out.push({ type: "content_block_stop", index: this.#thinking });
+    this.#blocks.close(out, this.#thinking);
     this.#thinking = undefined;
   }
 
@@ -236,20 +235,4 @@ export class ChatChunkTranslator {
     );
     for (const [serverIndex, call] of calls) this.#closeCall(out, serverIndex, call);
   }
-
-  #open(
-    out: StreamEvent[],
-    block: Extract<StreamEvent, { type: "content_block_start" }>["content_block"],
-  ): number {
-    const index = this.#nextBlock++;
-    out.push({ type: "content_block_start", index, content_block: block });
-    return index;
-  }
-}
-
-function delta_(
-  index: number,
-  delta: Extract<StreamEvent, { type: "content_block_delta" }>["delta"],
-): StreamEvent {
-  return { type: "content_block_delta", index, delta };
 }

@@ -36,127 +36,49 @@
  */
 
 import type { Usage } from "../../protocol/usage.js";
-import type { AssistantContentBlock, TextBlock, ToolUseBlock } from "../../stream/message.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
+import { BlockWriter } from "../block-writer.js";
+import {
+  appendText,
+  type CallState,
+  callArgs,
+  cite,
+  closePart,
+  type ItemState,
+  type MessageState,
+  openCall,
+  openPart,
+  type PartState,
+  type ProviderState,
+  reconcileArgs,
+  reconcileCitations,
+  reconcileText,
+} from "./responses-item-blocks.js";
+import {
+  CALL_FIELDS,
+  idFields,
+  itemFields,
+  MESSAGE_FIELDS,
+  nonEmpty,
+  providerInput,
+} from "./responses-items.js";
+import type {
+  ResponsesItem,
+  ResponsesResponse,
+  ResponsesStreamEvent,
+} from "./responses-stream-types.js";
 
-/** An output item as the translator reads it (the SDK's types are wider). */
-export interface ResponsesItem {
-  type?: string;
-  id?: string;
-  status?: string;
-  /** function_call */
-  call_id?: string;
-  name?: string;
-  arguments?: string;
-  /** message */
-  role?: string;
-  content?: Array<{
-    type?: string;
-    text?: string;
-    refusal?: string;
-    [field: string]: unknown;
-  }> | null;
-  [field: string]: unknown;
-}
-
-/** The response object carried by lifecycle events. */
-export interface ResponsesResponse {
-  id?: string;
-  model?: string;
-  status?: string;
-  output?: ResponsesItem[] | null;
-  usage?: { input_tokens?: number | null; output_tokens?: number | null } | null;
-  incomplete_details?: { reason?: string | null } | null;
-  error?: { code?: string | null; message?: string | null } | null;
-}
-
-/** The parts of a Responses stream event the translator reads. */
-export interface ResponsesStreamEvent {
-  type: string;
-  sequence_number?: number;
-  response?: ResponsesResponse;
-  output_index?: number;
-  content_index?: number;
-  item_id?: string;
-  item?: ResponsesItem;
-  part?: {
-    type?: string;
-    text?: string;
-    refusal?: string;
-    annotations?: unknown;
-    [field: string]: unknown;
-  };
-  /** `response.output_text.annotation.added`: the annotation and its place in the part. */
-  annotation?: unknown;
-  annotation_index?: number;
-  delta?: string;
-  text?: string;
-  refusal?: string;
-  arguments?: string;
-  /** `error` events: the documented shape has these at the top level… */
-  code?: string | null;
-  message?: string | null;
-  /** …and the API has been seen to nest them. */
-  error?: { type?: string | null; code?: string | null; message?: string | null } | null;
-}
-
-interface CallState {
-  kind: "call";
-  /** The item's own fields kept on the block (`openai_item`). */
-  fields: Record<string, unknown>;
-  callId: string | undefined;
-  name: string | undefined;
-  /** Neutral block index once opened (needs call_id and name). */
-  block: number | undefined;
-  /** Argument text received (sent, or pending until the block opens). */
-  args: string;
-  /** Argument text received before the block opened. */
-  pending: string;
-  done: boolean;
-}
-
-interface PartState {
-  block: number;
-  text: string;
-  /** Annotations emitted as citations. */
-  citations: number;
-  closed: boolean;
-}
-
-interface MessageState {
-  kind: "message";
-  /** The item's own fields kept on each of its text blocks (`openai_item`). */
-  fields: Record<string, unknown>;
-  parts: Map<number, PartState>;
-  done: boolean;
-}
-
-interface ReasoningState {
-  kind: "reasoning";
-  /** Block index reserved when the item started. */
-  block: number;
-  done: boolean;
-}
-
-/** A provider-side item: its call block, then its result block (reserved when it started). */
-interface ProviderState {
-  kind: "provider";
-  block: number;
-  done: boolean;
-}
-
-interface OtherState {
-  kind: "other";
-  done: boolean;
-}
-
-type ItemState = CallState | MessageState | ReasoningState | ProviderState | OtherState;
+export type {
+  ResponsesItem,
+  ResponsesResponse,
+  ResponsesStreamEvent,
+} from "./responses-stream-types.js";
 
 /** Translates one Responses API stream. Create one per response. */
 export class ResponsesEventTranslator {
   #started = false;
   #finished = false;
-  #nextBlock = 0;
+  readonly #blocks = new BlockWriter();
   /** Items by output_index. */
   readonly #items = new Map<number, ItemState>();
   /** output_index by item id. */
@@ -268,7 +190,6 @@ export class ResponsesEventTranslator {
     });
   }
 
-  // -------------------------------------------------------------------------------------------
   // Items
 
   #itemAdded(out: StreamEvent[], outputIndex: number | undefined, item: ResponsesItem | undefined) {
@@ -278,11 +199,11 @@ export class ResponsesEventTranslator {
     if (typeof item.id === "string" && item.id !== "") this.#byId.set(item.id, outputIndex);
     // A message's first text block opens with it, so blocks keep the items' order even when
     // its text comes after a later item started.
-    if (state.kind === "message") this.#openPart(out, state, 0);
+    if (state.kind === "message") openPart(this.#blocks, out, state, 0);
     if (state.kind === "call") {
-      this.#openCall(out, state);
+      openCall(this.#blocks, out, state);
       if (typeof item.arguments === "string" && item.arguments !== "") {
-        this.#callArgs(out, state, item.arguments);
+        callArgs(this.#blocks, out, state, item.arguments);
       }
     }
   }
@@ -309,11 +230,11 @@ export class ResponsesEventTranslator {
           done: false,
         };
       case "reasoning":
-        return { kind: "reasoning", block: this.#nextBlock++, done: false };
+        return { kind: "reasoning", block: this.#blocks.reserve(), done: false };
       default: {
         if (nonEmpty(item.type) === undefined) return { kind: "other", done: false };
-        const block = this.#nextBlock;
-        this.#nextBlock += 2;
+        const block = this.#blocks.reserve();
+        this.#blocks.reserve(); // its result's block
         return { kind: "provider", block, done: false };
       }
     }
@@ -337,8 +258,9 @@ export class ResponsesEventTranslator {
       case "call":
         state.callId ??= nonEmpty(item.call_id);
         state.name ??= nonEmpty(item.name);
-        this.#openCall(out, state);
-        if (typeof item.arguments === "string") this.#reconcileArgs(out, state, item.arguments);
+        openCall(this.#blocks, out, state);
+        if (typeof item.arguments === "string")
+          reconcileArgs(this.#blocks, out, state, item.arguments);
         this.#closeCall(out, state);
         return;
       case "message": {
@@ -349,30 +271,27 @@ export class ResponsesEventTranslator {
           const text = part?.type === "refusal" ? part.refusal : part?.text;
           const known = state.parts.get(i);
           if (known) {
-            this.#reconcileText(out, known, text);
-            this.#reconcileCitations(out, known, part?.annotations);
-            this.#closePart(out, known);
+            reconcileText(this.#blocks, out, known, text);
+            reconcileCitations(this.#blocks, out, known, part?.annotations);
+            closePart(this.#blocks, out, known);
           } else if (typeof text === "string" && text !== "") {
-            const opened = this.#openPart(out, state, i);
-            this.#reconcileText(out, opened, text);
-            this.#reconcileCitations(out, opened, part?.annotations);
-            this.#closePart(out, opened);
+            const opened = openPart(this.#blocks, out, state, i);
+            reconcileText(this.#blocks, out, opened, text);
+            reconcileCitations(this.#blocks, out, opened, part?.annotations);
+            closePart(this.#blocks, out, opened);
           }
         });
-        for (const part of state.parts.values()) this.#closePart(out, part);
+        for (const part of state.parts.values()) closePart(this.#blocks, out, part);
         return;
       }
       case "reasoning":
         state.done = true;
-        out.push({
-          type: "content_block_start",
-          index: state.block,
-          content_block: {
-            type: "openai_reasoning",
-            item: structuredClone(item) as Record<string, unknown>,
-          },
-        });
-        out.push({ type: "content_block_stop", index: state.block });
+        this.#blocks.open(
+          out,
+          { type: "openai_reasoning", item: structuredClone(item) as Record<string, unknown> },
+          state.block,
+        );
+        this.#blocks.close(out, state.block);
         return;
       case "provider":
         state.done = true;
@@ -387,39 +306,17 @@ export class ResponsesEventTranslator {
   /** A provider-side item, done: its call block and its result block (the item, whole). */
   #providerItem(out: StreamEvent[], state: ProviderState, item: ResponsesItem): void {
     const id = nonEmpty(item.id) ?? `openai_item_${++this.#unnamedItems}`;
-    out.push({
-      type: "content_block_start",
-      index: state.block,
-      content_block: {
-        type: "server_tool_use",
-        id,
-        name:
-          nonEmpty(item.name) ??
-          nonEmpty(item.server_label) ??
-          String(item.type).replace(/_call$/, ""),
-        input: {},
-      },
-    });
-    out.push(
-      delta_(state.block, {
-        type: "input_json_delta",
-        partial_json: JSON.stringify(providerInput(item)),
-      }),
-    );
-    out.push({ type: "content_block_stop", index: state.block });
-    out.push({
-      type: "content_block_start",
-      index: state.block + 1,
-      content_block: {
-        type: "openai_tool_result",
-        tool_use_id: id,
-        content: structuredClone(item) as Record<string, unknown>,
-      },
-    });
-    out.push({ type: "content_block_stop", index: state.block + 1 });
+    const name =
+      nonEmpty(item.name) ?? nonEmpty(item.server_label) ?? String(item.type).replace(/_call$/, "");
+    this.#blocks.open(out, { type: "server_tool_use", id, name, input: {} }, state.block);
+    this.#blocks.args(out, state.block, JSON.stringify(providerInput(item)));
+    this.#blocks.close(out, state.block);
+    const content = structuredClone(item) as Record<string, unknown>;
+    const result = { type: "openai_tool_result", tool_use_id: id, content } as const;
+    this.#blocks.open(out, result, state.block + 1);
+    this.#blocks.close(out, state.block + 1);
   }
 
-  // -------------------------------------------------------------------------------------------
   // Message parts (text and refusal)
 
   #message(event: ResponsesStreamEvent): MessageState | undefined {
@@ -445,26 +342,27 @@ export class ResponsesEventTranslator {
     const message = this.#message(event);
     if (!message) return undefined;
     const index = event.content_index ?? 0;
-    return message.parts.get(index) ?? this.#openPart(out, message, index);
+    return message.parts.get(index) ?? openPart(this.#blocks, out, message, index);
   }
 
   #partStarted(out: StreamEvent[], event: ResponsesStreamEvent): void {
     if (event.part?.type === "refusal") this.#refused = true;
     const part = this.#part(out, event);
     const initial = event.part?.text ?? event.part?.refusal;
-    if (part && typeof initial === "string" && initial !== "") this.#text(out, part, initial);
+    if (part && typeof initial === "string" && initial !== "")
+      appendText(this.#blocks, out, part, initial);
   }
 
   #partDelta(out: StreamEvent[], event: ResponsesStreamEvent, delta: string | undefined): void {
     const part = this.#part(out, event);
     if (part && !part.closed && typeof delta === "string" && delta !== "") {
-      this.#text(out, part, delta);
+      appendText(this.#blocks, out, part, delta);
     }
   }
 
   #partText(out: StreamEvent[], event: ResponsesStreamEvent, text: string | undefined): void {
     const part = this.#part(out, event);
-    if (part) this.#reconcileText(out, part, text);
+    if (part) reconcileText(this.#blocks, out, part, text);
   }
 
   #partDone(
@@ -475,9 +373,9 @@ export class ResponsesEventTranslator {
   ): void {
     const part = this.#part(out, event);
     if (!part) return;
-    this.#reconcileText(out, part, text);
-    this.#reconcileCitations(out, part, annotations);
-    this.#closePart(out, part);
+    reconcileText(this.#blocks, out, part, text);
+    reconcileCitations(this.#blocks, out, part, annotations);
+    closePart(this.#blocks, out, part);
   }
 
   #annotation(out: StreamEvent[], event: ResponsesStreamEvent): void {
@@ -485,54 +383,9 @@ export class ResponsesEventTranslator {
     // An annotation announced twice (its index already emitted) is not a second citation.
     const index = event.annotation_index;
     if (!part || (typeof index === "number" && index < part.citations)) return;
-    this.#cite(out, part, event.annotation);
+    cite(this.#blocks, out, part, event.annotation);
   }
 
-  #cite(out: StreamEvent[], part: PartState, annotation: unknown): void {
-    if (part.closed || !isRecord(annotation)) return;
-    part.citations++;
-    out.push(
-      delta_(part.block, { type: "citations_delta", citation: structuredClone(annotation) }),
-    );
-  }
-
-  /** The done part's annotations are the truth: those past the ones streamed are emitted. */
-  #reconcileCitations(out: StreamEvent[], part: PartState, annotations: unknown): void {
-    if (!Array.isArray(annotations)) return;
-    for (const annotation of annotations.slice(part.citations)) this.#cite(out, part, annotation);
-  }
-
-  #openPart(out: StreamEvent[], message: MessageState, contentIndex: number): PartState {
-    const block: TextBlock = { type: "text", text: "" };
-    if (Object.keys(message.fields).length > 0) block.openai_item = { ...message.fields };
-    const part: PartState = {
-      block: this.#open(out, block),
-      text: "",
-      citations: 0,
-      closed: false,
-    };
-    message.parts.set(contentIndex, part);
-    return part;
-  }
-
-  #text(out: StreamEvent[], part: PartState, text: string): void {
-    part.text += text;
-    out.push(delta_(part.block, { type: "text_delta", text }));
-  }
-
-  /** The final text is the truth: what it adds to the streamed text is emitted. */
-  #reconcileText(out: StreamEvent[], part: PartState, final: string | undefined): void {
-    if (part.closed || typeof final !== "string" || final.length <= part.text.length) return;
-    if (final.startsWith(part.text)) this.#text(out, part, final.slice(part.text.length));
-  }
-
-  #closePart(out: StreamEvent[], part: PartState): void {
-    if (part.closed) return;
-    part.closed = true;
-    out.push({ type: "content_block_stop", index: part.block });
-  }
-
-  // -------------------------------------------------------------------------------------------
   // Function calls
 
   #call(event: ResponsesStreamEvent): CallState | undefined {
@@ -561,48 +414,17 @@ export class ResponsesEventTranslator {
   #argsDelta(out: StreamEvent[], event: ResponsesStreamEvent): void {
     const call = this.#call(event);
     if (call && typeof event.delta === "string" && event.delta !== "") {
-      this.#callArgs(out, call, event.delta);
+      callArgs(this.#blocks, out, call, event.delta);
     }
   }
 
   #argsDone(out: StreamEvent[], event: ResponsesStreamEvent): void {
     const call = this.#call(event);
     if (!call) return;
-    if (typeof event.arguments === "string") this.#reconcileArgs(out, call, event.arguments);
+    if (typeof event.arguments === "string")
+      reconcileArgs(this.#blocks, out, call, event.arguments);
     // A call whose name is not known yet completes with its done item.
     if (call.block !== undefined) this.#closeCall(out, call);
-  }
-
-  #openCall(out: StreamEvent[], call: CallState): void {
-    if (call.block !== undefined || call.callId === undefined || call.name === undefined) return;
-    const block: ToolUseBlock = {
-      type: "tool_use",
-      id: call.callId,
-      name: call.name,
-      input: {},
-    };
-    if (Object.keys(call.fields).length > 0) block.openai_item = { ...call.fields };
-    call.block = this.#open(out, block);
-    if (call.pending !== "") {
-      out.push(delta_(call.block, { type: "input_json_delta", partial_json: call.pending }));
-      call.pending = "";
-    }
-  }
-
-  #callArgs(out: StreamEvent[], call: CallState, text: string): void {
-    call.args += text;
-    if (call.block === undefined) call.pending += text;
-    else out.push(delta_(call.block, { type: "input_json_delta", partial_json: text }));
-  }
-
-  /**
-   * The done arguments are the truth: what they add to the streamed text is emitted. Text that
-   * contradicts what was streamed cannot be taken back; the streamed text stays.
-   */
-  #reconcileArgs(out: StreamEvent[], call: CallState, final: string): void {
-    if (final.length > call.args.length && final.startsWith(call.args)) {
-      this.#callArgs(out, call, final.slice(call.args.length));
-    }
   }
 
   #closeCall(out: StreamEvent[], call: CallState): void {
@@ -611,13 +433,12 @@ export class ResponsesEventTranslator {
       // Never named (a malformed stream): still a call the model made, answered as unknown.
       call.callId ??= `call_synth_${++this.#synthesizedIds}`;
       call.name ??= "unnamed_tool";
-      this.#openCall(out, call);
+      openCall(this.#blocks, out, call);
     }
     call.done = true;
-    out.push({ type: "content_block_stop", index: call.block! });
+    this.#blocks.close(out, call.block);
   }
 
-  // -------------------------------------------------------------------------------------------
   // The end
 
   #finish(out: StreamEvent[], type: string, response: ResponsesResponse | undefined): void {
@@ -636,7 +457,7 @@ export class ResponsesEventTranslator {
       } else if (state.kind === "message") {
         for (const part of state.parts.values()) {
           if (!part.closed)
-            open.push({ block: part.block, close: () => this.#closePart(out, part) });
+            open.push({ block: part.block, close: () => closePart(this.#blocks, out, part) });
         }
       }
     }
@@ -666,89 +487,8 @@ export class ResponsesEventTranslator {
     out.push({ type: "error", error: { type, message } });
   }
 
-  // -------------------------------------------------------------------------------------------
-
   #indexOf(event: ResponsesStreamEvent): number | undefined {
     const byId = event.item_id === undefined ? undefined : this.#byId.get(event.item_id);
     return byId ?? event.output_index;
   }
-
-  #open(out: StreamEvent[], block: AssistantContentBlock): number {
-    const index = this.#nextBlock++;
-    out.push({ type: "content_block_start", index, content_block: block });
-    return index;
-  }
-}
-
-/** Fields a call's block holds itself (or that change as the item streams). */
-const CALL_FIELDS: ReadonlySet<string> = new Set([
-  "type",
-  "status",
-  "call_id",
-  "name",
-  "arguments",
-]);
-/** Fields a message's text blocks hold themselves (or that change as the item streams). */
-const MESSAGE_FIELDS: ReadonlySet<string> = new Set(["type", "status", "role", "content"]);
-
-/** The item's fields but `held` (a copy), for `openai_item`. */
-function itemFields(item: ResponsesItem, held: ReadonlySet<string>): Record<string, unknown> {
-  const fields: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(item)) {
-    if (!held.has(key) && value !== undefined) fields[key] = structuredClone(value);
-  }
-  return fields;
-}
-
-/** Fields of a provider-side item that describe its call (its `server_tool_use` input). */
-const PROVIDER_INPUT_FIELDS = [
-  "server_label",
-  "action",
-  "queries",
-  "code",
-  "container_id",
-  "arguments",
-  "input",
-] as const;
-
-/** The input shown for a provider-side call: `arguments` parsed when they are a JSON object. */
-function providerInput(item: ResponsesItem): Record<string, unknown> {
-  const input: Record<string, unknown> = {};
-  for (const field of PROVIDER_INPUT_FIELDS) {
-    const value = item[field];
-    if (value === undefined || value === null) continue;
-    input[field] =
-      field === "arguments" && typeof value === "string"
-        ? (jsonObject(value) ?? value)
-        : structuredClone(value);
-  }
-  return input;
-}
-
-function jsonObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return isRecord(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-function idFields(id: string | undefined): Record<string, unknown> {
-  return id ? { id } : {};
-}
-
-function nonEmpty(value: unknown): string | undefined {
-  return typeof value === "string" && value !== "" ? value : undefined;
-}
-
-function delta_(
-  index: number,
-  delta: Extract<StreamEvent, { type: "content_block_delta" }>["delta"],
-): StreamEvent {
-  return { type: "content_block_delta", index, delta };
 }
