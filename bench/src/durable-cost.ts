@@ -1,0 +1,269 @@
+/**
+ * What durability costs a turn: CPU and wall time per turn and per tool call with the in-memory
+ * stores, with SQLite (better-sqlite3, a temp file) and with PostgreSQL, side by side, for two
+ * workloads: the demo request (two cart adds and a cart total in one round, then the answer) and
+ * a turn of eight calls in one round, then the answer.
+ *
+ * The model is replayed from memory (`buildStreamEvents` + `fakeModel`, no pacing, no network):
+ * what is measured is the store's price, not the model's. Each turn is a new chat, run to its
+ * end before the next starts (latency, not throughput).
+ * - **memory**: `runAgentTurn` with `InMemoryConversationStore` (the user's message and every
+ *   round written through `onMessages`), `InMemoryRoundJournal` and `InMemoryToolLedger`: what a
+ *   single process that survives nothing runs.
+ * - **sqlite** / **postgres**: `DurableAgentHost.run` over `openSqliteStore` /
+ *   `openPostgresStore`: the chat's lease claimed and released, the conversation written under
+ *   its version, each call journaled and its outcome recorded, every event logged for resumable
+ *   reads. This is the whole durable path a host runs, so its price includes the lease and the
+ *   event log that the in-memory column has no counterpart for.
+ * CPU is this process's (`process.cpuUsage()`): PostgreSQL's own server CPU is not in it (its
+ * price shows in the wall time).
+ *
+ * Run: `npm run durable-cost --workspace bench` (from the repository root), or
+ * `node --conditions=overlap-source --import tsx bench/src/durable-cost.ts --turns 200`.
+ * `--turns N` measured turns per cell (default 150), `--warmup N` unmeasured turns first
+ * (default 30). PostgreSQL at `DATABASE_URL` (default postgres://postgres@127.0.0.1:5432/test),
+ * tables under a unique prefix, dropped at the end; skipped with a loud line when unreachable.
+ * Prints a table, then one JSON line `{"bench":"durable-cost",...}`.
+ */
+
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import {
+  appendUserText,
+  defineTool,
+  InMemoryConversationStore,
+  InMemoryRoundJournal,
+  InMemoryToolLedger,
+  type ModelClient,
+  runAgentTurn,
+  ToolExecutor,
+} from "overlap-runtime";
+import { DurableAgentHost, type DurableStore } from "overlap-runtime/durable";
+import { openPostgresStore } from "overlap-runtime/postgres";
+import { openSqliteStore } from "overlap-runtime/sqlite";
+import { buildStreamEvents, type FakeModel, fakeModel, type ScriptBlock } from "overlap-runtime/testing";
+import { z } from "zod";
+import { type CellFigures, cellOf, formatTable, type TurnSample, withRatios } from "./durable-cost-table.js";
+
+const { values: flags } = parseArgs({
+  options: {
+    turns: { type: "string", default: process.env.DURABLE_TURNS ?? "150" },
+    warmup: { type: "string", default: "30" },
+  },
+});
+const TURNS = Math.max(1, Number(flags.turns) || 150);
+const WARMUP = Math.max(0, Number(flags.warmup) || 0);
+const DATABASE_URL = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
+
+// The shop's demo tools, in memory: what is measured is the store around them.
+const carts = new Map<string, Map<string, number>>();
+const tools = [
+  defineTool({
+    name: "add_to_cart",
+    description: "Adds a product to the cart.",
+    input: z.object({ sku: z.string(), quantity: z.number() }),
+    dispatch: "eager",
+    effects: "external",
+    run: async ({ sku, quantity }, ctx) => {
+      const cart = carts.get(ctx.idempotencyKey) ?? new Map<string, number>();
+      cart.set(sku, (cart.get(sku) ?? 0) + quantity);
+      carts.set(ctx.idempotencyKey, cart);
+      return { text: `Added ${quantity} x ${sku}.` };
+    },
+  }),
+  defineTool({
+    name: "cart_total",
+    description: "The cart's total.",
+    input: z.object({}),
+    dispatch: "eager",
+    effects: "none",
+    run: async () => ({ text: "Total: 42.50 EUR" }),
+  }),
+];
+
+interface Workload {
+  name: string;
+  prompt: string;
+  calls: (turn: number) => ScriptBlock[];
+}
+
+const workloads: Workload[] = [
+  {
+    name: "demo",
+    prompt: "Add two cans of tomatoes and a bag of pasta, then tell me the total.",
+    calls: (turn) => [
+      { type: "text", text: "Adding both, then the total." },
+      { type: "tool_use", id: `t${turn}_0`, name: "add_to_cart", input: { sku: "tomatoes-400g", quantity: 2 } },
+      { type: "tool_use", id: `t${turn}_1`, name: "add_to_cart", input: { sku: "penne-500g", quantity: 1 } },
+      { type: "tool_use", id: `t${turn}_2`, name: "cart_total", input: {} },
+    ],
+  },
+  {
+    name: "8-call",
+    prompt: "Add these eight products.",
+    calls: (turn) =>
+      Array.from({ length: 8 }, (_, i) => ({
+        type: "tool_use" as const,
+        id: `t${turn}_${i}`,
+        name: "add_to_cart",
+        input: { sku: `sku-${i}`, quantity: i + 1 },
+      })),
+  },
+];
+const callsOf = (w: Workload) => w.calls(0).filter((b) => b.type === "tool_use").length;
+
+/** The turn's model, built before the clock starts: its two responses as events. */
+function modelFor(w: Workload, turn: number): FakeModel {
+  return fakeModel([
+    buildStreamEvents(w.calls(turn), { stopReason: "tool_use" }),
+    buildStreamEvents([{ type: "text", text: "Done: your cart holds them, 42.50 EUR in all." }]),
+  ]);
+}
+
+/** One turn of a chat, run to its end. */
+type RunTurn = (chatId: string, model: ModelClient, prompt: string) => Promise<void>;
+
+function memoryRunner(): RunTurn {
+  const conversations = new InMemoryConversationStore();
+  const executor = new ToolExecutor(tools);
+  return async (chatId, model, prompt) => {
+    const stored = await conversations.load(chatId);
+    const appended = appendUserText(stored, prompt);
+    await conversations.write(chatId, appended.from, appended.messages.slice(appended.from));
+    const events: unknown[] = [];
+    const result = await runAgentTurn({
+      model,
+      executor,
+      messages: appended.messages,
+      sink: (event) => events.push(event),
+      journal: new InMemoryRoundJournal(),
+      ledger: new InMemoryToolLedger(),
+      onMessages: (update) => conversations.write(chatId, update.from, update.messages),
+    });
+    if (result.error) throw new Error(`${result.error.code}: ${result.error.message}`);
+  };
+}
+
+function hostRunner(store: DurableStore): { run: RunTurn; close: () => Promise<void> } {
+  let current: ModelClient | undefined;
+  const model: ModelClient = {
+    label: "scripted-fake",
+    stream: (request, options) => current!.stream(request, options),
+  };
+  const host = new DurableAgentHost({ store, model, tools });
+  return {
+    run: async (chatId, turnModel, prompt) => {
+      current = turnModel;
+      const done = await host.run({ chatId, message: prompt });
+      if (done.error) throw done.error instanceof Error ? done.error : new Error(String(done.error));
+    },
+    close: () => host.close(),
+  };
+}
+
+async function measure(store: string, w: Workload, run: RunTurn): Promise<CellFigures> {
+  const chat = `bench-${store}-${w.name}-${randomUUID().slice(0, 8)}`;
+  for (let i = 0; i < WARMUP; i++) await run(`${chat}-w${i}`, modelFor(w, i), w.prompt);
+  const samples: TurnSample[] = [];
+  for (let i = 0; i < TURNS; i++) {
+    const model = modelFor(w, i);
+    const cpu = process.cpuUsage();
+    const start = performance.now();
+    await run(`${chat}-${i}`, model, w.prompt);
+    const wallMs = performance.now() - start;
+    const used = process.cpuUsage(cpu);
+    samples.push({ cpuMs: (used.user + used.system) / 1000, wallMs });
+  }
+  return cellOf(store, w.name, callsOf(w), samples);
+}
+
+const cells: CellFigures[] = [];
+const skipped: Record<string, string> = {};
+
+const memory = memoryRunner();
+for (const w of workloads) cells.push(await measure("memory", w, memory));
+
+{
+  const Database = (await import("better-sqlite3")).default;
+  const dir = mkdtempSync(join(tmpdir(), "overlap-durable-cost-"));
+  const db = new Database(join(dir, "bench.db"));
+  db.pragma("journal_mode = WAL");
+  try {
+    const store = await openSqliteStore(db, { prefix: "bench_" });
+    const host = hostRunner(store);
+    for (const w of workloads) cells.push(await measure("sqlite", w, host.run));
+    await host.close();
+    await store.close();
+  } finally {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+{
+  const { Pool } = (await import("pg")).default;
+  const pool = new Pool({ connectionString: DATABASE_URL, max: 4, connectionTimeoutMillis: 3_000 });
+  let problem: string | null = null;
+  try {
+    await pool.query("select 1");
+  } catch (error) {
+    problem = error instanceof Error ? error.message : String(error);
+  }
+  if (problem !== null) {
+    skipped.postgres = problem;
+    console.warn(
+      `\n!!! PostgreSQL SKIPPED: cannot reach ${DATABASE_URL} (${problem}).\n` +
+        "!!! Start PostgreSQL or set DATABASE_URL to measure its column.\n",
+    );
+  } else {
+    const prefix = `bench_dc_${randomUUID().replace(/-/g, "").slice(0, 10)}_`;
+    try {
+      const store = await openPostgresStore(pool, { prefix });
+      const host = hostRunner(store);
+      try {
+        for (const w of workloads) cells.push(await measure("postgres", w, host.run));
+      } finally {
+        await host.close();
+        await store.close();
+      }
+    } finally {
+      const { rows } = await pool.query<{ tablename: string }>(
+        "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE $1",
+        [`${prefix.replace(/_/g, "\\_")}%`],
+      );
+      for (const { tablename } of rows) await pool.query(`DROP TABLE IF EXISTS "${tablename}"`);
+    }
+  }
+  await pool.end();
+}
+
+const order = ["memory", "sqlite", "postgres"];
+const figures = withRatios(cells, "memory").sort(
+  (a, b) =>
+    workloads.findIndex((w) => w.name === a.workload) -
+      workloads.findIndex((w) => w.name === b.workload) ||
+    order.indexOf(a.store) - order.indexOf(b.store),
+);
+console.log(
+  `durable-cost: ${TURNS} measured turns per cell after ${WARMUP} warm-up turns, medians; a new chat per turn, the model replayed from memory`,
+);
+console.log(formatTable(figures));
+console.log(
+  JSON.stringify({
+    bench: "durable-cost",
+    turns: TURNS,
+    warmup: WARMUP,
+    skipped,
+    cells: figures.map((c) => ({
+      ...c,
+      ...Object.fromEntries(
+        Object.entries(c)
+          .filter(([, v]) => typeof v === "number")
+          .map(([k, v]) => [k, Math.round((v as number) * 1000) / 1000]),
+      ),
+    })),
+  }),
+);
