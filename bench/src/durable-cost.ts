@@ -44,9 +44,20 @@ import {
 import { DurableAgentHost, type DurableStore } from "overlap-runtime/durable";
 import { openPostgresStore } from "overlap-runtime/postgres";
 import { openSqliteStore } from "overlap-runtime/sqlite";
-import { buildStreamEvents, type FakeModel, fakeModel, type ScriptBlock } from "overlap-runtime/testing";
+import {
+  buildStreamEvents,
+  type FakeModel,
+  fakeModel,
+  type ScriptBlock,
+} from "overlap-runtime/testing";
 import { z } from "zod";
-import { type CellFigures, cellOf, formatTable, type TurnSample, withRatios } from "./durable-cost-table.js";
+import {
+  type CellFigures,
+  cellOf,
+  formatTable,
+  type TurnSample,
+  withRatios,
+} from "./durable-cost-table.js";
 
 const { values: flags } = parseArgs({
   options: {
@@ -96,8 +107,18 @@ const workloads: Workload[] = [
     prompt: "Add two cans of tomatoes and a bag of pasta, then tell me the total.",
     calls: (turn) => [
       { type: "text", text: "Adding both, then the total." },
-      { type: "tool_use", id: `t${turn}_0`, name: "add_to_cart", input: { sku: "tomatoes-400g", quantity: 2 } },
-      { type: "tool_use", id: `t${turn}_1`, name: "add_to_cart", input: { sku: "penne-500g", quantity: 1 } },
+      {
+        type: "tool_use",
+        id: `t${turn}_0`,
+        name: "add_to_cart",
+        input: { sku: "tomatoes-400g", quantity: 2 },
+      },
+      {
+        type: "tool_use",
+        id: `t${turn}_1`,
+        name: "add_to_cart",
+        input: { sku: "penne-500g", quantity: 1 },
+      },
       { type: "tool_use", id: `t${turn}_2`, name: "cart_total", input: {} },
     ],
   },
@@ -158,7 +179,8 @@ function hostRunner(store: DurableStore): { run: RunTurn; close: () => Promise<v
     run: async (chatId, turnModel, prompt) => {
       current = turnModel;
       const done = await host.run({ chatId, message: prompt });
-      if (done.error) throw done.error instanceof Error ? done.error : new Error(String(done.error));
+      if (done.error)
+        throw done.error instanceof Error ? done.error : new Error(String(done.error));
     },
     close: () => host.close(),
   };
@@ -186,61 +208,85 @@ const skipped: Record<string, string> = {};
 const memory = memoryRunner();
 for (const w of workloads) cells.push(await measure("memory", w, memory));
 
-{
+/** SQLite in a temp file, WAL, with the given `synchronous` pragma (FULL is better-sqlite3's default). */
+async function measureSqlite(store: string, synchronous: "FULL" | "NORMAL"): Promise<void> {
   const Database = (await import("better-sqlite3")).default;
   const dir = mkdtempSync(join(tmpdir(), "overlap-durable-cost-"));
   const db = new Database(join(dir, "bench.db"));
   db.pragma("journal_mode = WAL");
+  db.pragma(`synchronous = ${synchronous}`);
   try {
-    const store = await openSqliteStore(db, { prefix: "bench_" });
-    const host = hostRunner(store);
-    for (const w of workloads) cells.push(await measure("sqlite", w, host.run));
+    const durable = await openSqliteStore(db, { prefix: "bench_" });
+    const host = hostRunner(durable);
+    for (const w of workloads) cells.push(await measure(store, w, host.run));
     await host.close();
-    await store.close();
+    await durable.close();
   } finally {
     db.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-{
+/**
+ * PostgreSQL under a unique table prefix, dropped afterwards; `synchronousCommit: "off"` sets it
+ * for the pool's sessions. False when the server is unreachable (said loudly once).
+ */
+async function measurePostgres(store: string, synchronousCommit: "on" | "off"): Promise<boolean> {
   const { Pool } = (await import("pg")).default;
-  const pool = new Pool({ connectionString: DATABASE_URL, max: 4, connectionTimeoutMillis: 3_000 });
-  let problem: string | null = null;
+  const pool = new Pool({
+    connectionString: DATABASE_URL,
+    max: 4,
+    connectionTimeoutMillis: 3_000,
+    options: `-c synchronous_commit=${synchronousCommit}`,
+  });
   try {
     await pool.query("select 1");
   } catch (error) {
-    problem = error instanceof Error ? error.message : String(error);
-  }
-  if (problem !== null) {
+    const problem = error instanceof Error ? error.message : String(error);
     skipped.postgres = problem;
     console.warn(
       `\n!!! PostgreSQL SKIPPED: cannot reach ${DATABASE_URL} (${problem}).\n` +
-        "!!! Start PostgreSQL or set DATABASE_URL to measure its column.\n",
+        "!!! Start PostgreSQL or set DATABASE_URL to measure its columns.\n",
     );
-  } else {
-    const prefix = `bench_dc_${randomUUID().replace(/-/g, "").slice(0, 10)}_`;
-    try {
-      const store = await openPostgresStore(pool, { prefix });
-      const host = hostRunner(store);
-      try {
-        for (const w of workloads) cells.push(await measure("postgres", w, host.run));
-      } finally {
-        await host.close();
-        await store.close();
-      }
-    } finally {
-      const { rows } = await pool.query<{ tablename: string }>(
-        "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE $1",
-        [`${prefix.replace(/_/g, "\\_")}%`],
-      );
-      for (const { tablename } of rows) await pool.query(`DROP TABLE IF EXISTS "${tablename}"`);
-    }
+    await pool.end().catch(() => {});
+    return false;
   }
-  await pool.end();
+  const prefix = `bench_dc_${randomUUID().replace(/-/g, "").slice(0, 10)}_`;
+  try {
+    const durable = await openPostgresStore(pool, { prefix });
+    const host = hostRunner(durable);
+    try {
+      for (const w of workloads) cells.push(await measure(store, w, host.run));
+    } finally {
+      await host.close();
+      await durable.close();
+    }
+  } finally {
+    const { rows } = await pool.query<{ tablename: string }>(
+      "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE $1",
+      [`${prefix.replace(/_/g, "\\_")}%`],
+    );
+    for (const { tablename } of rows) await pool.query(`DROP TABLE IF EXISTS "${tablename}"`);
+    await pool.end();
+  }
+  return true;
 }
 
-const order = ["memory", "sqlite", "postgres"];
+await measureSqlite("sqlite", "FULL");
+await measureSqlite("sqlite-normal", "NORMAL");
+if (await measurePostgres("postgres", "on")) await measurePostgres("postgres-async", "off");
+
+/** The cell with its numbers to three decimals (the JSON line). */
+function rounded(cell: CellFigures): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(cell).map(([k, v]) => [
+      k,
+      typeof v === "number" ? Math.round(v * 1000) / 1000 : v,
+    ]),
+  );
+}
+
+const order = ["memory", "sqlite", "sqlite-normal", "postgres", "postgres-async"];
 const figures = withRatios(cells, "memory").sort(
   (a, b) =>
     workloads.findIndex((w) => w.name === a.workload) -
@@ -257,13 +303,6 @@ console.log(
     turns: TURNS,
     warmup: WARMUP,
     skipped,
-    cells: figures.map((c) => ({
-      ...c,
-      ...Object.fromEntries(
-        Object.entries(c)
-          .filter(([, v]) => typeof v === "number")
-          .map(([k, v]) => [k, Math.round((v as number) * 1000) / 1000]),
-      ),
-    })),
+    cells: figures.map(rounded),
   }),
 );
