@@ -20,8 +20,8 @@
  *
  * Run: `npm run durable-cost --workspace bench` (from the repository root), or
  * `node --conditions=overlap-source --import tsx bench/src/durable-cost.ts --turns 200`.
- * `--turns N` measured turns per cell (default 150), `--warmup N` unmeasured turns first
- * (default 30). PostgreSQL at `DATABASE_URL` (default postgres://postgres@127.0.0.1:5432/test),
+ * `--turns N` measured turns per cell (default 100), `--warmup N` unmeasured turns first
+ * (default 20). PostgreSQL at `DATABASE_URL` (default postgres://postgres@127.0.0.1:5432/test),
  * tables under a unique prefix, dropped at the end; skipped with a loud line when unreachable.
  * Prints a table, then one JSON line `{"bench":"durable-cost",...}`.
  */
@@ -61,11 +61,11 @@ import {
 
 const { values: flags } = parseArgs({
   options: {
-    turns: { type: "string", default: process.env.DURABLE_TURNS ?? "150" },
-    warmup: { type: "string", default: "30" },
+    turns: { type: "string", default: process.env.DURABLE_TURNS ?? "100" },
+    warmup: { type: "string", default: "20" },
   },
 });
-const TURNS = Math.max(1, Number(flags.turns) || 150);
+const TURNS = Math.max(1, Number(flags.turns) || 100);
 const WARMUP = Math.max(0, Number(flags.warmup) || 0);
 const DATABASE_URL = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 
