@@ -21,7 +21,7 @@
  * Run: `npm run durable-cost --workspace bench` (from the repository root), or
  * `node --conditions=overlap-source --import tsx bench/src/durable-cost.ts --turns 200`.
  * `--turns N` measured turns per cell (default 100), `--warmup N` unmeasured turns first
- * (default 20). PostgreSQL at `DATABASE_URL` (default postgres://postgres@127.0.0.1:5432/test),
+ * (default 20), `--stores memory,postgres` some of the columns only. PostgreSQL at `DATABASE_URL` (default postgres://postgres@127.0.0.1:5432/test),
  * tables under a unique prefix, dropped at the end; skipped with a loud line when unreachable.
  * Prints a table, then one JSON line `{"bench":"durable-cost",...}`.
  */
@@ -63,10 +63,12 @@ const { values: flags } = parseArgs({
   options: {
     turns: { type: "string", default: process.env.DURABLE_TURNS ?? "100" },
     warmup: { type: "string", default: "20" },
+    stores: { type: "string", default: "memory,sqlite,sqlite-normal,postgres,postgres-async" },
   },
 });
 const TURNS = Math.max(1, Number(flags.turns) || 100);
 const WARMUP = Math.max(0, Number(flags.warmup) || 0);
+const STORES = new Set(flags.stores.split(","));
 const DATABASE_URL = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 
 // The shop's demo tools, in memory: what is measured is the store around them.
@@ -205,8 +207,10 @@ async function measure(store: string, w: Workload, run: RunTurn): Promise<CellFi
 const cells: CellFigures[] = [];
 const skipped: Record<string, string> = {};
 
-const memory = memoryRunner();
-for (const w of workloads) cells.push(await measure("memory", w, memory));
+if (STORES.has("memory")) {
+  const memory = memoryRunner();
+  for (const w of workloads) cells.push(await measure("memory", w, memory));
+}
 
 /** SQLite in a temp file, WAL, with the given `synchronous` pragma (FULL is better-sqlite3's default). */
 async function measureSqlite(store: string, synchronous: "FULL" | "NORMAL"): Promise<void> {
@@ -272,9 +276,10 @@ async function measurePostgres(store: string, synchronousCommit: "on" | "off"): 
   return true;
 }
 
-await measureSqlite("sqlite", "FULL");
-await measureSqlite("sqlite-normal", "NORMAL");
-if (await measurePostgres("postgres", "on")) await measurePostgres("postgres-async", "off");
+if (STORES.has("sqlite")) await measureSqlite("sqlite", "FULL");
+if (STORES.has("sqlite-normal")) await measureSqlite("sqlite-normal", "NORMAL");
+const reachable = !STORES.has("postgres") || (await measurePostgres("postgres", "on"));
+if (reachable && STORES.has("postgres-async")) await measurePostgres("postgres-async", "off");
 
 /** The cell with its numbers to three decimals (the JSON line). */
 function rounded(cell: CellFigures): Record<string, unknown> {
