@@ -42,7 +42,7 @@ import {
   ToolExecutor,
 } from "overlap-runtime";
 import { DurableAgentHost, type DurableStore } from "overlap-runtime/durable";
-import { openPostgresStore } from "overlap-runtime/postgres";
+import { openPostgresStore, type PgNotification, type PgPoolLike } from "overlap-runtime/postgres";
 import { openSqliteStore } from "overlap-runtime/sqlite";
 import {
   buildStreamEvents,
@@ -231,6 +231,47 @@ async function measureSqlite(store: string, synchronous: "FULL" | "NORMAL"): Pro
   }
 }
 
+/** Per turn on PostgreSQL: statements sent, and commits (a transaction's, or a lone statement's). */
+const statements: Record<string, { statements: number; commits: number }> = {};
+
+/** The pool, counting the statements sent through it and the commits they make. */
+function countingPool(pool: import("pg").Pool): {
+  pool: PgPoolLike;
+  counts: { statements: number; commits: number };
+} {
+  const counts = { statements: 0, commits: 0 };
+  const count = (sql: string, inTransaction: boolean) => {
+    counts.statements++;
+    if (sql === "COMMIT" || !inTransaction) counts.commits++;
+  };
+  const wrapped = {
+    query: (text: string, values?: unknown[]) => {
+      count(text, false);
+      return pool.query(text, values);
+    },
+    connect: async () => {
+      const client = await pool.connect();
+      let open = false;
+      // A wrapper, not the pooled client changed: the pool hands the same client out again.
+      return {
+        query: (text: string, values?: unknown[]) => {
+          if (text === "BEGIN") open = true;
+          // A listening connection's LISTEN is no part of a turn.
+          if (!text.startsWith("LISTEN") && !text.startsWith("UNLISTEN")) count(text, open);
+          if (text === "COMMIT" || text === "ROLLBACK") open = false;
+          return client.query(text, values);
+        },
+        on: (event: "notification", listener: (message: PgNotification) => void) =>
+          client.on(event, listener),
+        removeListener: (event: "notification", listener: (message: PgNotification) => void) =>
+          client.removeListener(event, listener),
+        release: (destroy?: boolean | Error) => client.release(destroy),
+      };
+    },
+  };
+  return { pool: wrapped, counts };
+}
+
 /**
  * PostgreSQL under a unique table prefix, dropped afterwards; `synchronousCommit: "off"` sets it
  * for the pool's sessions. False when the server is unreachable (said loudly once).
@@ -255,12 +296,22 @@ async function measurePostgres(store: string, synchronousCommit: "on" | "off"): 
     await pool.end().catch(() => {});
     return false;
   }
+  // Counted (not timed apart): what a turn asks of the server.
+  const counted = countingPool(pool);
   const prefix = `bench_dc_${randomUUID().replace(/-/g, "").slice(0, 10)}_`;
   try {
-    const durable = await openPostgresStore(pool, { prefix });
+    const durable = await openPostgresStore(counted.pool, { prefix });
     const host = hostRunner(durable);
     try {
-      for (const w of workloads) cells.push(await measure(store, w, host.run));
+      for (const w of workloads) {
+        const before = { ...counted.counts };
+        cells.push(await measure(store, w, host.run));
+        const per = (n: number) => Math.round((n / (WARMUP + TURNS)) * 10) / 10;
+        statements[`${store}/${w.name}`] = {
+          statements: per(counted.counts.statements - before.statements),
+          commits: per(counted.counts.commits - before.commits),
+        };
+      }
     } finally {
       await host.close();
       await durable.close();
@@ -302,12 +353,16 @@ console.log(
   `durable-cost: ${TURNS} measured turns per cell after ${WARMUP} warm-up turns, medians; a new chat per turn, the model replayed from memory`,
 );
 console.log(formatTable(figures));
+for (const [cell, n] of Object.entries(statements)) {
+  console.log(`${cell}: ${n.statements} statements per turn, ${n.commits} commits`);
+}
 console.log(
   JSON.stringify({
     bench: "durable-cost",
     turns: TURNS,
     warmup: WARMUP,
     skipped,
+    postgresPerTurn: statements,
     cells: figures.map(rounded),
   }),
 );
