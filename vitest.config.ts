@@ -16,7 +16,12 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["packages/*/src/**/*.test.ts", "apps/*/src/**/*.test.ts", "bench/src/**/*.test.ts"],
+    include: [
+      "packages/*/src/**/*.test.ts",
+      "packages/overlap/runtimes/*.test.ts",
+      "apps/*/src/**/*.test.ts",
+      "bench/src/**/*.test.ts",
+    ],
     testTimeout: 20_000,
     server: { deps: { inline: [/packages\/overlap/, /packages\/sim/, /^overlap/] } },
   },

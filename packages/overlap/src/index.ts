@@ -15,6 +15,17 @@
  */
 
 export {
+  fromModelMessages,
+  fromUIMessages,
+  type ModelMessageOut,
+  type ModelMessagePartOut,
+  type ToUIMessagesOptions,
+  toModelMessages,
+  toUIMessages,
+  type UIMessageOut,
+  type UIMessagePartOut,
+} from "./agent/ai-sdk-messages.js";
+export {
   assertExpectedLength,
   type ConversationStore,
   type ConversationWriteOptions,
@@ -25,7 +36,23 @@ export {
   type DelegateToolConfig,
   defineDelegateTool,
 } from "./agent/define-delegate-tool.js";
+export type {
+  ConvertedConversation,
+  MessageInput,
+  ModelMessageLike,
+  ModelMessagePartLike,
+  OpenAIChatContentPartLike,
+  OpenAIChatMessageLike,
+  OpenAIChatToolCallLike,
+  UIMessageLike,
+  UIMessagePartLike,
+} from "./agent/message-shapes.js";
 export type { ModelClient, ModelRequest } from "./agent/model-client.js";
+export {
+  fromOpenAIChatMessages,
+  type OpenAIChatMessageOut,
+  toOpenAIChatMessages,
+} from "./agent/openai-chat-messages.js";
 export { appendUserText, repairConversation } from "./agent/repair-conversation.js";
 export {
   notRunAfterRestartText,
@@ -36,11 +63,20 @@ export {
   restoreRound,
   type StoredCall,
 } from "./agent/restore-round.js";
+export type { RetrySettings } from "./agent/retry-before-output.js";
 export {
   type AgentTurnOptions,
   type AgentTurnResult,
   runAgentTurn,
 } from "./agent/run-agent-turn.js";
+export {
+  hasToolCall,
+  type PrepareRound,
+  type RoundPreparation,
+  roundCountIs,
+  type StopCondition,
+  type TurnState,
+} from "./agent/turn-control.js";
 export {
   assertValidConversation,
   type ConversationViolation,
@@ -50,7 +86,12 @@ export {
 } from "./agent/validate-conversation.js";
 export { type DecideResult, InMemoryApprovals } from "./dispatch/in-memory-approvals.js";
 export { InMemoryToolLedger, type ToolLedger } from "./dispatch/tool-ledger.js";
-export { isOverlapError, OverlapError, type OverlapErrorCode } from "./errors.js";
+export {
+  isOverlapError,
+  OverlapError,
+  type OverlapErrorCode,
+  type OverlapErrorOptions,
+} from "./errors.js";
 export type { ParseToolInputResult, ToolInput } from "./json/parse-tool-input.js";
 export type {
   AgentEvent,
@@ -69,6 +110,7 @@ export type {
   EffectChange,
 } from "./protocol/approval.js";
 export type { CitationLink } from "./protocol/citation-links.js";
+export type { ErrorCategory } from "./protocol/error-category.js";
 export type { JsonPreview } from "./protocol/json-preview.js";
 export type { BlockTiming, RoundTimings, ToolTiming } from "./protocol/round-timings.js";
 export type { StopReason } from "./protocol/stop-reason.js";
@@ -129,12 +171,16 @@ export {
   type ToolEffects,
   type ToolInputSchema,
   type ToolKind,
+  type ToolOutput,
+  type ToolOutputOf,
   type ToolResultSpec,
   type ToolReturn,
   type ToolSpec,
   toolSpec,
 } from "./tools/define-tool.js";
+export type { Logger } from "./tools/logger.js";
 export { ToolError } from "./tools/tool-error.js";
+export type { AgentEventOf, AgentEventSinkOf } from "./tools/tool-events.js";
 export {
   type ExecuteOptions,
   ToolExecutor,

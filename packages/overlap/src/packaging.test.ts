@@ -12,15 +12,20 @@
  *   {@link EXAMPLE_OUTPUT}; the React one is compiled by `tsc` and rendered with react-dom/server,
  * - type-checks every README example marked `<!-- checked: name -->` and a file importing every
  *   entry point with `tsc` (nodenext, strict), against the packed type declarations.
+ * - compiles every example of the repository's documentation marked `<!-- checked: name -->`
+ *   (`docs/*.md`; `docs/guides/*.md`, where every TypeScript or JavaScript block must be) with `tsc` in
+ *   the same scratch project, runs each, and compares what it prints with the block marked
+ *   `<!-- checked: name-output -->` after it, when there is one.
  * The README examples are read from the installed packages, so the READMEs that ship are the ones
- * checked. One slow test: building, packing and installing take tens of seconds.
+ * checked; the documentation's from the repository. One slow test: building, packing and
+ * installing take tens of seconds.
  */
 
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -124,6 +129,41 @@ function checkedBlocks(readme: string): Map<string, { lang: string; code: string
     blocks.set(m[1]!, { lang: m[2]!, code: `${m[3]!}\n` });
   }
   return blocks;
+}
+
+/** The repository's documentation that holds examples: docs/ and its guides (not docs/api). */
+const GUIDES = join(ROOT, "docs/guides");
+const DOCS_FOLDERS = [join(ROOT, "docs"), GUIDES];
+const CODE_LANGS = ["js", "ts", "tsx"];
+
+interface DocsExamples {
+  /** Every checked block of the documentation, by name (code and expected outputs alike). */
+  blocks: Map<string, { lang: string; code: string; file: string }>;
+  /** Guides' code blocks in a code language without a `checked` marker, as `file: first line`. */
+  unchecked: string[];
+  /** Names marked twice. */
+  duplicates: string[];
+}
+
+/** The checked examples of docs/*.md and docs/guides/*.md, read from the repository. */
+async function docsExamples(): Promise<DocsExamples> {
+  const found: DocsExamples = { blocks: new Map(), unchecked: [], duplicates: [] };
+  for (const folder of DOCS_FOLDERS) {
+    for (const entry of (await readdir(folder)).filter((f) => f.endsWith(".md")).sort()) {
+      const file = relative(ROOT, join(folder, entry));
+      const text = await readFile(join(folder, entry), "utf8");
+      for (const [name, block] of checkedBlocks(text)) {
+        if (found.blocks.has(name)) found.duplicates.push(name);
+        found.blocks.set(name, { ...block, file });
+      }
+      // A guide's code block without its marker would go unchecked: every one must have it.
+      if (folder !== GUIDES) continue;
+      for (const m of text.matchAll(/(<!-- checked: [\w-]+[^>]*-->\n)?```(\w+)\n(.*)/g)) {
+        if (!m[1] && CODE_LANGS.includes(m[2]!)) found.unchecked.push(`${file}: ${m[3]}`);
+      }
+    }
+  }
+  return found;
 }
 
 const STATUS = / \[\w+: \w+\]/g;
@@ -565,5 +605,50 @@ describe("the packed packages", { timeout: 2 * MINUTE }, () => {
       { cwd: consumer },
     );
     expect(tsc.code, report("tsc", tsc)).toBe(0);
+  });
+
+  it("compile and run every example of docs/ and its guides, each printing what is shown after it", {
+    timeout: 6 * MINUTE,
+  }, async () => {
+    const { blocks, unchecked, duplicates } = await docsExamples();
+    expect(unchecked, "docs/guides code blocks without a `<!-- checked: name -->`").toEqual([]);
+    expect(duplicates, "names marked twice in docs/").toEqual([]);
+    const examples = [...blocks].filter(([, block]) => CODE_LANGS.includes(block.lang));
+    expect(examples.length, "the guides' examples").toBeGreaterThan(0);
+    for (const [name, block] of blocks) {
+      if (name.endsWith("-output") && !blocks.has(name.slice(0, -"-output".length))) {
+        throw new Error(`${block.file}: ${name} follows no example named ${name.slice(0, -7)}`);
+      }
+    }
+    // A folder of the scratch project: the same installed packages, its own compiler output.
+    const dir = join(consumer, "docs-examples");
+    await mkdir(dir, { recursive: true });
+    for (const [name, { lang, code }] of examples) {
+      await writeFile(join(dir, `${name}.${lang === "tsx" ? "tsx" : "ts"}`), code);
+    }
+    const tsconfig = {
+      compilerOptions: { ...TSCONFIG.compilerOptions, noEmit: false, outDir: "out" },
+      include: TSCONFIG.include,
+    };
+    await writeFile(join(dir, "tsconfig.json"), JSON.stringify(tsconfig, null, 2));
+    const tsc = await run(
+      process.execPath,
+      [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"],
+      { cwd: dir },
+    );
+    expect(tsc.code, report("tsc (docs/ examples)", tsc)).toBe(0);
+    for (const [name, { file }] of examples) {
+      const result = await runOk(
+        `node ${name}.js (${file})`,
+        process.execPath,
+        [`out/${name}.js`],
+        {
+          cwd: dir,
+          timeoutMs: 2 * MINUTE,
+        },
+      );
+      const shown = blocks.get(`${name}-output`)?.code;
+      if (shown !== undefined) expect(result.stdout, `${file}: ${name}`).toBe(shown);
+    }
   });
 });

@@ -5,12 +5,21 @@
 
 import type { SimScript } from "overlap-sim";
 import { formatCents } from "../domain/money.js";
-import type { ConversationState, ToolExchange } from "./conversation-state.js";
+import { type ConversationState, type ToolExchange, turnExchanges } from "./conversation-state.js";
+import { readAttributes, readSuperlative, type Superlative } from "./reading/read-slots.js";
 import { call, errorSentence, pick, say, text } from "./replies.js";
 import { index, priceOf, productOf, resolveItem } from "./resolve-item.js";
+import {
+  askedAttributes,
+  bestOf,
+  cheaperPage,
+  fittingResults,
+  type ResultLine,
+  resultLines,
+} from "./search-constraints.js";
 import type { IntentOf } from "./shopper-handler.js";
 import { foldText } from "./text-match.js";
-import { chineseTermsIn } from "./zh-lexicon.js";
+import { chineseTermsIn, chineseToEnglish } from "./zh-lexicon.js";
 
 /** A catalog search, or the one product the words name. */
 export function search(state: ConversationState, intent: IntentOf<"search">): SimScript {
@@ -60,6 +69,10 @@ export function search(state: ConversationState, intent: IntentOf<"search">): Si
     // "between 50 and 80" after a search narrows that search.
     query = state.searches[0].query;
   }
+  if (intent.category !== undefined) input.category = intent.category;
+  // A constraint the cards must honour, or one product to pick: more results to choose from.
+  if (intent.best !== undefined || readAttributes(chineseToEnglish(state.userText)).length > 0)
+    input.limit = 20;
   if (input.category === undefined && query !== "") {
     // Words that describe one category ("trail shoes", "rain jackets") search within it.
     const categories = new Set(
@@ -105,7 +118,29 @@ export function searchFollowUp(state: ConversationState, search: ToolExchange): 
   const { zh } = state;
   const query = typeof search.input.query === "string" ? search.input.query : "";
   if (search.isError) return say(errorSentence(search, zh));
-  const found = [...search.content.matchAll(/\((p-\d{4})\)/g)].map((m) => m[1]!).slice(0, 6);
+  const listed = resultLines(search.content);
+  // Every constraint said is honoured in what is shown: a product missing one is left out.
+  const fitting = fittingResults(state, search, listed);
+  const attributes = askedAttributes(state);
+  const category = typeof search.input.category === "string" ? search.input.category : undefined;
+  const best = readSuperlative(state.userText);
+  if (best) {
+    const searches = turnExchanges(state).filter((x) => x.name === "search_products" && !x.isError);
+    const next = best === "cheapest" ? cheaperPage(state, searches) : undefined;
+    if (next) return { blocks: [call("search_products", next)] };
+    const all = searches.flatMap((x) => fittingResults(state, x, resultLines(x.content)));
+    const top = bestOf(best, all);
+    if (top) return bestAnswer(state, best, top);
+  }
+  if (listed.length > 0 && fitting.length === 0)
+    return say(
+      pick(
+        zh,
+        `Nothing in the catalog is ${[...attributes, category?.toLowerCase() ?? "a match"].join(" ")}${priceWords(search, false)}, so I'm not showing anything that misses what you asked for. Want me to widen the price range?`,
+        `目录里没有同时满足您所有条件${priceWords(search, true)}的商品，所以不展示不符合的商品。要放宽价格范围吗？`,
+      ),
+    );
+  const found = fitting.map((r) => r.id).slice(0, 6);
   // "your best rated running shoes": the results in that order.
   const ids = /\b(best|top|highest)[ -]rated|评分(最)?高/.test(foldText(state.userText))
     ? [...found].sort((a, b) => (productOf(b)?.rating ?? 0) - (productOf(a)?.rating ?? 0))
@@ -125,6 +160,30 @@ export function searchFollowUp(state: ConversationState, search: ToolExchange): 
     `「${zhLabel(state) || "全部商品"}」${priceWords(search, true)}的搜索结果`,
   ).slice(0, 120);
   return { blocks: [call("show_products", { title, productIds: ids })] };
+}
+
+/** "The cheapest is the X, at $Y", with its card. */
+function bestAnswer(state: ConversationState, best: Superlative, top: ResultLine): SimScript {
+  const { zh } = state;
+  const name = state.names.get(top.id) ?? productOf(top.id)?.name ?? top.id;
+  return {
+    blocks: [
+      text(
+        best === "cheapest"
+          ? pick(
+              zh,
+              `The cheapest is the ${name}, at ${formatCents(top.cents)}.`,
+              `最便宜的是 ${name}，${formatCents(top.cents)}。`,
+            )
+          : pick(
+              zh,
+              `The best reviewed is the ${name}, rated ${top.rating}/5.`,
+              `评分最高的是 ${name}，${top.rating}/5 分。`,
+            ),
+      ),
+      call("show_products", { title: name, productIds: [top.id] }),
+    ],
+  };
 }
 
 /** The Chinese product words of the request ("无线耳机" → "耳机"), "" when it has none. */

@@ -11,7 +11,7 @@ import type { SimBlock, SimScript } from "overlap-sim";
 import type { ConversationState } from "./conversation-state.js";
 import type { NamedItem } from "./read-mention.js";
 import { call, pick, say, text, variantQuestion } from "./replies.js";
-import { itemQuestion, resolveItem, variantFor } from "./resolve-item.js";
+import { itemQuestion, resolveItem, unknownToCatalog, variantFor } from "./resolve-item.js";
 import type { IntentOf } from "./shopper-handler.js";
 import { chineseColorName } from "./zh-lexicon.js";
 
@@ -50,6 +50,19 @@ export function addItems(
 ): SimScript {
   const { zh } = state;
   const calls = addCalls(state, items);
+  // A name the catalog the script knows lacks may be a product's new name: the catalog search
+  // (which has the current names) is asked once, and the add resolves against its results.
+  const unknown = items.find(
+    (item) => unknownToCatalog(item) && !resolveItem(item, state, "catalog").ok,
+  );
+  const searched = state.rounds.flat().some((x) => x.name === "search_products");
+  if (calls.length === 0 && unknown && !searched)
+    return {
+      blocks: [
+        text(pick(zh, "Let me look that up.", "我查一下。")),
+        call("search_products", { query: unknown.query, limit: 5 }),
+      ],
+    };
   if (calls.length === 0) {
     // Nothing can be added yet: every question at once (which product, which size).
     const questions = items.map((item) => {

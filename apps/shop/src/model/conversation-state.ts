@@ -59,11 +59,18 @@ export interface ConversationState {
    * shopper script when the request is such an answer).
    */
   answer?: string;
+  /**
+   * Product names as tool results last gave them, by id: a product the merchant renamed is
+   * known by its current name here, beside the catalog's name the script knows.
+   */
+  names: Map<string, string>;
   /** The searches made (their inputs), newest first. */
   searches: Array<{ query: string; maxPrice?: number; minPrice?: number }>;
 }
 
 const CART_LINE = /(\d+) × (.+?) \((p-\d{4})((?:, [^)]*)?)\) at (\$[\d,]+\.\d{2})/g;
+/** "Echo Pulse Sensor (p-0017) by …" at a line's start: a product's current name. */
+const NAMED_LINE = /^(?:\d+ × )?([^\n()]+?) \((p-\d{4})[,)]/gm;
 const PRODUCT_LINE = /\((p-\d{4})\)(?: by [^,]+)?, (\$[\d,]+\.\d{2})/g;
 
 /** The user's own words of a message: text blocks, without the `<system-reminder>`s before them. */
@@ -118,6 +125,7 @@ export function readConversation(messages: readonly SimRequestMessage[]): Conver
     prices: new Map(),
     orders: [],
     searches: [],
+    names: new Map(),
   };
   const calls = new Map<string, { name: string; input: Record<string, unknown> }>();
   messages.forEach((message, index) => {
@@ -175,6 +183,7 @@ function learn(state: ConversationState, x: ToolExchange): void {
     : [];
   const mention = (...ids: string[]) => state.seen.unshift(...ids);
   for (const m of x.content.matchAll(PRODUCT_LINE)) state.prices.set(m[1]!, dollarsToCents(m[2]!));
+  for (const m of x.content.matchAll(NAMED_LINE)) state.names.set(m[2]!, m[1]!.trim());
   if (x.isError) {
     if (x.name === "checkout" && /cart is empty/i.test(x.content)) state.cart = [];
     return;

@@ -54,8 +54,8 @@ export function finalAnswer(state: ConversationState, intent: ShopperIntent): st
           parts.push(
             pick(
               zh,
-              "This shop lists no separate delivery charge, so the cart total is what you pay.",
-              "本店没有单独列出运费，购物车总价就是您要付的金额。",
+              "This shop lists no separate delivery charge: shipping is free, an order is charged its items' prices only, so the cart total is what you pay.",
+              "本店没有单独列出运费：免运费，订单只收商品的价格，购物车总价就是您要付的金额。",
             ),
           );
         parts.push(totalSentence(x.content, zh));
@@ -111,7 +111,15 @@ export function finalAnswer(state: ConversationState, intent: ShopperIntent): st
         break;
       }
       case "ask_merchant":
-        parts.push(x.content);
+        // The merchant's answer shows in the call's own card as it is written: repeating it
+        // here would print it twice.
+        parts.push(
+          pick(
+            zh,
+            "That's the merchant's answer, above. Anything else I can help with?",
+            "商家的回答在上面。还有什么可以帮您？",
+          ),
+        );
         break;
       default:
         break;
@@ -149,7 +157,14 @@ export function finalAnswer(state: ConversationState, intent: ShopperIntent): st
 /** After cards were shown: a sentence on what they are, prices from the search result. */
 function shownSentence(xs: readonly ToolExchange[], zh: boolean): string {
   const search = xs.find((x) => x.name === "search_products" && !x.isError);
-  const listed = search ? listedProducts(search.content).slice(0, 6) : [];
+  // The products the cards show, which may be fewer than the search listed (constraints).
+  const shown = xs.findLast((x) => x.name === "show_products")?.input.productIds;
+  const ids = new Set(Array.isArray(shown) ? shown.map(String) : []);
+  const listed = search
+    ? listedProducts(search.content)
+        .filter((p) => ids.size === 0 || ids.has(p.id))
+        .slice(0, 6)
+    : [];
   if (listed.length < 2)
     return pick(
       zh,

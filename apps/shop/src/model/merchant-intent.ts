@@ -92,21 +92,22 @@ export function readMerchantIntent(raw: string): MerchantIntent {
       query: stripFiller(
         chineseToEnglish(
           text.replace(
-            /when|will|be|back|in stock|restock date|restock|is|the|什么时候|哪天|到货|补货|能|会|有货/g,
+            // Whole words only: "be" is inside "dumbbells", "restock" inside "restocked".
+            /\b(ask|tell|the|merchant|seller|shop|store|when|will|be|back|in stock|restock date|restock(ed|ing)?|available|again|is|are|it|they|get|getting|more)\b|什么时候|哪天|到货|补货|能|会|有货|问问?(一下)?商家/g,
             " ",
           ),
         ).replace(/\p{Script=Han}+/gu, " "),
       ),
     };
   }
-  if (/bulk|discount for|批发|大量/.test(text)) {
+  if (/bulk|price break|discount (for|if|on|when)|deal (for|on|if)|批发|大量|团购/.test(text)) {
     return {
       kind: "bulk-discount",
       units: Number(text.match(/(\d+)/)?.[1] ?? 10),
       query: stripFiller(
         chineseToEnglish(
           text.replace(
-            /bulk|discount|units?|pairs?|for|if i buy|buying|批发|折扣|大量|购买|买|\d+/g,
+            /\b(bulk|discount|price break|deal|units?|pairs?|for|if i buy|buying|is there|any|a|my|team|class|gym|club)\b|批发|折扣|大量|购买|买|\d+/g,
             " ",
           ),
         ).replace(/\p{Script=Han}+/gu, " "),

@@ -26,6 +26,8 @@ interface Turn {
   final: string;
   /** Every text the assistant wrote in the turn, as the shopper's bubble shows it. */
   bubble: string;
+  /** The turn's tool results (a delegate's answer is its call's result). */
+  results: string[];
 }
 
 interface Phrasing {
@@ -101,6 +103,13 @@ async function turn(who: Who, sessionId: string, text: string): Promise<Turn> {
         ? last
         : (last ?? []).map((b) => (b.type === "text" ? b.text : "")).join(""),
     bubble,
+    results: result.messages
+      .slice(messages.length)
+      .flatMap((m) =>
+        typeof m.content === "string"
+          ? []
+          : m.content.flatMap((b) => (b.type === "tool_result" ? [String(b.content)] : [])),
+      ),
   };
 }
 
@@ -279,32 +288,32 @@ const SHOPPER: Phrasing[] = [
     reply: /^购物车：Merino Wool Socks × 1（尺码 M，炭灰色）。共 1 件，合计 \$14\.50。$/,
     lang: "zh",
   },
-  // A quantity the tool refuses reads as the rule in plain words, in the shopper's language
-  // (the model still reads zod's precise text in the tool_result).
+  // A quantity the cart cannot take is never changed, and never sent to a tool that must refuse
+  // it: the model says the limit, or asks, and the cart stays as it was.
   {
     say: "add 11 wool socks in size M in charcoal",
-    calls: [add(MERINO, { quantity: 11 })],
-    reply: /^You can have at most 10 of one item in your cart\.$/,
+    calls: [],
+    reply: /at most 10.*can't make it 11\. How many would you like, from 1 to 10\?/,
     lang: "en",
   },
   {
     say: "来11双M号炭灰羊毛袜",
-    calls: [add(MERINO, { quantity: 11 })],
-    reply: /^同一件商品在购物车里最多只能放 10 件。$/,
+    calls: [],
+    reply: /^每件商品在购物车里最多 10 件，所以没法加 11 件。要几件（1 到 10）？/,
     lang: "zh",
   },
   {
     before: ["add the wool socks in size M in charcoal"],
     say: "make it 12",
-    calls: [["update_cart_item", { productId: MERINO, quantity: 12 }]],
-    reply: /^You can have at most 10 of one item in your cart\.$/,
+    calls: [],
+    reply: /at most 10.*can't make it 12/,
     check: async (_t, store, id) =>
       expect(await cartOf(store, id)).toEqual([{ id: MERINO, q: 1, size: "M", color: "Charcoal" }]),
   },
   {
     say: "add 0 wool socks in size M in charcoal",
-    calls: [add(MERINO, { quantity: 0 })],
-    reply: /^The quantity must be at least 1\.$/,
+    calls: [],
+    reply: /quantity of 0\. How many would you like, from 1 to 10\?/,
   },
   {
     before: ["add 9 wool socks in size M in charcoal"],
@@ -429,14 +438,15 @@ const SHOPPER: Phrasing[] = [
       add(MERINO, { quantity: 1, size: "L", color: "Charcoal" }),
     ],
     reply:
-      /已加入购物车：Aero Trail Runner × 1（尺码 US 10，Volt）、Merino Wool Socks × 1（尺码 L，Charcoal）。购物车现有 2 件/,
+      /已加入购物车：Aero Trail Runner × 1（尺码 US 10，荧光绿）、Merino Wool Socks × 1（尺码 L，炭灰色）。购物车现有 2 件/,
     lang: "zh",
   },
   // The page's Chinese suggestion: a size and a colour given, added and totalled.
   {
     say: "把10码荧光绿的Aero越野跑鞋加入购物车，然后算一下总价",
     calls: [add(AERO, { quantity: 1, size: "US 10", color: "Volt" }), ["cart_total", {}]],
-    reply: /购物车总价 \$89\.00，共 1 件/,
+    // The colour as the chip and the cart name it in Chinese.
+    reply: /（尺码 US 10，荧光绿）。购物车总价 \$89\.00，共 1 件/,
     lang: "zh",
   },
   {
@@ -449,7 +459,7 @@ const SHOPPER: Phrasing[] = [
     before: ["来两双10码的Aero越野跑鞋"],
     say: "石板",
     calls: [add(AERO, { quantity: 2, size: "US 10", color: "Slate" })],
-    reply: /Aero Trail Runner × 2（尺码 US 10，Slate）/,
+    reply: /Aero Trail Runner × 2（尺码 US 10，石板灰）/,
     lang: "zh",
   },
   // Sizes and colours, kept on the cart line.
@@ -608,7 +618,8 @@ const SHOPPER: Phrasing[] = [
   },
   {
     say: "add the merino hat",
-    calls: [],
+    // A name the catalog the script knows lacks is looked up (a product may have been renamed).
+    calls: [["search_products", { query: "merino hat" }]],
     reply: /couldn't find "merino hat" in the catalog\. The closest is the Merino Wool Socks/,
   },
   {
@@ -630,7 +641,11 @@ const SHOPPER: Phrasing[] = [
     calls: [],
     reply: /couldn't find "zebra trail runner" exactly\. Did you mean the Aero Trail Runner/,
   },
-  { say: "add the flux capacitor", calls: [], reply: /couldn't find "flux capacitor"/ },
+  {
+    say: "add the flux capacitor",
+    calls: [["search_products", { query: "flux capacitor" }]],
+    reply: /couldn't find "flux capacitor"/,
+  },
   { say: "remove it", calls: [["view_cart", {}]], reply: /cart is empty/ },
   {
     say: "grab me two swift road racers size 9 in red and a headlamp",
@@ -801,15 +816,21 @@ const SHOPPER: Phrasing[] = [
   {
     say: "ask the merchant when the Aero trail runner is back in stock",
     calls: [["ask_merchant", {}]],
-    reply: /Aero Trail Runner is in stock \(42 units\)/,
-    check: (t) => expect(t.inner).toEqual([{ name: "restock_eta", input: { productId: AERO } }]),
+    // The merchant's answer is the call's result, shown in its card; the reply does not repeat it.
+    reply: /^That's the merchant's answer, above\./,
+    check: (t) => {
+      expect(t.results.join("\n")).toMatch(/Aero Trail Runner is in stock \(42 units\)/);
+      expect(t.bubble).not.toMatch(/42 units/);
+      expect(t.inner).toEqual([{ name: "restock_eta", input: { productId: AERO } }]);
+    },
   },
   {
     say: "bulk discount for 20 merino wool socks",
     calls: [["ask_merchant", {}]],
-    reply: /20 × Merino Wool Socks: 10% off/,
-    check: (t) =>
-      expect(t.inner).toEqual([{ name: "bulk_discount", input: { productId: MERINO, units: 20 } }]),
+    check: (t) => {
+      expect(t.results.join("\n")).toMatch(/20 × Merino Wool Socks: 10% off/);
+      expect(t.inner).toEqual([{ name: "bulk_discount", input: { productId: MERINO, units: 20 } }]);
+    },
   },
 ];
 

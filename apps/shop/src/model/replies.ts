@@ -320,8 +320,12 @@ export function cartChangeSentence(x: ToolExchange, zh: boolean): string {
   return head;
 }
 
+/** "size US 10, Volt" → "尺码 US 10，荧光绿": the colour named as the chip and the cart name it. */
 function variantZh(variant: string): string {
-  return variant.replace(/size /g, "尺码 ").replace(/, /g, "，");
+  return variant
+    .split(", ")
+    .map((part) => (part.startsWith("size ") ? `尺码 ${part.slice(5)}` : chineseColorName(part)))
+    .join("，");
 }
 
 /** An order placed, from checkout's result. */

@@ -10,6 +10,7 @@ import type { ConversationState } from "./conversation-state.js";
 import { catalogIndex, type Resolution } from "./product-resolver.js";
 import type { Ref } from "./read-mention.js";
 import { listOf, pick, type VariantAsk, variantQuestion } from "./replies.js";
+import { foldText } from "./text-match.js";
 import { chineseColorName } from "./zh-lexicon.js";
 
 /** The product a mention means, or what to say instead of acting. */
@@ -169,7 +170,37 @@ function resolveMention(
     prefer: [...state.shown, ...cartIds, ...state.seen.slice(0, 12)],
   });
   if (resolution.kind === "found") return { ok: true, product: resolution.product };
+  // A product the merchant renamed: its current name, as a tool result gave it.
+  const renamed = renamedMatch(item.query, state);
+  if (renamed) return { ok: true, product: renamed };
   return { ok: false, say: doubt(item.query, resolution, zh) };
+}
+
+/** The one product whose current name (from tool results, not the catalog's) has every word said. */
+function renamedMatch(query: string, state: ConversationState): Product | undefined {
+  const words = foldText(query)
+    .split(" ")
+    .filter((w) => w.length > 1 && !/^(the|a|an|of|in|size|please|pls)$/.test(w));
+  if (words.length === 0) return undefined;
+  const hits = [...state.names].filter(([id, name]) => {
+    const folded = foldText(name);
+    return (
+      productOf(id) !== undefined &&
+      folded !== foldText(productOf(id)!.name) &&
+      words.every((w) => folded.split(" ").some((n) => n === w || n === `${w}s` || w === `${n}s`))
+    );
+  });
+  return hits.length === 1 ? productOf(hits[0]![0]) : undefined;
+}
+
+/** Whether an item names something the catalog the script knows has no good match for. */
+export function unknownToCatalog(item: { query: string; ref?: Ref; id?: string }): boolean {
+  return (
+    item.id === undefined &&
+    item.ref === undefined &&
+    item.query.trim() !== "" &&
+    index().resolve(item.query).kind === "none"
+  );
 }
 
 /** "Which one do you mean: the A or the B?" */

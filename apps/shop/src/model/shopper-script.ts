@@ -12,24 +12,31 @@ import { answeredQuestion, answeredVariantQuestion } from "./answered-question.j
 import { searchFollowUp } from "./browse-handlers.js";
 import { type ConversationState, lastRound, turnExchanges } from "./conversation-state.js";
 import { finalAnswer } from "./final-answer.js";
+import { readRequest } from "./reading/read-request.js";
 import { say } from "./replies.js";
 import type { ShopperHandler } from "./shopper-handler.js";
 import { SHOPPER_HANDLERS } from "./shopper-handlers.js";
-import { readShopperIntent } from "./shopper-intent.js";
+import { readShopperIntent, type ShopperIntent } from "./shopper-intent.js";
 
 /** The shopper's next response. */
 export function shopperScript(
   conversation: ConversationState,
   tools: ReadonlySet<string>,
 ): SimScript {
-  const { state, intent } = answeredVariantQuestion(conversation) ??
-    answeredQuestion(conversation) ?? {
-      state: conversation,
-      intent: readShopperIntent(conversation.userText),
-    };
+  const answered = answeredVariantQuestion(conversation) ?? answeredQuestion(conversation);
+  let state = conversation;
+  let intent: ShopperIntent;
+  if (answered) ({ state, intent } = answered);
+  else {
+    // The slot reading and the dialogue state refine the phrase reading (see reading/).
+    const reading = readRequest(conversation, readShopperIntent(conversation.userText));
+    if ("reply" in reading) return say(reading.reply);
+    intent = reading.intent;
+  }
   const done = turnExchanges(state);
   const search = lastRound(state).find((x) => x.name === "search_products");
-  if (search) return searchFollowUp(state, search);
+  // A search made to find a product to add (by a name the script did not know) is not a browse.
+  if (search && intent.kind !== "add") return searchFollowUp(state, search);
   // Each kind's handler, looked up by the kind it is registered under.
   const handler = SHOPPER_HANDLERS[intent.kind] as ShopperHandler;
   const finals = handler.finals ?? [];

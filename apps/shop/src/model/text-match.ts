@@ -18,6 +18,9 @@ export function foldText(text: string): string {
 export function singular(word: string): string {
   if (word.length <= 3 || /ss$|us$|is$/.test(word)) return word;
   if (word.endsWith("sses")) return word.slice(0, -2);
+  // "beanies", "hoodies": nouns in -ie, not -y.
+  if (/(beanie|hoodie|cookie|movie|selfie|rookie|goalie|smoothie)s$/.test(word))
+    return word.slice(0, -1);
   if (word.endsWith("ies") && word.length > 4) return `${word.slice(0, -3)}y`;
   if (/(ch|sh|x)es$/.test(word)) return word.slice(0, -2);
   if (word.endsWith("s")) return word.slice(0, -1);

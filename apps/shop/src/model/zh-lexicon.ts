@@ -34,6 +34,7 @@ const TERMS: ReadonlyArray<readonly [string, string]> = [
   // socks
   ["羊毛袜", "wool socks"],
   ["美利奴", "merino"],
+  ["美丽奴", "merino"],
   ["跑步袜", "running socks"],
   ["徒步袜", "hiking socks"],
   ["压缩袜", "compression socks"],

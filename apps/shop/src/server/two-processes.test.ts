@@ -1,10 +1,14 @@
 /**
  * Several server processes on one database, over HTTP: two shop server processes sharing one PostgreSQL take cart changes for the same
- * session at the same time, and the per-session lock (held in the database) keeps every rule.
+ * session at the same time, and the per-session lock (held in the database) keeps every rule; a
+ * price raised on one process while the other's checkout card waits places nothing until the
+ * shopper confirms the new card.
  * Real OS processes (`npm start`'s entry point), real HTTP.
  */
 
 import { randomBytes } from "node:crypto";
+import type { AgentEvent } from "overlap-runtime";
+import { decodeSseStream } from "overlap-runtime/core";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withDefaultUser } from "../db/postgres-store.js";
@@ -111,5 +115,74 @@ describe.skipIf(!available && process.env.CI !== "true")(
       expect(refused.length).toBeGreaterThan(0);
       expect(new Set(refused)).toEqual(new Set(["quantity_out_of_range"]));
     }, 60_000);
+
+    it("checkout on one process binds the order: a price raised on the other while the card waits orders nothing until its new card is confirmed", async () => {
+      const [a, b] = servers;
+      const json = { "content-type": "application/json" };
+      const shopper = (await (
+        await fetch(`${a!.url}/api/sessions`, { method: "POST" })
+      ).json()) as { id: string; token: string };
+      const auth = { ...json, authorization: `Bearer ${shopper.token}` };
+      for (const body of [
+        { productId: "p-0001", quantity: 1, size: "US 10", color: "Volt" },
+        { productId: "p-0002", quantity: 1, size: "M", color: "Charcoal" },
+      ]) {
+        const added = await fetch(`${a!.url}/api/sessions/${shopper.id}/cart/items`, {
+          method: "POST",
+          headers: auth,
+          body: JSON.stringify(body),
+        });
+        expect(added.status).toBe(200);
+      }
+      const merchant = (await (
+        await fetch(`${b!.url}/api/merchant/sessions`, {
+          method: "POST",
+          headers: { authorization: "Bearer two-process-test" },
+        })
+      ).json()) as { id: string; token: string };
+
+      const cards: Extract<AgentEvent, { type: "approval-request" }>[] = [];
+      const reply = await fetch(`${a!.url}/api/sessions/${shopper.id}/messages`, {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify({ text: "check out" }),
+      });
+      expect(reply.status).toBe(200);
+      for await (const frame of decodeSseStream(reply.body!)) {
+        if (frame.event !== "approval-request") continue;
+        const card = JSON.parse(frame.data) as Extract<AgentEvent, { type: "approval-request" }>;
+        cards.push(card);
+        if (cards.length === 1) {
+          // The merchant, on the other process, raises the price of a line while the card waits.
+          const said = await fetch(`${b!.url}/api/merchant/sessions/${merchant.id}/messages`, {
+            method: "POST",
+            headers: { ...json, authorization: `Bearer ${merchant.token}` },
+            body: JSON.stringify({ text: "set the price of the Aero Trail Runner to $95" }),
+          });
+          await said.text();
+        }
+        const decided = await fetch(
+          `${a!.url}/api/sessions/${shopper.id}/approvals/${encodeURIComponent(card.callId)}`,
+          {
+            method: "POST",
+            headers: auth,
+            body: JSON.stringify({ approve: true, digest: card.digest }),
+          },
+        );
+        expect(decided.status).toBe(200);
+      }
+      expect(cards).toHaveLength(2);
+      const total = (card: (typeof cards)[number] | undefined) =>
+        (card?.effect as { totalCents: number } | undefined)?.totalCents;
+      expect(cards[1]?.ask).toBe(2);
+      expect(cards[1]?.changes).toEqual(
+        expect.arrayContaining([expect.objectContaining({ before: 8_900, after: 9_500 })]),
+      );
+      const orders = (await (
+        await fetch(`${b!.url}/api/shopper/orders`, { headers: auth })
+      ).json()) as { orders: { totalCents: number }[] };
+      expect(orders.orders.map((o) => o.totalCents)).toEqual([total(cards[1])]);
+      expect(total(cards[1])).not.toBe(total(cards[0]));
+    }, 90_000);
   },
 );

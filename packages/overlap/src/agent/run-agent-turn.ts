@@ -5,17 +5,30 @@
  */
 
 import { OverlapError } from "../errors.js";
-import type { AgentEventSink } from "../protocol/agent-event.js";
 import { guardedSink } from "../protocol/guarded-sink.js";
 import type { StopReason } from "../protocol/stop-reason.js";
+import type { Usage } from "../protocol/usage.js";
 import type { RoundJournal } from "../round/round-journal.js";
 import { type RoundSettings, roundSettingsOf } from "../round/round-settings.js";
 import { type RoundResult, StreamedRound } from "../round/streamed-round.js";
 import { isCallBlock, type Message } from "../stream/message.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import type { ToolCall } from "../stream/tool-call.js";
+import type { AnyTool, ToolSpec } from "../tools/define-tool.js";
+import { consoleLogger, type Logger } from "../tools/logger.js";
+import type { AgentEventSinkOf } from "../tools/tool-events.js";
 import type { ToolExecutor } from "../tools/tool-executor.js";
+import type { MessageInput } from "./message-shapes.js";
 import type { ModelClient } from "./model-client.js";
+import { asConversationError, normalizeMessages } from "./normalize-messages.js";
+import { type RetrySettings, retryBeforeOutput } from "./retry-before-output.js";
+import {
+  type PrepareRound,
+  type RoundPreparation,
+  type StopCondition,
+  shouldStop,
+  sumUsage,
+} from "./turn-control.js";
 import { startTurnTracing } from "./turn-tracing.js";
 import { validateConversation } from "./validate-conversation.js";
 
@@ -23,20 +36,53 @@ import { validateConversation } from "./validate-conversation.js";
  * Options of {@link runAgentTurn}: the conversation, the model and the tools, and the
  * {@link RoundSettings} every round of the turn runs with.
  */
-export interface AgentTurnOptions extends RoundSettings {
+export interface AgentTurnOptions<T extends AnyTool = AnyTool> extends RoundSettings {
   model: ModelClient;
   // biome-ignore lint/suspicious/noExplicitAny: the loop is agnostic of the host context.
-  executor: ToolExecutor<any>;
-  /** The conversation so far, ending with the user's new message. */
-  messages: readonly Message[];
-  /** Receives every AgentEvent; the last one is always `done`. */
-  sink: AgentEventSink;
-  system?: string;
-  /** Most model rounds in this turn. Default 10. */
+  executor: ToolExecutor<any, T>;
+  /**
+   * The conversation so far, ending with the user's new message: overlap's own messages, or
+   * string content for any role, or the AI SDK's UI or model messages, or OpenAI's chat messages
+   * (see {@link MessageInput}). Consecutive messages of one role are joined and leading system
+   * messages become the system prompt (after `system`), so the `messages` of any turn, however
+   * it ended, continue with a plain append of the user's next message.
+   */
+  messages: readonly MessageInput[];
+  /**
+   * Receives every AgentEvent; the last one is always `done`. Over tools defined with literal
+   * names, `tool-call`, `tool-result` and `ui` events are typed per tool (see `AgentEventOf`).
+   */
+  sink: AgentEventSinkOf<T>;
+  /** The system prompt (instructions for the model), sent with every round of the turn. */
+  system?: string | undefined;
+  /** Most model rounds in this turn; past it the turn ends with `max_rounds`. Default 10. */
   maxRounds?: number;
   maxTokens?: number;
-  /** Cancels the turn; the conversation is repaired and stays valid. */
+  /**
+   * Cancels the turn (wire it to the request's close, so a user's Stop stops the turn): running
+   * tools are aborted, the conversation is repaired and stays valid, the turn ends with `aborted`.
+   */
   signal?: AbortSignal;
+  /**
+   * Retries of a model request that failed before any output (rate limited, overloaded, a server
+   * error, no connection), honouring the service's Retry-After; never once anything arrived.
+   * Default: 2 retries, from 500 ms. On top of the provider SDK's own retries, if it has any.
+   */
+  retry?: RetrySettings;
+  /**
+   * Stops the turn after a round that asked for tools when a condition holds (`roundCountIs(n)`,
+   * `hasToolCall("name")`, or any predicate over the rounds so far): the tools' results are in
+   * the conversation, the turn ends with stop reason `tool_use` and no error.
+   */
+  stopWhen?: StopCondition | readonly StopCondition[];
+  /** Called before each round: another model, system prompt or set of offered tools for it. */
+  prepareRound?: PrepareRound;
+  /**
+   * Where the turn reports what no result holds: each retry (warn), and, through the executor
+   * (unless it was given a `logger` or `onUnexpectedError` of its own), a tool's unexpected
+   * exception with its stack (error). `false` reports nowhere. Default: the console.
+   */
+  logger?: Logger | false;
   /**
    * Persists each round's changes before the next request is sent: `messages` replace the
    * conversation from position `from` on (as `ConversationStore.write` takes them). Usually an
@@ -57,10 +103,17 @@ export interface AgentTurnOptions extends RoundSettings {
 export interface AgentTurnResult {
   /** The messages this turn added, in order (assistant, tool results, ...). */
   added: Message[];
-  /** The whole conversation after the turn. */
+  /**
+   * The whole conversation after the turn, in overlap's shape (no system message: the prompt
+   * stays in `system`), valid to continue with a plain append however the turn ended. When
+   * `messages` could not be read (`error.code` is `invalid_conversation`), they are returned as
+   * given.
+   */
   messages: Message[];
   stopReason: StopReason;
   rounds: RoundResult[];
+  /** Token usage summed over the turn's rounds (each field that any round reported). */
+  usage: Usage;
   error?: OverlapError;
 }
 
@@ -69,7 +122,11 @@ export interface AgentTurnResult {
  * `@opentelemetry/api` installed and a tracer provider registered, the turn is traced (see
  * `turn-tracing.ts`); otherwise tracing costs one resolved promise per turn.
  */
-export async function runAgentTurn(options: AgentTurnOptions): Promise<AgentTurnResult> {
+export async function runAgentTurn<T extends AnyTool = AnyTool>(
+  typed: AgentTurnOptions<T>,
+): Promise<AgentTurnResult> {
+  // The events are the same at run time; the per-tool types are the caller's view of them.
+  const options = typed as unknown as AgentTurnOptions;
   const tracing = await startTurnTracing(
     options.agent === undefined
       ? { model: options.model }
@@ -83,16 +140,35 @@ export async function runAgentTurn(options: AgentTurnOptions): Promise<AgentTurn
   return result;
 }
 
-async function runTurn(options: AgentTurnOptions): Promise<AgentTurnResult> {
-  const maxRounds = options.maxRounds ?? 10;
-  const messages = [...options.messages];
+async function runTurn(given: AgentTurnOptions): Promise<AgentTurnResult> {
+  const maxRounds = given.maxRounds ?? 10;
+  let options = given;
+  let messages: Message[];
+  /** The first position of the host's list the turn's first `onMessages` must rewrite. */
+  let rewriteFrom: number;
+  let unreadable: OverlapError | undefined;
+  try {
+    const normalized = normalizeMessages(given.messages);
+    messages = normalized.messages;
+    rewriteFrom = normalized.firstChanged;
+    const system = [given.system, normalized.system].filter((s) => s).join("\n\n");
+    if (system !== (given.system ?? "")) options = { ...given, system };
+    if (given.logger !== undefined && typeof given.executor.withLogger === "function") {
+      options = { ...options, executor: given.executor.withLogger(given.logger) };
+    }
+  } catch (err) {
+    unreadable = asConversationError(err);
+    messages = Array.isArray(given.messages) ? [...(given.messages as Message[])] : [];
+    rewriteFrom = messages.length;
+  }
+  const start = messages.length;
   const rounds: RoundResult[] = [];
   // The sink's failure (a closed connection) must not stop the turn.
   const emit = guardedSink(options.sink, options.agent);
   let stopReason: StopReason = "end_turn";
-  let error: OverlapError | undefined;
+  let error: OverlapError | undefined = unreadable;
 
-  for (let round = 1; ; round++) {
+  for (let round = 1; !unreadable; round++) {
     if (round > maxRounds) {
       error = new OverlapError("max_rounds", `The turn stopped after ${maxRounds} rounds.`);
       break;
@@ -105,13 +181,25 @@ async function runTurn(options: AgentTurnOptions): Promise<AgentTurnResult> {
       });
       break;
     }
-    const result = await runRound(options, messages, round);
+    let prepared: RoundPreparation | undefined;
+    try {
+      prepared = await options.prepareRound?.({ round, rounds, messages });
+    } catch (err) {
+      error = new OverlapError("callback_error", "prepareRound threw; the turn stopped.", {
+        cause: err,
+      });
+      break;
+    }
+    const result = await runRound(options, messages, round, prepared);
     rounds.push(result);
     const from = appendRound(messages, result, stopReason === "pause_turn");
     stopReason = result.stopReason;
     if (from < messages.length) {
+      // The first write also replaces what normalizing the input changed.
+      const first = Math.min(from, rewriteFrom);
+      rewriteFrom = Number.POSITIVE_INFINITY;
       try {
-        await options.onMessages?.({ from, messages: messages.slice(from) });
+        await options.onMessages?.({ from: first, messages: messages.slice(first) });
       } catch (err) {
         error =
           err instanceof OverlapError
@@ -129,6 +217,7 @@ async function runTurn(options: AgentTurnOptions): Promise<AgentTurnResult> {
       break;
     }
     if (stopReason !== "tool_use" && stopReason !== "pause_turn") break;
+    if (stopReason === "tool_use" && shouldStop(options.stopWhen, { rounds, messages })) break;
     if (options.signal?.aborted) {
       error = new OverlapError("aborted", "The turn was cancelled.");
       break;
@@ -136,11 +225,18 @@ async function runTurn(options: AgentTurnOptions): Promise<AgentTurnResult> {
   }
   if (error) {
     stopReason = error.code === "max_rounds" ? stopReason : "error";
-    emit({ type: "error", code: error.code, message: error.publicMessage });
+    const { category, retryAfterMs } = error;
+    emit({
+      type: "error",
+      code: error.code,
+      message: error.publicMessage,
+      ...(category !== undefined ? { category } : {}),
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    });
   }
   emit({ type: "done", roundCount: rounds.length, stopReason });
-  const added = messages.slice(options.messages.length);
-  const out: AgentTurnResult = { added, messages, stopReason, rounds };
+  const added = messages.slice(start);
+  const out: AgentTurnResult = { added, messages, stopReason, rounds, usage: sumUsage(rounds) };
   if (error) out.error = error;
   return out;
 }
@@ -202,6 +298,7 @@ function runRound(
   options: AgentTurnOptions,
   messages: readonly Message[],
   round: number,
+  prepared: RoundPreparation | undefined,
 ): Promise<RoundResult> {
   const controller = new AbortController();
   const outer = options.signal;
@@ -216,19 +313,28 @@ function runRound(
     usedIds: usedCallIds(messages),
     ...roundSettingsOf(options),
   });
-  let events: AsyncIterable<readonly StreamEvent[]>;
-  try {
-    const request = {
-      messages,
-      tools: options.executor.specs(),
-      ...pick(options, ["system", "maxTokens"]),
-    };
-    events = options.model.stream(request, { signal: controller.signal });
-  } catch (err) {
-    // A client that fails before returning a stream is reported like a failed stream.
-    events = failing(err);
-  }
+  const request = {
+    messages,
+    tools: activeSpecs(options.executor.specs(), prepared?.activeTools),
+    ...pick({ ...options, ...pick(prepared ?? {}, ["system"]) }, ["system", "maxTokens"]),
+  };
+  const model = prepared?.model ?? options.model;
+  const signal = controller.signal;
+  // A client that throws before returning a stream is retried, then reported, like a failed stream.
+  const open = (): AsyncIterable<readonly StreamEvent[]> => model.stream(request, { signal });
+  const events = retryBeforeOutput(
+    open,
+    options.retry ?? {},
+    signal,
+    options.logger ?? consoleLogger,
+  );
   return relay.relay(events).finally(() => outer?.removeEventListener("abort", onAbort));
+}
+
+function activeSpecs(specs: ToolSpec[], active: readonly string[] | undefined): ToolSpec[] {
+  if (active === undefined) return specs;
+  const names = new Set(active);
+  return specs.filter((spec) => names.has(spec.name));
 }
 
 function pick<T extends object, K extends keyof T>(
@@ -238,9 +344,4 @@ function pick<T extends object, K extends keyof T>(
   const out: Partial<Pick<T, K>> = {};
   for (const key of keys) if (source[key] !== undefined) out[key] = source[key];
   return out;
-}
-
-// biome-ignore lint/correctness/useYield: it only throws, as the failed request did.
-async function* failing(err: unknown): AsyncGenerator<readonly StreamEvent[]> {
-  throw err;
 }

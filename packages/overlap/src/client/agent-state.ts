@@ -189,6 +189,10 @@ export interface AgentError {
   message: string;
   /** The facts behind the code, when the server sent them (e.g. a refused change's limits). */
   params?: Readonly<Record<string, unknown>>;
+  /** For a failure of the model service: which kind (`rate_limited`, `authentication`...). */
+  category?: string;
+  /** For `rate_limited`: how long the service asked to wait, in milliseconds. */
+  retryAfterMs?: number;
 }
 
 /** The whole client-side state of a conversation. */

@@ -129,11 +129,17 @@ const FIELDS: { readonly [T in AgentEventType]: Readonly<Record<string, Check>> 
     isError: isBoolean,
     status: isString,
     resultText: isString,
+    output: isAnything,
     problem: optional(isProblem),
   },
   "round-end": { round: isNumber, stopReason: isString, usage: isRecord, timings: isTimings },
   done: { roundCount: isNumber, stopReason: isString },
-  error: { code: isString, message: isString },
+  error: {
+    code: isString,
+    message: isString,
+    category: optional(isString),
+    retryAfterMs: optional(isNumber),
+  },
 };
 
 // A mistyped `parentCallId` would route an inner agent's event into the outer turn.

@@ -9,6 +9,7 @@
 
 import type { AgentEvent, DispatchDecision } from "../protocol/agent-event.js";
 import {
+  type AgentError,
   type AgentState,
   type AssistantTurn,
   type CallPhase,
@@ -144,7 +145,9 @@ function applyOwn(state: AgentState, event: AgentEvent): AgentState {
         }),
       );
     case "error": {
-      const error = { code: event.code, message: event.message };
+      const error: AgentError = { code: event.code, message: event.message };
+      if (event.category !== undefined) error.category = event.category;
+      if (event.retryAfterMs !== undefined) error.retryAfterMs = event.retryAfterMs;
       const next = updateTurn(state, event.agent, (turn) => ({ ...turn, error }));
       return { ...next, error };
     }

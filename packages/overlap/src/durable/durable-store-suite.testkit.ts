@@ -378,7 +378,8 @@ export function fakeCtx(call: ToolCall, idempotencyKey: string): ToolContext<unk
       callId: call.id,
       name: call.name,
       status: "ok",
-      resultText: typeof value === "string" ? value : (value?.text ?? "Done."),
+      resultText:
+        typeof value === "string" ? value : ((value as { text?: string }).text ?? "Done."),
       events: [],
       isError: false,
     }),

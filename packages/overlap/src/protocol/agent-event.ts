@@ -9,6 +9,7 @@
 
 import type { ApprovalResolution, EffectChange } from "./approval.js";
 import type { CitationLink } from "./citation-links.js";
+import type { ErrorCategory } from "./error-category.js";
 import type { JsonPreview } from "./json-preview.js";
 import type { RoundTimings } from "./round-timings.js";
 import type { StopReason } from "./stop-reason.js";
@@ -137,6 +138,11 @@ export type AgentEvent = AgentEventBase &
         status: string;
         /** What the model reads next round. */
         resultText: string;
+        /**
+         * The object or array the tool returned (the model read it as JSON in `resultText`), for
+         * a UI that renders data; absent for a text result.
+         */
+        output?: unknown;
         /** Why it failed, for programs: a code and its facts (see {@link ToolProblem}). */
         problem?: ToolProblem;
       }
@@ -156,7 +162,17 @@ export type AgentEvent = AgentEventBase &
         roundCount: number;
         stopReason: StopReason;
       }
-    | { type: "error"; code: string; message: string }
+    | {
+        type: "error";
+        /** The `OverlapError` code (`provider_error`, `aborted`, `max_rounds`...). */
+        code: string;
+        /** A masked sentence, safe to show: it says which failure, never the provider's words. */
+        message: string;
+        /** For a failure of the model service: which kind (see {@link ErrorCategory}). */
+        category?: ErrorCategory;
+        /** For `rate_limited`: how long the service asked to wait, in milliseconds. */
+        retryAfterMs?: number;
+      }
   );
 
 /** The name of an AgentEvent (the SSE `event:` field). */

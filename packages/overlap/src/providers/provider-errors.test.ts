@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { OverlapError } from "../errors.js";
-import { describeError, httpProviderError, providerError, streamCut } from "./provider-errors.js";
+import {
+  describeError,
+  httpProviderError,
+  providerError,
+  retryAfterMsOf,
+  streamCut,
+} from "./provider-errors.js";
 
 class ValidationException extends Error {
   override readonly name = "ValidationException";
@@ -44,5 +50,40 @@ describe("provider errors, one shape for every adapter", () => {
       describeError(Object.assign(new Error("RateLimitError: slow"), { name: "RateLimitError" })),
     ).toBe("RateLimitError: slow");
     expect(describeError(42)).toBe("42");
+  });
+});
+
+describe("categories and Retry-After", () => {
+  it("an SDK error's status, type and headers give the category and the wait", () => {
+    const sdk = Object.assign(new Error("429 rate limited"), {
+      status: 429,
+      headers: new Headers({ "retry-after": "7" }),
+    });
+    const error = providerError(sdk, { status: 429, type: "rate_limit_error" });
+    expect(error).toMatchObject({ category: "rate_limited", retryAfterMs: 7000 });
+    const aiSdk = Object.assign(new Error("Overloaded"), {
+      responseHeaders: { "retry-after-ms": "250" },
+    });
+    expect(providerError(aiSdk, { status: 529 })).toMatchObject({
+      category: "overloaded",
+      retryAfterMs: 250,
+    });
+    expect(httpProviderError(401, "API key not valid", "UNAUTHENTICATED").category).toBe(
+      "authentication",
+    );
+    expect(providerError(new Error("Missing API key"))).toMatchObject({
+      category: "authentication",
+      retryAfterMs: undefined,
+    });
+    expect(streamCut(undefined).category).toBe("network");
+  });
+
+  it("reads retry-after-ms, seconds and an HTTP date", () => {
+    expect(retryAfterMsOf({ "retry-after-ms": "120", "retry-after": "9" })).toBe(120);
+    expect(retryAfterMsOf(new Headers({ "retry-after": "2" }))).toBe(2000);
+    const at = new Date(Date.now() + 5000).toUTCString();
+    expect(retryAfterMsOf({ "retry-after": at })).toBeGreaterThan(3000);
+    expect(retryAfterMsOf({ "retry-after": "soon" })).toBeUndefined();
+    expect(retryAfterMsOf(undefined)).toBeUndefined();
   });
 });

@@ -11,6 +11,7 @@ import { EagerDispatcher } from "../dispatch/eager-dispatcher.js";
 import { OverlapError } from "../errors.js";
 import type { AgentEvent, AgentEventSink } from "../protocol/agent-event.js";
 import { citationLinks } from "../protocol/citation-links.js";
+import { errorCategoryOf } from "../protocol/error-category.js";
 import { guardedSink } from "../protocol/guarded-sink.js";
 import type { RoundTimings } from "../protocol/round-timings.js";
 import type { StopReason } from "../protocol/stop-reason.js";
@@ -243,8 +244,15 @@ export class StreamedRound {
     } catch (err) {
       if (signal?.aborted) return abortedError(); // the provider failed because we aborted it
       if (err instanceof OverlapError) return err;
+      // A client of the host's own throws what it likes: its status and words say which failure.
+      const status = (err as { status?: unknown } | undefined)?.status;
       return new OverlapError("stream_interrupted", `The model stream failed: ${describe(err)}`, {
         cause: err,
+        category: errorCategoryOf({
+          status: typeof status === "number" ? status : undefined,
+          message: describe(err),
+          name: err instanceof Error ? err.name : undefined,
+        }),
       });
     } finally {
       clearTimeout(timer);
@@ -354,7 +362,10 @@ export class StreamedRound {
         this.#streamError = new OverlapError(
           "stream_error",
           `The model stream reported ${report.errorType}: ${report.message}`,
-          { details: { errorType: report.errorType } },
+          {
+            details: { errorType: report.errorType },
+            category: errorCategoryOf({ type: report.errorType, message: report.message }),
+          },
         );
         return;
       default:
@@ -463,6 +474,10 @@ export class StreamedRound {
         isError: outcome.isError,
         status: outcome.status,
         resultText: outcome.resultText,
+        // Structured results travel as data too (a text result is already `resultText`).
+        ...(outcome.output !== undefined && typeof outcome.output !== "string"
+          ? { output: outcome.output }
+          : {}),
         ...(outcome.problem !== undefined ? { problem: outcome.problem } : {}),
       });
     }

@@ -20,7 +20,8 @@
  *   the whole text. Moment 2 (`tool-call`) → `tool-input-available` with the strictly parsed
  *   input, while the model is still writing; `dispatch: "invalid"` → `tool-input-error`.
  * - results, in call order after the join: `tool-result` → `tool-output-available` (output: the
- *   result text, or `toolOutput(...)`), or `tool-output-error` when it is an error.
+ *   object the tool returned, else the result text; or `toolOutput(...)`), or `tool-output-error`
+ *   when it is an error.
  * - `tool-status` cannot be a tool output (the protocol's outputs carry the output, which overlap
  *   gives after the join), so it is a data part `data-tool-status` (id: the call id, replaced in
  *   place, `{ callId, name, status, atMs, round }`): a UI can show a call done while the text
@@ -100,8 +101,8 @@ export interface ToUiMessageStreamOptions {
   /** `ui` events as `data-ui` parts (`data`, default) or not at all (`none`). */
   uiEvents?: "data" | "none";
   /**
-   * The `output` of a successful call; `ui` holds that call's ui events. Default: the result
-   * text (what the model reads).
+   * The `output` of a successful call; `ui` holds that call's ui events. Default: the object or
+   * array the tool returned, as it returned it; else the result text (what the model reads).
    */
   toolOutput?: (result: ToolResultAgentEvent, ui: readonly UiEvent[]) => unknown;
   /** The `errorText` for a failure of the event source itself. Default "An error occurred.". */
@@ -415,7 +416,9 @@ export async function* uiMessageChunks(
             yield {
               type: "tool-output-available",
               toolCallId: event.callId,
-              output: options.toolOutput ? options.toolOutput(event, tool.ui) : event.resultText,
+              output: options.toolOutput
+                ? options.toolOutput(event, tool.ui)
+                : (event.output ?? event.resultText),
             };
           }
           break;

@@ -91,12 +91,19 @@ export interface ToolContext<C = unknown> {
   emit(event: AgentEvent): void;
 }
 
-/** A tool's structured return value. */
-export interface ToolResultSpec {
+/**
+ * A tool's full result: the text the model reads, the data, UI events, an expected failure. An
+ * object is read as one when it has no key other than these five (an empty object included);
+ * to return data that looks like one, wrap it: `{ data: value }`.
+ */
+export interface ToolResultSpec<D = unknown> {
   /** The text the model reads. Defaults to JSON of `data`, or a short note for display tools. */
   text?: string;
-  /** Structured result, serialised as JSON for the model when `text` is absent. */
-  data?: unknown;
+  /**
+   * Structured result, serialised as JSON for the model when `text` is absent; kept as the
+   * outcome's `output` and sent to the UI as the call's output.
+   */
+  data?: D;
   /** Formal UI events (cards, cart updates), emitted in call order after the join. */
   events?: UiEvent[];
   /** An expected failure the model should read as an error (out of stock, limit reached). */
@@ -109,8 +116,28 @@ export interface ToolResultSpec {
   problem?: ToolProblem;
 }
 
-/** What `run` may return: plain text for the model, or a {@link ToolResultSpec}. */
-export type ToolReturn = string | ToolResultSpec;
+/**
+ * What `run` may return: text for the model; an object or an array, sent to the model as JSON
+ * and kept as data (the outcome's `output`, the UI's tool output); or a {@link ToolResultSpec}.
+ */
+export type ToolReturn = string | ToolResultSpec | object;
+
+/** The keys that make an object a {@link ToolResultSpec}. */
+type ResultSpecKey = keyof ToolResultSpec;
+
+/**
+ * The `output` a tool's calls give, from what its `run` returns: the text, the object or array,
+ * or a result's `data`.
+ */
+export type ToolOutputOf<R> = R extends string
+  ? string
+  : R extends readonly unknown[]
+    ? R
+    : [Exclude<keyof R, ResultSpecKey>] extends [never]
+      ? R extends { data?: infer D }
+        ? D
+        : undefined
+      : R;
 
 /**
  * The input schemas a zod tool may have: an object (the model APIs send tool arguments as a JSON
@@ -118,8 +145,8 @@ export type ToolReturn = string | ToolResultSpec;
  */
 export type ToolInputSchema = z.ZodObject | z.ZodPipe<z.ZodObject, z.ZodType>;
 
-/** The definition passed to {@link defineTool}. */
-export interface ToolConfig<S extends ToolInputSchema, C> {
+/** The definition passed to {@link defineTool}; `R` is what `run` returns. */
+export interface ToolConfig<S extends ToolInputSchema, C, R extends ToolReturn = ToolReturn> {
   name: string;
   description: string;
   input: S;
@@ -148,12 +175,20 @@ export interface ToolConfig<S extends ToolInputSchema, C> {
   summarize?: (input: z.output<S>, context: C) => ApprovalSummary | Promise<ApprovalSummary>;
   /** How the tool's effects are recorded (see {@link ToolEffects}); default `external`. */
   effects?: ToolEffects;
-  run(input: z.output<S>, ctx: ToolContext<C>): ToolReturn | Promise<ToolReturn>;
+  run(input: z.output<S>, ctx: ToolContext<C>): R | Promise<R>;
 }
 
-/** A defined tool, ready for a ToolExecutor. */
-export interface Tool<S extends z.ZodType = z.ZodType, C = unknown> {
-  readonly name: string;
+/**
+ * A defined tool, ready for a ToolExecutor; `O` is the `output` of its calls, `N` its name (the
+ * literal, from `defineTool`, so a turn's events can be told apart per tool).
+ */
+export interface Tool<
+  S extends z.ZodType = z.ZodType,
+  C = unknown,
+  O = unknown,
+  N extends string = string,
+> {
+  readonly name: N;
   readonly description: string;
   readonly input: S;
   readonly kind: ToolKind;
@@ -170,7 +205,13 @@ export interface Tool<S extends z.ZodType = z.ZodType, C = unknown> {
   requiresApproval?(input: z.output<S>, context: C): boolean | Promise<boolean>;
   /** The approval request's summary of a call (see {@link ToolConfig.summarize}). */
   summarize?(input: z.output<S>, context: C): ApprovalSummary | Promise<ApprovalSummary>;
+  /** Type only (never set): the `output` of this tool's calls, for `ToolOutput<typeof tool>`. */
+  readonly "~output"?: O;
 }
+
+/** The `output` of a tool's calls, e.g. `ToolOutput<typeof getWeather>`. */
+// biome-ignore lint/suspicious/noExplicitAny: any input schema and context.
+export type ToolOutput<T> = T extends Tool<any, any, infer O, any> ? O : never;
 
 /** A tool of any input type, as held by an executor. */
 // biome-ignore lint/suspicious/noExplicitAny: tool inputs are checked by their own schema at run time.
@@ -190,9 +231,12 @@ export interface ToolSpec {
  * `z.bigint()`, `z.map()`...), a name the model APIs refuse, a missing `run`, an unknown kind or
  * dispatch policy, a timeout that is not a positive number.
  */
-export function defineTool<S extends ToolInputSchema, C = unknown>(
-  config: ToolConfig<S, C>,
-): Tool<S, C> {
+export function defineTool<
+  S extends ToolInputSchema,
+  C = unknown,
+  R extends ToolReturn = ToolReturn,
+  N extends string = string,
+>(config: ToolConfig<S, C, R> & { name: N }): Tool<S, C, ToolOutputOf<R>, N> {
   checkToolBasics(config, "defineTool");
   checkZodInput(config as unknown as Record<string, unknown>);
   const label = toolLabel(config.name);

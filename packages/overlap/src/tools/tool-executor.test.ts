@@ -46,6 +46,7 @@ describe("ToolExecutor.execute", () => {
       name: "add",
       status: "ok",
       resultText: '{"sum":5}',
+      output: { sum: 5 },
       events: [{ type: "sum", value: 5 }],
       isError: false,
     });

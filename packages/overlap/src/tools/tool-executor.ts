@@ -5,6 +5,7 @@
  */
 
 import { z } from "zod";
+import { OverlapError } from "../errors.js";
 import type { AgentEvent, AgentEventSink } from "../protocol/agent-event.js";
 import { guardedSink } from "../protocol/guarded-sink.js";
 import { timerDelay } from "../protocol/timer-delay.js";
@@ -19,6 +20,7 @@ import {
   toolSpec,
 } from "./define-tool.js";
 import { inputIssues } from "./input-issues.js";
+import { consoleLogger, type Logger, safeLog } from "./logger.js";
 import { ToolError } from "./tool-error.js";
 import { failedOutcome, type ToolOutcome } from "./tool-outcome.js";
 import { unparsedCallOutcome } from "./unparsed-call-outcome.js";
@@ -34,8 +36,17 @@ export interface ToolExecutorOptions<C> {
    * tool that finishes within the grace keeps its real result: its effect happened.
    */
   abortGraceMs?: number;
-  /** Called with unexpected exceptions (their details are masked from the model and the UI). */
+  /**
+   * Called with unexpected exceptions (their details are masked from the model and the UI). When
+   * given, the host reports them itself: `logger` is not written to.
+   */
   onUnexpectedError?: (error: unknown, call: ToolCall) => void;
+  /**
+   * Where an unexpected exception of a tool is reported (the tool's name, the call id and the
+   * error with its stack), unless `onUnexpectedError` is given; `false` reports nowhere. The
+   * error is also kept on the call's outcome (`error`). Default: the console.
+   */
+  logger?: Logger | false;
   /** The idempotency key of a call (`ctx.idempotencyKey`); default its call id. */
   idempotencyKey?: (call: ToolCall) => string;
 }
@@ -53,25 +64,57 @@ export interface ExecuteOptions {
 
 const DISPLAY_DEFAULT_TEXT = "Shown to the user.";
 
-/** Runs tools by name with uniform outcomes. */
-export class ToolExecutor<C = unknown> {
+/**
+ * Runs tools by name with uniform outcomes. `T` is the union of its tools (inferred from the
+ * list), which types a turn's events per tool.
+ */
+export class ToolExecutor<C = unknown, T extends AnyTool<C> = AnyTool<C>> {
   readonly #tools = new Map<string, AnyTool<C>>();
   readonly #context: C;
   readonly #defaultTimeoutMs: number;
   readonly #abortGraceMs: number;
   readonly #onUnexpectedError: ((error: unknown, call: ToolCall) => void) | undefined;
+  readonly #options: ToolExecutorOptions<C>;
   readonly #keyOf: ((call: ToolCall) => string) | undefined;
 
-  constructor(tools: readonly AnyTool<C>[], options: ToolExecutorOptions<C> = {}) {
+  /**
+   * Throws `OverlapError` (`invalid_tool_definition`) when two tools have one name: the model
+   * could not tell them apart.
+   */
+  constructor(tools: readonly T[], options: ToolExecutorOptions<C> = {}) {
     for (const tool of tools) {
-      if (this.#tools.has(tool.name)) throw new TypeError(`Tool "${tool.name}" is defined twice.`);
+      if (this.#tools.has(tool.name)) {
+        throw new OverlapError(
+          "invalid_tool_definition",
+          `Two tools are named "${tool.name}"; the names of an executor's tools must be unique (the model calls them by name).`,
+        );
+      }
       this.#tools.set(tool.name, tool);
     }
+    this.#options = options;
     this.#context = options.context as C;
     this.#defaultTimeoutMs = options.defaultTimeoutMs ?? 60_000;
     this.#abortGraceMs = options.abortGraceMs ?? 50;
-    this.#onUnexpectedError = options.onUnexpectedError;
     this.#keyOf = options.idempotencyKey;
+    const logger = options.logger ?? consoleLogger;
+    this.#onUnexpectedError =
+      options.onUnexpectedError ??
+      ((error, call) =>
+        safeLog(
+          logger,
+          "error",
+          `overlap: tool ${call.name} (call ${call.id}) threw an unexpected error (the model and the user read only that it failed):`,
+          error,
+        ));
+  }
+
+  /**
+   * The same tools and options with another logger, unless this executor was given a `logger` or
+   * `onUnexpectedError` of its own (runAgentTurn's `logger` reaches the tools this way).
+   */
+  withLogger(logger: Logger | false): ToolExecutor<C, T> {
+    if (this.#options.logger !== undefined || this.#options.onUnexpectedError) return this;
+    return new ToolExecutor([...this.#tools.values()] as T[], { ...this.#options, logger });
   }
 
   /** The tool of that name, if any. */
@@ -258,14 +301,15 @@ export class ToolExecutor<C = unknown> {
   }
 
   #success(tool: AnyTool<C>, call: ToolCall, value: ToolReturn): ToolOutcome {
-    const spec: ToolResultSpec = typeof value === "string" ? { text: value } : (value ?? {});
-    const text =
-      spec.text ??
-      (spec.data !== undefined
-        ? JSON.stringify(spec.data)
-        : tool.kind === "display"
-          ? DISPLAY_DEFAULT_TEXT
-          : "Done.");
+    const spec = resultSpecOf(value);
+    let json: string | undefined;
+    try {
+      json = spec.data === undefined ? undefined : JSON.stringify(spec.data);
+    } catch (error) {
+      // A cycle, a BigInt: the data cannot reach the model. A bug of the tool, reported as one.
+      return this.#failure(call, error);
+    }
+    const text = spec.text ?? json ?? (tool.kind === "display" ? DISPLAY_DEFAULT_TEXT : "Done.");
     const isError = spec.isError ?? spec.problem !== undefined;
     const outcome: ToolOutcome = {
       callId: call.id,
@@ -276,6 +320,8 @@ export class ToolExecutor<C = unknown> {
       isError,
     };
     if (spec.problem !== undefined) outcome.problem = spec.problem;
+    const output = typeof value === "string" ? value : spec.data;
+    if (output !== undefined) outcome.output = output;
     return outcome;
   }
 
@@ -295,16 +341,42 @@ export class ToolExecutor<C = unknown> {
       return failedOutcome(call.id, call.name, "error", error.message, error.problem);
     this.#onUnexpectedError?.(error, call);
     // Unexpected exceptions are masked: their details may hold internals, never shown to users.
-    return failedOutcome(
+    const outcome = failedOutcome(
       call.id,
       call.name,
       "error",
       `${call.name} failed with an internal error. Do not retry it more than once; tell the user if it fails again.`,
     );
+    outcome.error = error;
+    return outcome;
   }
 }
 
 type Settled = { ok: true; value: ToolReturn } | { ok: false; error: unknown };
+
+const RESULT_SPEC_KEYS: ReadonlySet<string> = new Set<keyof ToolResultSpec>([
+  "text",
+  "data",
+  "events",
+  "isError",
+  "problem",
+]);
+
+/**
+ * What `run` returned as a result: text as the text; an object with no key but a result's own
+ * as that result; any other object, an array or another value as data (the model reads its JSON).
+ */
+function resultSpecOf(value: unknown): ToolResultSpec {
+  if (typeof value === "string") return { text: value };
+  if (value === undefined || value === null) return {};
+  if (typeof value !== "object" || Array.isArray(value)) return { data: value };
+  const spec = value as ToolResultSpec;
+  const isSpec =
+    Object.keys(value).every((key) => RESULT_SPEC_KEYS.has(key)) &&
+    (spec.text === undefined || typeof spec.text === "string") &&
+    (spec.events === undefined || Array.isArray(spec.events));
+  return isSpec ? spec : { data: value };
+}
 
 const ABORTED = Symbol("aborted");
 const TIMEOUT = Symbol("timeout");

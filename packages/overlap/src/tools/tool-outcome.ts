@@ -36,12 +36,22 @@ export interface ToolOutcome {
   status: ToolOutcomeStatus;
   /** The tool_result content the model reads in the next round. */
   resultText: string;
+  /**
+   * What the tool returned, as data: the object or array (of which `resultText` is the JSON), a
+   * result's `data`, or the text; absent when the call did not return.
+   */
+  output?: unknown;
   /** Formal UI events, emitted in call order after the join (the result channel). */
   events: UiEvent[];
   /** Whether the tool_result is sent with `is_error: true`. */
   isError: boolean;
   /** Why it failed, for programs (a code and its facts), beside the text the model reads. */
   problem?: ToolProblem;
+  /**
+   * The unexpected exception the tool threw (status `error`), for the host's logs and tests: the
+   * model and the UI read only a masked `resultText`. In memory only (JSON keeps nothing of it).
+   */
+  error?: unknown;
   /** True when this outcome was reused from the ledger instead of running the tool (exactly once across retries). */
   replayed?: boolean;
   /**

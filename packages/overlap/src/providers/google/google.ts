@@ -159,7 +159,7 @@ async function open(
     const body = parseJson(text);
     const error = isObject(body) && isObject(body.error) ? apiError(body.error) : undefined;
     const message = error?.message ?? (text.slice(0, 500) || response.statusText);
-    throw httpProviderError(response.status, message, error?.type);
+    throw httpProviderError(response.status, message, error?.type, response.headers);
   }
 }
 
