@@ -11,6 +11,7 @@ import type { RoundJournal } from "../round/round-journal.js";
 import type { ToolCall } from "../stream/tool-call.js";
 import type { DurableTables } from "./durable-schema.js";
 import type { SqlDriver, SqlExecutor } from "./sql-driver.js";
+import { WriteBatcher } from "./write-batcher.js";
 
 /** A journaled call with the turn that made it and its idempotency key. */
 export interface JournaledCall extends StoredCall {
@@ -25,6 +26,10 @@ export class DurableRoundJournal implements RoundJournal {
   readonly #chatId: string;
   readonly #turnId: string;
   readonly #keyOf: (call: ToolCall) => string;
+  /** The round's calls complete close together: their rows go out grouped. */
+  readonly #rows = new WriteBatcher<JournaledCall>((calls) =>
+    insertJournalRows(this.#driver, this.#tables, this.#chatId, calls),
+  );
 
   constructor(
     driver: SqlDriver,
@@ -40,8 +45,8 @@ export class DurableRoundJournal implements RoundJournal {
     this.#keyOf = keyOf;
   }
 
-  async callComplete(call: ToolCall): Promise<void> {
-    await insertJournalRow(this.#driver, this.#tables, this.#chatId, {
+  callComplete(call: ToolCall): Promise<void> {
+    return this.#rows.add({
       round: call.round,
       index: call.index,
       block: call.block,
@@ -54,18 +59,30 @@ export class DurableRoundJournal implements RoundJournal {
 }
 
 /** Journals a call unless it is journaled already (an effect's transaction calls it too). */
-export async function insertJournalRow(
+export function insertJournalRow(
   db: SqlExecutor,
   t: DurableTables,
   chatId: string,
   call: JournaledCall,
 ): Promise<void> {
+  return insertJournalRows(db, t, chatId, [call]);
+}
+
+/** Journals calls not journaled already, in one statement. */
+export async function insertJournalRows(
+  db: SqlExecutor,
+  t: DurableTables,
+  chatId: string,
+  calls: readonly JournaledCall[],
+): Promise<void> {
+  if (calls.length === 0) return;
+  const now = Date.now();
   await db.query(
     `INSERT INTO ${t.journal}
        (conversation_id, call_id, turn_id, round, call_index, idempotency_key, entry, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+     VALUES ${calls.map(() => "(?, ?, ?, ?, ?, ?, ?, ?)").join(", ")}
      ON CONFLICT (conversation_id, call_id) DO NOTHING`,
-    [
+    calls.flatMap((call) => [
       chatId,
       call.block.id,
       call.turnId,
@@ -73,8 +90,8 @@ export async function insertJournalRow(
       call.index,
       call.idempotencyKey,
       JSON.stringify({ round: call.round, index: call.index, block: call.block }),
-      Date.now(),
-    ],
+      now,
+    ]),
   );
 }
 

@@ -13,6 +13,7 @@ import type { ToolCall } from "../stream/tool-call.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
 import type { DurableTables } from "./durable-schema.js";
 import type { SqlDriver, SqlExecutor } from "./sql-driver.js";
+import { WriteBatcher } from "./write-batcher.js";
 
 /** The ledger of one chat. */
 export class DurableToolLedger implements ToolLedger {
@@ -20,6 +21,10 @@ export class DurableToolLedger implements ToolLedger {
   readonly #tables: DurableTables;
   readonly #chatId: string;
   readonly #keyOf: ((call: ToolCall) => string) | undefined;
+  /** Outcomes of one round come close together: their records go out grouped. */
+  readonly #records = new WriteBatcher<LedgerRow>((rows) =>
+    insertLedgerRecords(this.#driver, this.#tables, this.#chatId, rows),
+  );
 
   constructor(
     driver: SqlDriver,
@@ -43,7 +48,7 @@ export class DurableToolLedger implements ToolLedger {
 
   async record(outcome: ToolOutcome, call?: ToolCall): Promise<void> {
     const key = call && this.#keyOf ? this.#keyOf(call) : undefined;
-    await insertLedgerRecord(this.#driver, this.#tables, this.#chatId, outcome, call, key);
+    await this.#records.add({ outcome, call, idempotencyKey: key });
   }
 
   /** The records of the given calls (e.g. the journaled ones), with their calls. */
@@ -57,7 +62,7 @@ export class DurableToolLedger implements ToolLedger {
  * happened; a late duplicate must not rewrite history). Pass a transaction to commit the record
  * with the effect it describes.
  */
-export async function insertLedgerRecord(
+export function insertLedgerRecord(
   db: SqlExecutor,
   t: DurableTables,
   chatId: string,
@@ -65,24 +70,45 @@ export async function insertLedgerRecord(
   call: StoredCall | undefined,
   idempotencyKey: string | undefined,
 ): Promise<void> {
-  // `replayed` describes one delivery, not the call: it is never stored.
-  const stored: ToolOutcome = { ...outcome };
-  delete stored.replayed;
+  return insertLedgerRecords(db, t, chatId, [{ outcome, call, idempotencyKey }]);
+}
+
+/** A ledger record to insert. */
+export interface LedgerRow {
+  outcome: ToolOutcome;
+  call: StoredCall | undefined;
+  idempotencyKey: string | undefined;
+}
+
+/** Inserts records of calls that have none yet, in one statement. */
+export async function insertLedgerRecords(
+  db: SqlExecutor,
+  t: DurableTables,
+  chatId: string,
+  records: readonly LedgerRow[],
+): Promise<void> {
+  if (records.length === 0) return;
+  const now = Date.now();
   await db.query(
     `INSERT INTO ${t.ledger}
        (conversation_id, call_id, name, status, outcome, entry, idempotency_key, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+     VALUES ${records.map(() => "(?, ?, ?, ?, ?, ?, ?, ?)").join(", ")}
      ON CONFLICT (conversation_id, call_id) DO NOTHING`,
-    [
-      chatId,
-      outcome.callId,
-      outcome.name,
-      outcome.status,
-      JSON.stringify(stored),
-      call ? JSON.stringify({ round: call.round, index: call.index, block: call.block }) : null,
-      idempotencyKey ?? null,
-      Date.now(),
-    ],
+    records.flatMap(({ outcome, call, idempotencyKey }) => {
+      // `replayed` describes one delivery, not the call: it is never stored.
+      const stored: ToolOutcome = { ...outcome };
+      delete stored.replayed;
+      return [
+        chatId,
+        outcome.callId,
+        outcome.name,
+        outcome.status,
+        JSON.stringify(stored),
+        call ? JSON.stringify({ round: call.round, index: call.index, block: call.block }) : null,
+        idempotencyKey ?? null,
+        now,
+      ];
+    }),
   );
 }
 
