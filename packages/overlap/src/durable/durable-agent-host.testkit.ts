@@ -15,12 +15,8 @@ import { validateConversation } from "../agent/validate-conversation.js";
 import type { Message } from "../stream/message.js";
 import { buildStreamEvents, replayEvents, type ScriptBlock } from "../testing/stream-builder.js";
 import { type AnyTool, defineTool } from "../tools/define-tool.js";
-import {
-  DurableAgentHost,
-  type DurableTurnInfo,
-  idempotencyKeyOf,
-  TurnRunningError,
-} from "./durable-agent-host.js";
+import { DurableAgentHost, type DurableTurnInfo, TurnRunningError } from "./durable-agent-host.js";
+import { idempotencyKeyOf } from "./durable-identity.js";
 import { DurableStore } from "./durable-store.js";
 import { collect, type DurableHarness } from "./durable-store-suite.testkit.js";
 import type { SqlDriver } from "./sql-driver.js";

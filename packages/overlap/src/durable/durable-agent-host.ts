@@ -10,8 +10,7 @@
  * `controlIntervalMs`, aborts its tools and ends its streams.
  */
 
-import { createHash, randomUUID } from "node:crypto";
-import { hostname } from "node:os";
+import { randomUUID } from "node:crypto";
 import type { ModelClient } from "../agent/model-client.js";
 import { appendUserText } from "../agent/repair-conversation.js";
 import { restoreRound } from "../agent/restore-round.js";
@@ -24,6 +23,7 @@ import type { Message, ToolUseBlock, UserMessage } from "../stream/message.js";
 import type { ToolCall } from "../stream/tool-call.js";
 import type { AnyTool, ToolEffects } from "../tools/define-tool.js";
 import { ToolExecutor, type ToolExecutorOptions } from "../tools/tool-executor.js";
+import { durableHolderId, holderIsGone, idempotencyKeyOf } from "./durable-identity.js";
 import type { DurableEffects, DurableStore } from "./durable-store.js";
 import { type TurnLease, TurnLeaseLostError } from "./durable-turn-leases.js";
 
@@ -125,42 +125,6 @@ export function unknownOutcomeText(
 /** The text a restored call gets when a crash cut it off and it is known not to have run. */
 export function notRunText(block: ToolUseBlock): string {
   return `${block.name} was not run: the server stopped before it ran. Call it again if it is still wanted.`;
-}
-
-/**
- * The idempotency key of a call: a digest of the chat, the turn that made the call and the
- * call's place in it (round, block index), never the provider's call id.
- */
-export function idempotencyKeyOf(
-  chatId: string,
-  turnId: string,
-  call: Pick<ToolCall, "round" | "index">,
-): string {
-  const digest = createHash("sha256")
-    .update(`${chatId}\n${turnId}\n${call.round}\n${call.index}`)
-    .digest("base64url");
-  return `ovk_${digest.slice(0, 32)}`;
-}
-
-/** This process as a lease holder: the machine, the process id and a random part. */
-export function durableHolderId(): string {
-  return `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
-}
-
-/**
- * True when `holder` ({@link durableHolderId}) names a process of this machine that no longer
- * exists: its leases can be taken over at once. False whenever that cannot be known.
- */
-export function holderIsGone(holder: string): boolean {
-  const [host, pid] = holder.split("/");
-  if (host !== hostname() || !pid || !/^\d+$/.test(pid)) return false;
-  if (Number(pid) === process.pid) return false;
-  try {
-    process.kill(Number(pid), 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ESRCH";
-  }
 }
 
 interface Running {

@@ -13,9 +13,6 @@ export {
   type DurableTurnInfo,
   type DurableTurnRequest,
   type DurableTurnResult,
-  durableHolderId,
-  holderIsGone,
-  idempotencyKeyOf,
   notRunText,
   TurnRunningError,
   unknownOutcomeText,
@@ -25,6 +22,7 @@ export {
   type DurableWriteOptions,
   type VersionedConversation,
 } from "./durable-conversation-store.js";
+export { durableHolderId, holderIsGone, idempotencyKeyOf } from "./durable-identity.js";
 export { DurableRoundJournal, type JournaledCall } from "./durable-round-journal.js";
 export {
   DURABLE_SCHEMA_VERSION,
