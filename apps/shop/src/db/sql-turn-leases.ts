@@ -16,8 +16,6 @@
  * new one took over.
  */
 
-import { randomUUID } from "node:crypto";
-import { hostname } from "node:os";
 import type { Kysely, Transaction } from "kysely";
 import { preparedQuery } from "./prepared-query.js";
 import type { ShopDatabase } from "./shop-database.js";
@@ -195,27 +193,5 @@ async function readLease(
   return row && { turnId: row.turn_id, holder: row.holder, expiresAt: Number(row.expires_at) };
 }
 
-/**
- * This process as a lease holder: the machine, the process id and a random part (a process id
- * can come back after a reboot or in another container).
- */
-export function leaseHolderId(): string {
-  return `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
-}
-
-/**
- * True when `holder` ({@link leaseHolderId}) names a process of this machine that no longer
- * exists: its leases can be taken over at once instead of after they expire. False whenever that
- * cannot be known (another machine, a process of another user, an id of another form).
- */
-export function holderIsGone(holder: string): boolean {
-  const [host, pid] = holder.split("/");
-  if (host !== hostname() || !pid || !/^\d+$/.test(pid)) return false;
-  if (Number(pid) === process.pid) return false;
-  try {
-    process.kill(Number(pid), 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ESRCH";
-  }
-}
+/** This process as a lease holder, and whether a holder's process is gone: the library's own. */
+export { durableHolderId as leaseHolderId, holderIsGone } from "overlap-runtime/durable";
