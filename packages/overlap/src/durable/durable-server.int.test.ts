@@ -27,8 +27,23 @@ import { testPrefix } from "./durable-store-suite.testkit.js";
 const DATABASE_URL = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 const CI = process.env.CI === "true";
 const TRIALS = 50;
-/** Where a trial kills the process running its turn (trial number modulo the list's length). */
-const KILLS = ["none", "before-tools", "in-tool", "after-tools", "next-round"] as const;
+/**
+ * Where a trial kills the process running its turn, by trial number modulo 10: each point in 5
+ * trials of 50, a trial without a kill between two with one (a killed process's replacement
+ * starts meanwhile).
+ */
+const KILLS = [
+  "none",
+  "before-tools",
+  "none",
+  "in-tool",
+  "none",
+  "after-tools",
+  "none",
+  "next-round",
+  "none",
+  "none",
+] as const;
 type Kill = (typeof KILLS)[number];
 
 const admin = new pg.Pool({ connectionString: DATABASE_URL, max: 4 });
@@ -47,6 +62,8 @@ const modelHooks = new Map<string, { round: 1 | 2; run: () => Promise<void> }>()
 let sim: SimServer;
 let external: ExternalService;
 const servers: ServerProcess[] = [];
+/** A started process that takes a killed one's place, so a trial never waits for a start. */
+let standby: Promise<ServerProcess>;
 let serverEnv: Record<string, string>;
 
 /** The trial a model request belongs to, and which round of its first turn it asks for. */
@@ -66,7 +83,7 @@ describe.skipIf(!reachable)("the example durable server, three processes, kill -
   beforeAll(async () => {
     sim = await startSim({
       policy: scriptedModel,
-      pacing: { tokensPerSecond: 120, firstTokenMs: 150, jitter: 0.2 },
+      pacing: { tokensPerSecond: 300, firstTokenMs: 100, jitter: 0.2 },
     });
     external = await startExternalService();
     serverEnv = {
@@ -79,10 +96,12 @@ describe.skipIf(!reachable)("the example durable server, three processes, kill -
       SHUTDOWN_GRACE_MS: "20000",
     };
     servers.push(...(await Promise.all([0, 1, 2].map(() => spawnServer(serverEnv)))));
+    standby = spawnServer(serverEnv);
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.all(servers.map((server) => stopServer(server, "SIGKILL")));
+    const spare = await standby?.catch(() => undefined);
+    await Promise.all([...servers, ...(spare ? [spare] : [])].map((s) => stopServer(s)));
     await sim?.close();
     await external?.close();
     const { rows } = await admin.query<{ tablename: string }>(
@@ -250,8 +269,10 @@ async function once(server: ServerProcess): Promise<void> {
   await new Promise((resolve) => server.child.once("exit", resolve));
 }
 
+/** Puts the standby process in the killed one's place and starts the next standby. */
 async function restart(slot: number): Promise<void> {
-  servers[slot] = await spawnServer(serverEnv);
+  servers[slot] = await standby;
+  standby = spawnServer(serverEnv);
 }
 
 /** Posts a message, waiting out 409s (as a client honouring Retry-After would); the turn's id. */
