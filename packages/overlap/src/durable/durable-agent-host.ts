@@ -26,6 +26,7 @@ import { ToolExecutor, type ToolExecutorOptions } from "../tools/tool-executor.j
 import { durableHolderId, holderIsGone, idempotencyKeyOf } from "./durable-identity.js";
 import type { DurableEffects, DurableStore } from "./durable-store.js";
 import { type TurnLease, TurnLeaseLostError } from "./durable-turn-leases.js";
+import { journaledBeforeExternal } from "./journaled-before-external.js";
 
 /** A second message for a chat whose turn runs (on any instance): ask again after `retryAfterMs`. */
 export class TurnRunningError extends Error {
@@ -340,7 +341,11 @@ export class DurableAgentHost<C = unknown> {
         turnId,
         effects: store.effects(chatId, turnId),
       });
-      const executor = new ToolExecutor<C>(options.tools, {
+      const journal = journaledBeforeExternal(store.journal(chatId, turnId, keyOf));
+      const tools = options.tools.map((tool) =>
+        this.#effectsOf(tool.name) === "external" ? journal.gate(tool) : tool,
+      );
+      const executor = new ToolExecutor<C>(tools, {
         ...options.executor,
         ...(context !== undefined ? { context } : {}),
         idempotencyKey: keyOf,
@@ -365,7 +370,7 @@ export class DurableAgentHost<C = unknown> {
         messages,
         sink,
         signal: controller.signal,
-        journal: store.journal(chatId, turnId, keyOf),
+        journal,
         ledger: store.ledger(chatId, keyOf),
         onJournalError: (error) => report(error),
         onLedgerError: (error) => report(error),
