@@ -26,11 +26,13 @@ import { testPrefix } from "./durable-store-suite.testkit.js";
 
 const DATABASE_URL = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 const CI = process.env.CI === "true";
-const TRIALS = 50;
+const TRIALS = Number(process.env.DURABLE_SERVER_TRIALS ?? 50);
 /**
  * Where a trial kills the process running its turn, by trial number modulo 10: each point in 5
  * trials of 50, a trial without a kill between two with one (a killed process's replacement
- * starts meanwhile).
+ * starts meanwhile). `journal-held`: the journal's writes wait (a lock held on its table), the
+ * calls complete meanwhile, and the process dies while they wait: an external call must not have
+ * gone out without a record of it.
  */
 const KILLS = [
   "none",
@@ -41,7 +43,7 @@ const KILLS = [
   "after-tools",
   "none",
   "next-round",
-  "none",
+  "journal-held",
   "none",
 ] as const;
 type Kill = (typeof KILLS)[number];
@@ -162,13 +164,23 @@ async function runTrial(t: number, kill: Kill): Promise<string> {
       : `call notify {"message":"hello from ${chatId}"}`;
   const textOf = (slot: number) => `${chatId} via ${slot}: ${order.map(directive).join(" ")}`;
   let victim: number | undefined;
+  let victimKnown: (server: ServerProcess) => void = () => {};
+  const runner = new Promise<ServerProcess>((resolve) => {
+    victimKnown = resolve;
+  });
+  // Kills the process that runs the turn (once known), never the one that replaces it.
   const killVictim = async () => {
-    const server = servers[victim as number] as ServerProcess;
-    await stopServer(server, "SIGKILL");
+    await stopServer(await runner, "SIGKILL");
   };
   // Holds the round's conversation write (an uncommitted row at the seq it writes), so a kill
   // after the tools' records lands before that write.
   let blocker: pg.PoolClient | undefined;
+  if (kill === "journal-held") {
+    blocker = await admin.connect();
+    await blocker.query("BEGIN");
+    await blocker.query(`LOCK TABLE ${prefix}round_journal IN SHARE MODE`);
+    external.hold(chatId, killVictim);
+  }
   if (kill === "after-tools") {
     blocker = await admin.connect();
     await blocker.query("BEGIN");
@@ -194,6 +206,7 @@ async function runTrial(t: number, kill: Kill): Promise<string> {
   const accepted = responses.flatMap((response, slot) => (response.status === 202 ? [slot] : []));
   expect(accepted, `${chatId}: statuses ${responses.map((r) => r.status)}`).toHaveLength(1);
   victim = accepted[0] as number;
+  victimKnown(servers[victim] as ServerProcess);
   const { turnId } = (await (responses[victim] as Response).json()) as { turnId: string };
   for (const [slot, response] of responses.entries()) {
     if (slot === victim) continue;
@@ -205,12 +218,20 @@ async function runTrial(t: number, kill: Kill): Promise<string> {
   }
 
   // A client reads the turn on the process that runs it...
-  const runner = servers[victim] as ServerProcess;
   const toolResults = new Set<string>();
-  const first = await readEvents(runner.url, chatId, {
+  const toolCalls = new Set<string>();
+  let scheduled = false;
+  const first = await readEvents((await runner).url, chatId, {
     lastEventId: `${turnId}:0`,
     onEvent: ({ event }) => {
       if (event.type === "tool-result") toolResults.add(event.callId);
+      if (event.type === "tool-call") toolCalls.add(event.callId);
+      // Both calls complete, their journal rows held: the process dies a moment later, unless
+      // it sent the external call first (then it died at once, as the service received it).
+      if (kill === "journal-held" && toolCalls.size === 2 && !scheduled) {
+        scheduled = true;
+        setTimeout(() => void killVictim(), 1_000);
+      }
       // Without a kill the client leaves in the middle, to resume elsewhere.
       if (kill === "none") return event.type === "tool-call";
       if (kill === "after-tools" && toolResults.size === 2) void killVictim();
@@ -218,7 +239,7 @@ async function runTrial(t: number, kill: Kill): Promise<string> {
     },
   });
   if (kill !== "none") {
-    await once(runner);
+    await once(await runner);
     await blocker?.query("ROLLBACK");
     blocker?.release();
   }
@@ -361,7 +382,7 @@ async function checkChat(chatId: string, kill: Kill, winnerText: string): Promis
 
   // Where the kill landed, the conversation says so. Its first round is the trial's (unless the
   // kill came before the model answered: then the next turn answers the message first).
-  if (kill === "before-tools") return;
+  if (kill === "before-tools" || kill === "journal-held") return;
   const round = ((messages[1]?.content ?? []) as Record<string, unknown>[]).filter(
     (block) => block.type === "tool_use",
   );
