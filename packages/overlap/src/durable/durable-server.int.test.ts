@@ -152,6 +152,41 @@ describe.skipIf(!reachable)("the example durable server, three processes, kill -
     for (const [key, count] of external.requests) expect(count, key).toBe(1);
     console.log("durable server trials:", landed);
   }, 600_000);
+
+  it("stops gracefully on SIGTERM: the running turn finishes, the process exits 0", async () => {
+    const chatId = "graceful-1";
+    const server = servers[0] as ServerProcess;
+    const text = `${chatId} via 0: call save_note {"text":"kept"} call notify {"message":"kept"}`;
+    const response = await fetch(`${server.url}/chats/${chatId}/messages`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ text }),
+    });
+    expect(response.status).toBe(202);
+    const { turnId } = (await response.json()) as { turnId: string };
+    let exited: Promise<number | null> | undefined;
+    const read = await readEvents((servers[1] as ServerProcess).url, chatId, {
+      lastEventId: `${turnId}:0`,
+      onEvent: ({ event }) => {
+        if (event.type === "tool-call" && !exited) exited = stopServer(server, "SIGTERM");
+        return false;
+      },
+    });
+    expect(await exited).toBe(0);
+    await restart(0);
+    const events = read.events.map((e) => e.event);
+    expect(events.some((e) => e.type === "error")).toBe(false);
+    expect(events.at(-1)).toMatchObject({ type: "done", stopReason: "end_turn" });
+    const { rows } = await admin.query<{ content: string }>(
+      `SELECT content FROM ${prefix}messages WHERE conversation_id = $1 ORDER BY seq`,
+      [chatId],
+    );
+    expect(rows.at(-1)?.content).toMatch(/^\[\{"type":"text","text":"Results: /);
+    const { rows: notes } = await admin.query(`SELECT 1 FROM ${prefix}notes WHERE chat_id = $1`, [
+      chatId,
+    ]);
+    expect(notes).toHaveLength(1);
+  }, 60_000);
 });
 
 /** What one trial's resumed reader was told of the turn's end: `done end_turn` or `crashed`. */
