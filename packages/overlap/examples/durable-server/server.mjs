@@ -22,6 +22,9 @@ const pool = new pg.Pool({
   connectionString: env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
   max: 10,
 });
+// An idle connection the database dropped (a restart, a failover) is reported, not fatal: the
+// pool opens a new one for the next query.
+pool.on("error", (error) => console.error("idle database connection lost:", error.message));
 // Every instance runs the migrations at its start: both take a lock, so that is safe.
 const store = await openPostgresStore(pool, { prefix });
 await migrateNotes(pool, notesTable);

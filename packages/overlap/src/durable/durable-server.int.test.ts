@@ -281,11 +281,12 @@ async function runTrial(t: number, kill: Kill): Promise<string> {
   // ...and resumes on another process with the last id it got.
   const other = servers[(victim + 1) % servers.length] as ServerProcess;
   const lastId = first.events.at(-1)?.id ?? `${turnId}:0`;
-  const resumed = readEvents(other.url, chatId, { lastEventId: lastId });
   const restarted = kill === "none" ? undefined : restart(victim);
-  // The chat goes on: a next message is accepted at once (the dead process is known gone).
+  // It learns how the turn ended, with no further message (a dead process of this machine is
+  // known gone at once; another machine's, once its lease expired).
+  const rest = await readEvents(other.url, chatId, { lastEventId: lastId });
+  // The chat goes on: a next message is accepted.
   const next = await postUntilAccepted(other.url, chatId, `${chatId} continues`);
-  const rest = await resumed;
   await restarted;
   const end = await readEvents(other.url, chatId, { lastEventId: `${next}:0` });
   expect(end.events.at(-1)?.event.type, `${chatId}: the next turn ends`).toBe("done");
