@@ -187,6 +187,38 @@ describe.skipIf(!reachable)("the example durable server, three processes, kill -
     ]);
     expect(notes).toHaveLength(1);
   }, 60_000);
+
+  it("cancels a turn from another process: its stream ends, every call is answered", async () => {
+    const chatId = "cancel-1";
+    const [a, b, c] = servers as [ServerProcess, ServerProcess, ServerProcess];
+    let cancelled: Response | undefined;
+    // The cancel is asked while the external call is at the service.
+    external.hold(chatId, async () => {
+      cancelled = await fetch(`${b.url}/chats/${chatId}/cancel`, { method: "POST" });
+    });
+    const text = `${chatId} via 0: call save_note {"text":"a"} call notify {"message":"b"}`;
+    const response = await fetch(`${a.url}/chats/${chatId}/messages`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ text }),
+    });
+    expect(response.status).toBe(202);
+    const { turnId } = (await response.json()) as { turnId: string };
+    const read = await readEvents(c.url, chatId, { lastEventId: `${turnId}:0` });
+    expect(cancelled?.status).toBe(200);
+    expect(await cancelled?.json()).toEqual({ chatId, cancelled: true });
+    expect(read.ended).toBe(true);
+    expect(read.events.at(-1)?.event.type).toBe("done");
+    const chat = (await (await fetch(`${c.url}/chats/${chatId}`)).json()) as {
+      running: boolean;
+      messages: Message[];
+    };
+    expect(chat.running).toBe(false);
+    assertValidConversation(chat.messages);
+    const next = await postUntilAccepted(b.url, chatId, `${chatId} continues`);
+    const end = await readEvents(b.url, chatId, { lastEventId: `${next}:0` });
+    expect(end.events.at(-1)?.event).toMatchObject({ type: "done", stopReason: "end_turn" });
+  }, 60_000);
 });
 
 /** What one trial's resumed reader was told of the turn's end: `done end_turn` or `crashed`. */
