@@ -28,18 +28,18 @@ const DATABASE_URL = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:
 const CI = process.env.CI === "true";
 const TRIALS = Number(process.env.DURABLE_SERVER_TRIALS ?? 50);
 /**
- * Where a trial kills the process running its turn, by trial number modulo 10: each point in 5
- * trials of 50, a trial without a kill between two with one (a killed process's replacement
- * starts meanwhile). `journal-held`: the journal's writes wait (a lock held on its table), the
- * calls complete meanwhile, and the process dies while they wait: an external call must not have
- * gone out without a record of it.
+ * Where a trial kills the process running its turn, by trial number modulo 10: each of six points
+ * in 5 trials of 50 (standby processes take the killed ones' places meanwhile). `accepted`: the
+ * moment the message was accepted (202). `journal-held`: the journal's writes wait (a lock held
+ * on its table), the calls complete meanwhile, and the process dies while they wait: an external
+ * call must not have gone out without a record of it.
  */
 const KILLS = [
   "none",
   "before-tools",
   "none",
   "in-tool",
-  "none",
+  "accepted",
   "after-tools",
   "none",
   "next-round",
@@ -64,8 +64,8 @@ const modelHooks = new Map<string, { round: 1 | 2; run: () => Promise<void> }>()
 let sim: SimServer;
 let external: ExternalService;
 const servers: ServerProcess[] = [];
-/** A started process that takes a killed one's place, so a trial never waits for a start. */
-let standby: Promise<ServerProcess>;
+/** Started processes that take killed ones' places, so a trial rarely waits for a start. */
+const standby: Promise<ServerProcess>[] = [];
 let serverEnv: Record<string, string>;
 
 /** The trial a model request belongs to, and which round of its first turn it asks for. */
@@ -98,12 +98,13 @@ describe.skipIf(!reachable)("the example durable server, three processes, kill -
       SHUTDOWN_GRACE_MS: "20000",
     };
     servers.push(...(await Promise.all([0, 1, 2].map(() => spawnServer(serverEnv)))));
-    standby = spawnServer(serverEnv);
+    standby.push(spawnServer(serverEnv), spawnServer(serverEnv));
   }, 120_000);
 
   afterAll(async () => {
-    const spare = await standby?.catch(() => undefined);
-    await Promise.all([...servers, ...(spare ? [spare] : [])].map((s) => stopServer(s)));
+    const spares = await Promise.all(standby.map((spare) => spare.catch(() => undefined)));
+    const all = [...servers, ...spares.filter((spare) => spare !== undefined)];
+    await Promise.all(all.map((server) => stopServer(server)));
     await sim?.close();
     await external?.close();
     const { rows } = await admin.query<{ tablename: string }>(
@@ -191,10 +192,11 @@ describe.skipIf(!reachable)("the example durable server, three processes, kill -
   it("cancels a turn from another process: its stream ends, every call is answered", async () => {
     const chatId = "cancel-1";
     const [a, b, c] = servers as [ServerProcess, ServerProcess, ServerProcess];
-    let cancelled: Response | undefined;
+    let cancelling: Promise<Response> | undefined;
     // The cancel is asked while the external call is at the service.
     external.hold(chatId, async () => {
-      cancelled = await fetch(`${b.url}/chats/${chatId}/cancel`, { method: "POST" });
+      cancelling = fetch(`${b.url}/chats/${chatId}/cancel`, { method: "POST" });
+      await cancelling;
     });
     const text = `${chatId} via 0: call save_note {"text":"a"} call notify {"message":"b"}`;
     const response = await fetch(`${a.url}/chats/${chatId}/messages`, {
@@ -205,6 +207,7 @@ describe.skipIf(!reachable)("the example durable server, three processes, kill -
     expect(response.status).toBe(202);
     const { turnId } = (await response.json()) as { turnId: string };
     const read = await readEvents(c.url, chatId, { lastEventId: `${turnId}:0` });
+    const cancelled = await cancelling;
     expect(cancelled?.status).toBe(200);
     expect(await cancelled?.json()).toEqual({ chatId, cancelled: true });
     expect(read.ended).toBe(true);
@@ -274,6 +277,8 @@ async function runTrial(t: number, kill: Kill): Promise<string> {
   expect(accepted, `${chatId}: statuses ${responses.map((r) => r.status)}`).toHaveLength(1);
   victim = accepted[0] as number;
   victimKnown(servers[victim] as ServerProcess);
+  // Accepted (202) means stored: the message survives a kill the moment it was accepted.
+  if (kill === "accepted") await killVictim();
   const { turnId } = (await (responses[victim] as Response).json()) as { turnId: string };
   for (const [slot, response] of responses.entries()) {
     if (slot === victim) continue;
@@ -358,10 +363,11 @@ async function once(server: ServerProcess): Promise<void> {
   await new Promise((resolve) => server.child.once("exit", resolve));
 }
 
-/** Puts the standby process in the killed one's place and starts the next standby. */
+/** Puts a standby process in the killed one's place and starts another standby. */
 async function restart(slot: number): Promise<void> {
-  servers[slot] = await standby;
-  standby = spawnServer(serverEnv);
+  const next = standby.shift() as Promise<ServerProcess>;
+  standby.push(spawnServer(serverEnv));
+  servers[slot] = await next;
 }
 
 /** Posts a message, waiting out 409s (as a client honouring Retry-After would); the turn's id. */
@@ -450,7 +456,7 @@ async function checkChat(chatId: string, kill: Kill, winnerText: string): Promis
 
   // Where the kill landed, the conversation says so. Its first round is the trial's (unless the
   // kill came before the model answered: then the next turn answers the message first).
-  if (kill === "before-tools" || kill === "journal-held") return;
+  if (kill === "before-tools" || kill === "journal-held" || kill === "accepted") return;
   const round = ((messages[1]?.content ?? []) as Record<string, unknown>[]).filter(
     (block) => block.type === "tool_use",
   );
