@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { hostname } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../protocol/agent-event.js";
@@ -6,10 +5,16 @@ import { durableHolderId } from "./durable-identity.js";
 import type { DurableHarness } from "./durable-store-suite.testkit.js";
 import { sqliteHarness } from "./sqlite-harness.testkit.js";
 
-/** The id of a process of this machine that ran and is gone. */
+/** The id of no process of this machine (as a process that ran and is gone leaves). */
 function deadPid(): number {
-  const child = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]);
-  return Number(child.stdout.toString());
+  for (let pid = 4_194_000; pid > 1; pid--) {
+    try {
+      process.kill(pid, 0);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ESRCH") return pid;
+    }
+  }
+  throw new Error("no free process id");
 }
 
 let harness: DurableHarness | undefined;
