@@ -184,8 +184,8 @@ export class DurableTurnEvents {
 
   /**
    * Ends a turn whose instance died (its lease is gone, taken over, or expired, or its process is
-   * known gone: a process of this machine that no longer exists), unless it ended:
-   * appends `turn_crashed` and `done`, marks it ended, and drops its lease if it still has one. True when
+   * known gone: a process of this machine that no longer exists), unless it ended: appends
+   * `turn_crashed` and `done`, marks it ended, and drops its lease if it still has one. True when
    * this call ended it.
    */
   async endCrashed(chatId: string, turnId: string): Promise<boolean> {
