@@ -8,7 +8,9 @@
  *   specification, an optional peer dependency) is needed for its types only.
  * - Front ends: {@link toUIMessageStream} / {@link uiMessageStreamResponse} write a turn's
  *   AgentEvents as the AI SDK's UI message stream, so `useChat` talks to an overlap server
- *   unchanged. No AI SDK package is needed at run time.
+ *   unchanged. No AI SDK package is needed at run time. {@link agentUIStreamResponse} is a whole
+ *   `useChat` route: the request's UI messages in, the request's abort wired to the turn, the
+ *   conversation handed to `onFinish` to store.
  */
 
 export {
@@ -27,6 +29,12 @@ export {
   uiMessageChunks,
   uiMessageStreamResponse,
 } from "../../sse/ui-message-stream.js";
+export {
+  type AgentUIStreamFinish,
+  type AgentUIStreamResponseOptions,
+  agentUIStreamResponse,
+  type UIChatRequestBody,
+} from "./agent-ui-stream-response.js";
 export {
   type AiSdkCallOptions,
   type AiSdkModelOptions,
