@@ -25,7 +25,7 @@ import { defineTool } from "../../tools/define-tool.js";
 import { ToolExecutor } from "../../tools/tool-executor.js";
 import { type AgentUIStreamFinish, agentUIStreamResponse } from "./agent-ui-stream-response.js";
 import { aiSdkModel } from "./ai-sdk-model.js";
-import { chatParts, useChatClient, userMessage } from "./use-chat-client.testkit.js";
+import { chatClient, chatParts, userMessage } from "./use-chat-client.testkit.js";
 
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 
@@ -99,7 +99,7 @@ describe("agentUIStreamResponse against overlap-sim, read by the AI SDK's client
 
   it("streams what toUIMessages restores, outputs as objects, calls in order; both chats continue", async () => {
     const { handler, finishes } = route();
-    const client = useChatClient({ handler });
+    const client = chatClient({ handler });
     const question = userMessage(
       'call get_weather {"city":"Paris"} call get_weather {"city":"Oslo"} call get_weather {"city":"Rome"}',
     );
@@ -204,7 +204,7 @@ describe("agentUIStreamResponse against overlap-sim, read by the AI SDK's client
 
   it("stops the turn on the browser's Stop: the tool's signal aborts, the chat continues", async () => {
     const { handler, finishes, stopped, started } = route();
-    const client = useChatClient({ handler });
+    const client = chatClient({ handler });
     const stop = new AbortController();
     const question = userMessage('call get_weather {"city":"Paris"} call wait_for_stop {}');
     const reply = client.send([question], { abortSignal: stop.signal });
@@ -251,7 +251,7 @@ describe("agentUIStreamResponse against overlap-sim, read by the AI SDK's client
         order.push("stored");
       },
     });
-    await useChatClient({ handler: stored.handler }).send([userMessage("hello")], {
+    await chatClient({ handler: stored.handler }).send([userMessage("hello")], {
       onChunk: (chunk) => {
         if (chunk.type === "finish") order.push("finish");
       },
@@ -263,7 +263,7 @@ describe("agentUIStreamResponse against overlap-sim, read by the AI SDK's client
         throw new Error("the database is down");
       },
     });
-    const reply = await useChatClient({ handler: failing.handler }).send([userMessage("hello")]);
+    const reply = await chatClient({ handler: failing.handler }).send([userMessage("hello")]);
     const errors = reply.chunks.filter((c) => c.type === "error");
     expect(errors).toEqual([{ type: "error", errorText: "An error occurred." }]);
     expect(reply.chunks.at(-1)).toMatchObject({ type: "finish", finishReason: "error" });
@@ -276,7 +276,7 @@ describe("agentUIStreamResponse against overlap-sim, read by the AI SDK's client
       role: "system",
       parts: [{ type: "text", text: "Be brief." }],
     };
-    await useChatClient({ handler }).send([system, userMessage("hello")]);
+    await chatClient({ handler }).send([system, userMessage("hello")]);
     const finish = finishes[0]!;
     expect(finish.system).toBe("Be brief.");
     expect(finish.uiMessages[0]).toMatchObject({ role: "system", parts: [{ text: "Be brief." }] });

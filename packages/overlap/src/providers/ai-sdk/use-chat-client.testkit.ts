@@ -22,7 +22,7 @@ export interface ChatReply {
 }
 
 /** A client of `useChat`'s transport posting to `handler` (or to `url` over HTTP). */
-export function useChatClient(target: { handler: RouteHandler } | { url: string }) {
+export function chatClient(target: { handler: RouteHandler } | { url: string }) {
   const fetchFn: typeof fetch =
     "handler" in target
       ? async (input, init) => target.handler(new Request(input as string, init))
@@ -64,7 +64,7 @@ export function useChatClient(target: { handler: RouteHandler } | { url: string 
       })) {
         message = snapshot;
       }
-      if (!message) throw new Error("the stream held no message");
+      if (!message) throw new Error(`no message in the stream: ${JSON.stringify(chunks)}`);
       return { message, chunks, errors };
     },
   };
