@@ -12,6 +12,7 @@
  * - `onFinish` runs before the stream's end, and its failure ends the stream with an error.
  */
 
+import { getEventListeners } from "node:events";
 import { createAnthropic } from "@ai-sdk/anthropic";
 import type { UIMessage } from "ai";
 import { genericPolicy, type SimServer, startSim } from "overlap-sim";
@@ -241,6 +242,34 @@ describe("agentUIStreamResponse against overlap-sim, read by the AI SDK's client
     expect(stopped.aborted).toBe(1);
     expect(finishes[0]!.result.error?.code).toBe("aborted");
     expect(validateConversation(finishes[0]!.messages)).toEqual([]);
+  });
+
+  it("aborts on the host's signal too (a shutdown), and leaves no listener on it after a turn", async () => {
+    const host = new AbortController();
+    const t = tools();
+    const finishes: AgentUIStreamFinish[] = [];
+    const handler = (request: Request) =>
+      agentUIStreamResponse(request, {
+        model,
+        executor: t.executor,
+        logger: false,
+        signal: host.signal,
+        onFinish: (finish) => {
+          finishes.push(finish);
+        },
+      });
+    const client = chatClient({ handler });
+    await client.send([userMessage("hello")]);
+    await client.send([userMessage('call get_weather {"city":"Oslo"}')]);
+    expect(getEventListeners(host.signal, "abort")).toHaveLength(0);
+
+    const reply = client.send([userMessage("call wait_for_stop {}")]);
+    await t.started;
+    expect(getEventListeners(host.signal, "abort")).toHaveLength(1);
+    host.abort();
+    await reply;
+    expect(t.stopped).toEqual({ started: 1, aborted: 1 });
+    expect(finishes.map((f) => f.result.error?.code)).toEqual([undefined, undefined, "aborted"]);
   });
 
   it("runs onFinish before the stream ends; its failure ends the stream with an error", async () => {

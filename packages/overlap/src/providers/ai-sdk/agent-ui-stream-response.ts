@@ -13,7 +13,11 @@
  */
 
 import { fromUIMessages, toUIMessages, type UIMessageOut } from "../../agent/ai-sdk-messages.js";
-import type { ConvertedConversation, UIMessageLike } from "../../agent/message-shapes.js";
+import {
+  type ConvertedConversation,
+  outputOfText,
+  type UIMessageLike,
+} from "../../agent/message-shapes.js";
 import {
   type AgentTurnOptions,
   type AgentTurnResult,
@@ -55,7 +59,10 @@ export interface AgentUIStreamFinish {
   messages: Message[];
   /**
    * The same conversation as `useChat`'s messages (`toUIMessages`): what to send a reloaded
-   * page as `useChat`'s `messages`.
+   * page as `useChat`'s `messages`. Its parts are the ones the stream sent (texts; tool parts
+   * with their input and output), except the output of a tool that returned both a `text` and
+   * other `data`: the conversation keeps what the model read, so that output is restored as the
+   * text.
    */
   uiMessages: UIMessageOut[];
   /** The system prompt the request's own leading system messages held, when there were any. */
@@ -88,7 +95,10 @@ export type AgentUIStreamResponseOptions<T extends AnyTool = AnyTool> = Omit<
  * ```
  *
  * The turn aborts when the request's signal does (the browser's Stop, a closed connection), when
- * `options.signal` does, or when the response body is cancelled. A body that is not a chat
+ * `options.signal` does, or when the response body is cancelled. The chat's leading system
+ * messages, if it has any, are sent after `options.system` (as the AI SDK's
+ * `convertToModelMessages` keeps them) and restored in `onFinish`'s `uiMessages`; a server that
+ * does not let the browser add instructions refuses such a body itself. A body that is not a chat
  * request is answered with status 400 and the reason as text (what `useChat` shows as its
  * `error.message`); the turn does not start. Tool outputs go out as the objects the tools
  * returned (`output-available`).
@@ -128,9 +138,10 @@ export async function agentUIStreamResponse<T extends AnyTool = AnyTool>(
   // Aborted by the request (Stop, a closed connection), by the host, or by the reader leaving.
   const abort = new AbortController();
   const signals = [request.signal, hostSignal].filter((s): s is AbortSignal => s !== undefined);
+  const forward = (event: Event) => abort.abort((event.target as AbortSignal).reason);
   for (const signal of signals) {
     if (signal.aborted) abort.abort(signal.reason);
-    else signal.addEventListener("abort", () => abort.abort(signal.reason), { once: true });
+    else signal.addEventListener("abort", forward, { once: true });
   }
 
   const channel = agentEventChannel();
@@ -152,6 +163,10 @@ export async function agentUIStreamResponse<T extends AnyTool = AnyTool>(
         }
       }
     },
+  });
+  // A host's signal outlives many requests: no listener of this one stays on it.
+  void turn.finally(() => {
+    for (const signal of signals) signal.removeEventListener("abort", forward);
   });
   let readerGone = false;
   // Settles once onFinish has run; its failure is the stream's, or the logger's once no one reads.
@@ -198,7 +213,9 @@ export async function agentUIStreamResponse<T extends AnyTool = AnyTool>(
     ...(messageMetadata === undefined ? {} : { messageMetadata }),
     ...(toolStatus === undefined ? {} : { toolStatus }),
     ...(uiEvents === undefined ? {} : { uiEvents }),
-    ...(toolOutput === undefined ? {} : { toolOutput }),
+    // A text result that is the JSON of an object goes out as the object, as toUIMessages
+    // restores it, so a reloaded chat shows what the stream showed.
+    toolOutput: toolOutput ?? ((result) => result.output ?? outputOfText(result.resultText)),
     ...(onError === undefined ? {} : { onError }),
   };
   return uiMessageStreamResponse(events(), init);
