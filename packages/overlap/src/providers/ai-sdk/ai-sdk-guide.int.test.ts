@@ -51,7 +51,12 @@ async function served(fetchHandler: (request: Request) => Response | Promise<Res
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Keep-alive connections of the test's fetch would hold the close for seconds.
+        if ("closeAllConnections" in server) server.closeAllConnections();
+      }),
   };
 }
 
