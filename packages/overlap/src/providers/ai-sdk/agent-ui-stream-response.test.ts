@@ -136,3 +136,67 @@ describe("agentUIStreamResponse's round trip (generated turns)", () => {
     );
   });
 });
+
+describe("agentUIStreamResponse's answer to any body", () => {
+  /** Chat-shaped JSON with arbitrary holes: the bodies a broken or hostile client sends. */
+  const part = fc.oneof(
+    fc.jsonValue(),
+    fc.record(
+      {
+        type: fc.oneof(
+          fc.constantFrom("text", "step-start", "tool-x", "dynamic-tool", "file"),
+          fc.jsonValue(),
+        ),
+        text: fc.jsonValue(),
+        toolCallId: fc.jsonValue(),
+        state: fc.oneof(
+          fc.constantFrom("output-available", "output-error", "input-available"),
+          fc.jsonValue(),
+        ),
+        input: fc.jsonValue(),
+        output: fc.jsonValue(),
+      },
+      { requiredKeys: [] },
+    ),
+  );
+  const message = fc.oneof(
+    fc.jsonValue(),
+    fc.record(
+      {
+        role: fc.oneof(fc.constantFrom("user", "assistant", "system"), fc.jsonValue()),
+        parts: fc.oneof(fc.array(part, { maxLength: 4 }), fc.jsonValue()),
+      },
+      { requiredKeys: [] },
+    ),
+  );
+  const body = fc.oneof(
+    fc.jsonValue().map((v) => JSON.stringify(v)),
+    fc
+      .record({ id: fc.jsonValue(), messages: fc.array(message, { maxLength: 4 }) })
+      .map((v) => JSON.stringify(v)),
+    fc.string(),
+  );
+
+  it("is a 400 naming the fault or the turn's stream, never a thrown error", async () => {
+    await fc.assert(
+      fc.asyncProperty(body, async (text) => {
+        const response = await agentUIStreamResponse(
+          new Request("http://chat.test/api/chat", { method: "POST", body: text }),
+          {
+            model: fakeModel([buildStreamEvents([{ type: "text", text: "ok" }])]),
+            executor: new ToolExecutor(TOOLS),
+            logger: false,
+          },
+        );
+        if (response.status === 400) {
+          expect((await response.text()).length).toBeGreaterThan(0);
+        } else {
+          expect(response.status).toBe(200);
+          expect(response.headers.get("x-vercel-ai-ui-message-stream")).toBe("v1");
+          expect(await response.text()).toMatch(/data: \[DONE\]\n\n$/);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
