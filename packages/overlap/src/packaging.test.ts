@@ -256,6 +256,7 @@ const EXPECTED_FUNCTIONS: Record<string, string[]> = {
   "overlap-runtime/client": ["AgentStreamClient", "reduceAgentEvent", "initialAgentState"],
   "overlap-runtime/react": ["useAgentSession"],
   "overlap-runtime/testing": ["fakeModel", "buildStreamEvents"],
+  "overlap-runtime/ai-sdk": ["aiSdkModel", "agentUIStreamResponse", "uiMessageStreamResponse"],
   "overlap-runtime/node": ["nodeHttpFetch", "createNodeHttpFetch"],
   "overlap-runtime/durable": ["DurableAgentHost", "DurableStore", "TurnRunningError"],
   "overlap-runtime/postgres": ["openPostgresStore", "postgresDriver"],
