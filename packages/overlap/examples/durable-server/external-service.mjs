@@ -20,9 +20,17 @@ const server = createServer(async (req, res) => {
     res.end(JSON.stringify({ error: "Idempotency-Key is required" }));
     return;
   }
+  let request;
+  try {
+    request = JSON.parse(body);
+  } catch {
+    res.writeHead(400, { "content-type": "application/json" });
+    res.end(JSON.stringify({ error: "the body is not JSON" }));
+    return;
+  }
   let notification = sent.get(key);
   if (!notification) {
-    notification = { id: `n${sent.size + 1}`, ...JSON.parse(body) };
+    notification = { id: `n${sent.size + 1}`, ...request };
     sent.set(key, notification);
     console.log(`notification ${notification.id}: ${notification.message}`);
   }

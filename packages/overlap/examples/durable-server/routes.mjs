@@ -67,7 +67,12 @@ async function route(app, streams, req, res) {
   if (parts[0] !== "chats" || parts.length < 2 || parts.length > 3) {
     throw new HttpError(404, "not_found", "No such route.");
   }
-  const chatId = decodeURIComponent(parts[1]);
+  let chatId;
+  try {
+    chatId = decodeURIComponent(parts[1]);
+  } catch {
+    chatId = ""; // malformed escapes: not a chat id
+  }
   if (!CHAT_ID.test(chatId)) {
     throw new HttpError(400, "bad_chat_id", "A chat id is 1 to 64 letters, digits, - or _.");
   }

@@ -134,6 +134,10 @@ describe.skipIf(!reachable)("the example durable server, three processes, kill -
       "bad_chat_id",
     ]);
     expect(await codeOf(await fetch(`${url}/chats/nobody`))).toEqual([404, "unknown_chat"]);
+    expect(await codeOf(await post("/chats/%E0%A4%A/messages", '{"text":"x"}'))).toEqual([
+      400,
+      "bad_chat_id",
+    ]);
     expect(await codeOf(await fetch(`${url}/chats/nobody/events`))).toEqual([404, "unknown_chat"]);
     expect(await codeOf(await fetch(`${url}/elsewhere`))).toEqual([404, "not_found"]);
     expect(await codeOf(await fetch(`${url}/chats/a/messages`))).toEqual([
