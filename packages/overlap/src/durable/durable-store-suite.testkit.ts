@@ -256,6 +256,52 @@ export function registerDurableStoreSuite(
       expect(records.map((r) => r.outcome.resultText)).toEqual(["paid"]);
     });
 
+    it("records an effect in a transaction the host opened: both commit, or neither; refused once the lease is lost", async () => {
+      const effectRows = async () =>
+        (
+          await store.driver.query(
+            `SELECT call_id FROM ${store.tables.ledger} WHERE conversation_id = 'host-effect'`,
+          )
+        ).rows.map((row) => row.call_id);
+      const effect = (tx: SqlExecutor, id: string) =>
+        tx.query(
+          `INSERT INTO ${store.tables.ledger} (conversation_id, call_id, name, status, outcome, created_at) VALUES ('host-effect', ?, 't', 'ok', '{}', 0)`,
+          [id],
+        );
+      expect(await store.leases.claim("c", { turnId: "t1", holder: "a", ttlMs: 60_000 })).toEqual({
+        ok: true,
+      });
+      const effects = store.effects("c", "t1");
+      await store.driver.transaction(async (tx) => {
+        await effect(tx, "e1");
+        await effects.recordIn(tx, fakeCtx(callOf("c1", "t", 1, 0), "key-1"), { text: "paid" });
+      });
+      const rolledBack = await store.driver
+        .transaction(async (tx) => {
+          await effect(tx, "e2");
+          await effects.recordIn(tx, fakeCtx(callOf("c2", "t", 1, 1), "key-2"), { text: "no" });
+          throw new Error("the host's own check failed after the record");
+        })
+        .catch((error: unknown) => error);
+      expect(rolledBack).toBeInstanceOf(Error);
+      await store.leases.release("c", "t1");
+      const late = await store.driver
+        .transaction(async (tx) => {
+          await effect(tx, "e3");
+          await effects.recordIn(tx, fakeCtx(callOf("c3", "t", 1, 2), "key-3"), { text: "late" });
+        })
+        .catch((error: unknown) => error);
+      expect(late).toBeInstanceOf(TurnLeaseLostError);
+      expect(await effectRows()).toEqual(["e1"]);
+      const ledger = store.ledger("c");
+      expect((await ledger.lookup("c1"))?.resultText).toBe("paid");
+      expect(await ledger.lookup("c2")).toBeUndefined();
+      expect(await ledger.lookup("c3")).toBeUndefined();
+      expect((await store.journaled("c")).map((e) => [e.block.id, e.turnId])).toEqual([
+        ["c1", "t1"],
+      ]);
+    });
+
     it("of many claims at the same moment, from two instances, exactly one wins", async () => {
       const peer = await harness.open();
       for (let trial = 0; trial < 8; trial++) {

@@ -19,7 +19,12 @@ import { type DurableTables, durableTables, migrateDurableSchema } from "./durab
 import { DurableToolLedger, insertLedgerRecord, ledgerRecords } from "./durable-tool-ledger.js";
 import { DurableTurnEvents, type DurableTurnEventsOptions } from "./durable-turn-events.js";
 import { assertLeaseHeld, chatLock, DurableTurnLeases } from "./durable-turn-leases.js";
-import { checkTablePrefix, type SqlDriver, type SqlExecutor } from "./sql-driver.js";
+import {
+  checkTablePrefix,
+  lockInTransaction,
+  type SqlDriver,
+  type SqlExecutor,
+} from "./sql-driver.js";
 
 /** Options of {@link DurableStore.open}. */
 export interface DurableStoreOptions {
@@ -46,6 +51,14 @@ export interface DurableEffects {
     ctx: ToolContext<unknown>,
     effect: (tx: SqlExecutor) => Promise<T> | T,
   ): Promise<T>;
+  /**
+   * For an effect in a transaction the host opened itself (its own query builder's, on the
+   * store's connection): inside `tx`, takes the chat's lock, refuses (`TurnLeaseLostError`) once
+   * the turn lost its chat, and writes the call's journal row and its ledger record with
+   * `value` as the outcome. Call it after the effect's writes, before the host commits: the
+   * effect and its record then commit together or not at all, as with {@link record}.
+   */
+  recordIn(tx: SqlExecutor, ctx: ToolContext<unknown>, value: ToolReturn): Promise<void>;
 }
 
 /** Durable stores over one database. */
@@ -107,25 +120,33 @@ export class DurableStore {
   /** The effects of a chat's turn (see {@link DurableEffects}). */
   effects(chatId: string, turnId: string | undefined): DurableEffects {
     const { driver, tables: t } = this;
+    const write = async (tx: SqlExecutor, ctx: ToolContext<unknown>, value: ToolReturn) => {
+      const call = ctx.call;
+      await insertJournalRow(tx, t, chatId, {
+        round: call.round,
+        index: call.index,
+        block: call.block,
+        turnId: turnId ?? "",
+        idempotencyKey: ctx.idempotencyKey,
+      });
+      await insertLedgerRecord(tx, t, chatId, ctx.outcome(value), call, ctx.idempotencyKey);
+    };
     return {
       record: (ctx, effect) =>
         driver.transaction(
           async (tx) => {
             if (turnId !== undefined) await assertLeaseHeld(tx, t, chatId, turnId);
             const value = await effect(tx);
-            const call = ctx.call;
-            await insertJournalRow(tx, t, chatId, {
-              round: call.round,
-              index: call.index,
-              block: call.block,
-              turnId: turnId ?? "",
-              idempotencyKey: ctx.idempotencyKey,
-            });
-            await insertLedgerRecord(tx, t, chatId, ctx.outcome(value), call, ctx.idempotencyKey);
+            await write(tx, ctx, value);
             return value;
           },
           chatLock(t, chatId),
         ),
+      recordIn: async (tx, ctx, value) => {
+        await lockInTransaction(tx, chatLock(t, chatId));
+        if (turnId !== undefined) await assertLeaseHeld(tx, t, chatId, turnId);
+        await write(tx, ctx, value);
+      },
     };
   }
 

@@ -49,6 +49,7 @@ export {
 } from "./durable-turn-leases.js";
 export {
   checkTablePrefix,
+  lockInTransaction,
   type SqlDialect,
   type SqlDriver,
   type SqlExecutor,
