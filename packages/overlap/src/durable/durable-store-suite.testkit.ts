@@ -292,6 +292,13 @@ export function registerDurableStoreSuite(
         })
         .catch((error: unknown) => error);
       expect(late).toBeInstanceOf(TurnLeaseLostError);
+      const fenced = await store.driver
+        .transaction(async (tx) => {
+          await effect(tx, "e4");
+          await store.assertLeaseIn(tx, "c", "t1");
+        })
+        .catch((error: unknown) => error);
+      expect(fenced).toBeInstanceOf(TurnLeaseLostError);
       expect(await effectRows()).toEqual(["e1"]);
       const ledger = store.ledger("c");
       expect((await ledger.lookup("c1"))?.resultText).toBe("paid");

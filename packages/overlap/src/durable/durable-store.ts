@@ -143,11 +143,22 @@ export class DurableStore {
           chatLock(t, chatId),
         ),
       recordIn: async (tx, ctx, value) => {
-        await lockInTransaction(tx, chatLock(t, chatId));
-        if (turnId !== undefined) await assertLeaseHeld(tx, t, chatId, turnId);
+        if (turnId !== undefined) await this.assertLeaseIn(tx, chatId, turnId);
+        else await lockInTransaction(tx, chatLock(t, chatId));
         await write(tx, ctx, value);
       },
     };
+  }
+
+  /**
+   * For a host's own write in a transaction it opened itself (on the store's connection): takes
+   * the chat's lock in `tx` and throws `TurnLeaseLostError` unless `turnId` holds the chat's
+   * lease, so the write is rolled back once another instance took the chat over or the turn
+   * ended, as the stores' own writes that name a lease are.
+   */
+  async assertLeaseIn(tx: SqlExecutor, chatId: string, turnId: string): Promise<void> {
+    await lockInTransaction(tx, chatLock(this.tables, chatId));
+    await assertLeaseHeld(tx, this.tables, chatId, turnId);
   }
 
   /**
