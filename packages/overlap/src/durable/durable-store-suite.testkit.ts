@@ -274,12 +274,12 @@ export function registerDurableStoreSuite(
       const effects = store.effects("c", "t1");
       await store.driver.transaction(async (tx) => {
         await effect(tx, "e1");
-        await effects.recordIn(tx, fakeCtx(callOf("c1", "t", 1, 0), "key-1"), { text: "paid" });
+        await effects.recordIn(tx, recordOf(callOf("c1", "t", 1, 0), "key-1", "paid"));
       });
       const rolledBack = await store.driver
         .transaction(async (tx) => {
           await effect(tx, "e2");
-          await effects.recordIn(tx, fakeCtx(callOf("c2", "t", 1, 1), "key-2"), { text: "no" });
+          await effects.recordIn(tx, recordOf(callOf("c2", "t", 1, 1), "key-2", "no"));
           throw new Error("the host's own check failed after the record");
         })
         .catch((error: unknown) => error);
@@ -288,7 +288,7 @@ export function registerDurableStoreSuite(
       const late = await store.driver
         .transaction(async (tx) => {
           await effect(tx, "e3");
-          await effects.recordIn(tx, fakeCtx(callOf("c3", "t", 1, 2), "key-3"), { text: "late" });
+          await effects.recordIn(tx, recordOf(callOf("c3", "t", 1, 2), "key-3", "late"));
         })
         .catch((error: unknown) => error);
       expect(late).toBeInstanceOf(TurnLeaseLostError);
@@ -304,9 +304,9 @@ export function registerDurableStoreSuite(
       expect((await ledger.lookup("c1"))?.resultText).toBe("paid");
       expect(await ledger.lookup("c2")).toBeUndefined();
       expect(await ledger.lookup("c3")).toBeUndefined();
-      expect((await store.journaled("c")).map((e) => [e.block.id, e.turnId])).toEqual([
-        ["c1", "t1"],
-      ]);
+      expect(
+        (await store.journaled("c")).map((e) => [e.block.id, e.turnId, e.idempotencyKey]),
+      ).toEqual([["c1", "t1", "key-1"]]);
     });
 
     it("of many claims at the same moment, from two instances, exactly one wins", async () => {
@@ -422,6 +422,12 @@ export function registerDurableStoreSuite(
 }
 
 /** A tool context for a call, as the executor makes it. */
+/** A call's record as a host writes it in its own transaction. */
+function recordOf(call: ToolCall, idempotencyKey: string, resultText: string) {
+  const ctx = fakeCtx(call, idempotencyKey);
+  return { outcome: ctx.outcome({ text: resultText }), call, idempotencyKey };
+}
+
 export function fakeCtx(call: ToolCall, idempotencyKey: string): ToolContext<unknown> {
   return {
     callId: call.id,

@@ -8,6 +8,7 @@
 import type { StoredCall } from "../agent/restore-round.js";
 import type { ToolCall } from "../stream/tool-call.js";
 import type { ToolContext, ToolReturn } from "../tools/define-tool.js";
+import type { ToolOutcome } from "../tools/tool-outcome.js";
 import { DurableConversationStore } from "./durable-conversation-store.js";
 import {
   DurableRoundJournal,
@@ -54,11 +55,21 @@ export interface DurableEffects {
   /**
    * For an effect in a transaction the host opened itself (its own query builder's, on the
    * store's connection): inside `tx`, takes the chat's lock, refuses (`TurnLeaseLostError`) once
-   * the turn lost its chat, and writes the call's journal row and its ledger record with
-   * `value` as the outcome. Call it after the effect's writes, before the host commits: the
-   * effect and its record then commit together or not at all, as with {@link record}.
+   * the turn lost its chat, and writes the call's ledger record (and, with its call, its journal
+   * row). Call it after the effect's writes, before the host commits: the effect and its record
+   * then commit together or not at all, as with {@link record}.
    */
-  recordIn(tx: SqlExecutor, ctx: ToolContext<unknown>, value: ToolReturn): Promise<void>;
+  recordIn(tx: SqlExecutor, record: DurableCallRecord): Promise<void>;
+}
+
+/** A call's outcome as {@link DurableEffects.recordIn} records it. */
+export interface DurableCallRecord {
+  /** What the tool returned (`ctx.outcome(value)`). */
+  outcome: ToolOutcome;
+  /** The call (`ctx.call`): journaled with the record, so a crash restores it. */
+  call?: StoredCall;
+  /** The call's idempotency key (`ctx.idempotencyKey`); default its call id. */
+  idempotencyKey?: string;
 }
 
 /** Durable stores over one database. */
@@ -120,16 +131,17 @@ export class DurableStore {
   /** The effects of a chat's turn (see {@link DurableEffects}). */
   effects(chatId: string, turnId: string | undefined): DurableEffects {
     const { driver, tables: t } = this;
-    const write = async (tx: SqlExecutor, ctx: ToolContext<unknown>, value: ToolReturn) => {
-      const call = ctx.call;
-      await insertJournalRow(tx, t, chatId, {
-        round: call.round,
-        index: call.index,
-        block: call.block,
-        turnId: turnId ?? "",
-        idempotencyKey: ctx.idempotencyKey,
-      });
-      await insertLedgerRecord(tx, t, chatId, ctx.outcome(value), call, ctx.idempotencyKey);
+    const write = async (tx: SqlExecutor, { outcome, call, idempotencyKey }: DurableCallRecord) => {
+      if (call) {
+        await insertJournalRow(tx, t, chatId, {
+          round: call.round,
+          index: call.index,
+          block: call.block,
+          turnId: turnId ?? "",
+          idempotencyKey: idempotencyKey ?? call.block.id,
+        });
+      }
+      await insertLedgerRecord(tx, t, chatId, outcome, call, idempotencyKey);
     };
     return {
       record: (ctx, effect) =>
@@ -137,15 +149,16 @@ export class DurableStore {
           async (tx) => {
             if (turnId !== undefined) await assertLeaseHeld(tx, t, chatId, turnId);
             const value = await effect(tx);
-            await write(tx, ctx, value);
+            const { call, idempotencyKey } = ctx;
+            await write(tx, { outcome: ctx.outcome(value), call, idempotencyKey });
             return value;
           },
           chatLock(t, chatId),
         ),
-      recordIn: async (tx, ctx, value) => {
+      recordIn: async (tx, record) => {
         if (turnId !== undefined) await this.assertLeaseIn(tx, chatId, turnId);
         else await lockInTransaction(tx, chatLock(t, chatId));
-        await write(tx, ctx, value);
+        await write(tx, record);
       },
     };
   }

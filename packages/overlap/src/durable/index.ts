@@ -30,7 +30,12 @@ export {
   durableTables,
   migrateDurableSchema,
 } from "./durable-schema.js";
-export { type DurableEffects, DurableStore, type DurableStoreOptions } from "./durable-store.js";
+export {
+  type DurableCallRecord,
+  type DurableEffects,
+  DurableStore,
+  type DurableStoreOptions,
+} from "./durable-store.js";
 export { DurableToolLedger } from "./durable-tool-ledger.js";
 export {
   DurableTurnEvents,
