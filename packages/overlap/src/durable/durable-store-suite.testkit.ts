@@ -8,7 +8,9 @@
  * store, and ended for its readers when its instance died.
  */
 
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ConversationStore } from "../agent/conversation-store.js";
 import type { ToolLedger } from "../dispatch/tool-ledger.js";
@@ -19,6 +21,7 @@ import type { Message } from "../stream/message.js";
 import { type ToolCall, toolCallOf } from "../stream/tool-call.js";
 import type { ToolContext } from "../tools/define-tool.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
+import { durableHolderId } from "./durable-identity.js";
 import type { DurableStore, DurableStoreOptions } from "./durable-store.js";
 import { TurnLeaseLostError } from "./durable-turn-leases.js";
 import type { SqlExecutor } from "./sql-driver.js";
@@ -418,16 +421,34 @@ export function registerDurableStoreSuite(
         "done",
       ]);
     });
+
+    it("ends at once the turn of a process of this machine that is gone, its lease still running", async () => {
+      const gone = spawnSync(process.execPath, ["-e", ""]).pid;
+      const holder = `${hostname()}/${gone}/abcd1234`;
+      await store.leases.claim("c", { turnId: "turn-g", holder, ttlMs: 60_000 });
+      const writer = await store.events.start("c", "turn-g", holder);
+      writer.append({ type: "text-delta", text: "half" } as AgentEvent);
+      await writer.flush();
+      const read = await collect(store.events.read("c", "turn-g:1"));
+      expect(read.map((e) => [e.id, e.event.type])).toEqual([
+        ["turn-g:2", "error"],
+        ["turn-g:3", "done"],
+      ]);
+      // A live process's turn (this one's) is not ended by a reader.
+      await store.leases.claim("d", { turnId: "turn-l", holder: durableHolderId(), ttlMs: 60_000 });
+      await store.events.start("d", "turn-l", "here");
+      expect(await store.events.endCrashed("d", "turn-l")).toBe(false);
+    });
   });
 }
 
-/** A tool context for a call, as the executor makes it. */
 /** A call's record as a host writes it in its own transaction. */
 function recordOf(call: ToolCall, idempotencyKey: string, resultText: string) {
   const ctx = fakeCtx(call, idempotencyKey);
   return { outcome: ctx.outcome({ text: resultText }), call, idempotencyKey };
 }
 
+/** A tool context for a call, as the executor makes it. */
 export function fakeCtx(call: ToolCall, idempotencyKey: string): ToolContext<unknown> {
   return {
     callId: call.id,

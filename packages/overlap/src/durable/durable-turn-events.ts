@@ -8,13 +8,15 @@
  *
  * A turn ends in one transaction with its lease (`finish`), so a reader never sees a turn whose
  * lease is gone but which has not ended, unless its instance died: the reader then ends it for
- * everyone (`endCrashed`: an `error` with code `turn_crashed` and a `done`).
+ * everyone (`endCrashed`: an `error` with code `turn_crashed` and a `done`). An instance is dead
+ * once its lease expired, or at once when it was a process of this machine that is gone.
  */
 
 import type { AgentEvent } from "../protocol/agent-event.js";
 import type { LoggedEvent } from "../sse/turn-event-log.js";
+import { holderIsGone } from "./durable-identity.js";
 import type { DurableTables } from "./durable-schema.js";
-import { chatLock, readLease } from "./durable-turn-leases.js";
+import { chatLock, readLease, type TurnLease } from "./durable-turn-leases.js";
 import type { SqlDriver, SqlExecutor } from "./sql-driver.js";
 
 /** The sentence of the `turn_crashed` error a reader of a dead instance's turn gets. */
@@ -197,7 +199,7 @@ export class DurableTurnEvents {
         if (!rows[0] || rows[0].ended_at !== null) return false;
         const lease = await readLease(tx, t, chatId);
         const now = this.#now();
-        if (lease?.turnId === turnId && lease.expiresAt > now) return false; // still alive
+        if (lease?.turnId === turnId && leaseLives(lease, now)) return false; // still alive
         if (lease?.turnId === turnId) {
           await tx.query(`DELETE FROM ${t.leases} WHERE conversation_id = ? AND turn_id = ?`, [
             chatId,
@@ -292,7 +294,7 @@ export class DurableTurnEvents {
           return;
         }
         const lease = await readLease(this.#driver, t, chatId);
-        if (lease?.turnId !== id || lease.expiresAt <= this.#now()) {
+        if (lease?.turnId !== id || !leaseLives(lease, this.#now())) {
           await this.endCrashed(chatId, id);
           continue;
         }
@@ -350,6 +352,14 @@ export class DurableTurnEvents {
       .catch(() => undefined); // polling still works
     await this.#unlisten;
   }
+}
+
+/**
+ * True while a lease holds: not expired, and not of a process of this machine known to be gone
+ * (a restart after a crash: its turn's readers need not wait out the lease).
+ */
+function leaseLives(lease: TurnLease, now: number): boolean {
+  return lease.expiresAt > now && !holderIsGone(lease.holder);
 }
 
 /** The turn and seq an event id names, if it is one. */
