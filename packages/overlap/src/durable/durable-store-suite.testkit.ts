@@ -434,6 +434,13 @@ export function registerDurableStoreSuite(
         ["turn-g:2", "error"],
         ["turn-g:3", "done"],
       ]);
+      // A reader ahead of the log (it saw events the dead writer never wrote) learns the end too.
+      const ahead = await collect(store.events.read("c", "turn-g:9"));
+      expect(ahead.map((e) => [e.id, e.event.type])).toEqual([
+        ["turn-g:10", "error"],
+        ["turn-g:11", "done"],
+      ]);
+      expect(ahead[0]?.event).toMatchObject({ code: "turn_crashed" });
       // A live process's turn (this one's) is not ended by a reader.
       await store.leases.claim("d", { turnId: "turn-l", holder: durableHolderId(), ttlMs: 60_000 });
       await store.events.start("d", "turn-l", "here");

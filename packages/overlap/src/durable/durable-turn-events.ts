@@ -291,6 +291,11 @@ export class DurableTurnEvents {
         if (state.rows[0]?.ended_at !== null) {
           // Ended: what was written before the end is read once more, then the reader stops.
           if (await this.#hasAfter(id, next)) continue;
+          // A reader ahead of the log (it read, elsewhere, events its dead writer never wrote
+          // here) is still told how the turn ended, with the ids its next events would have had.
+          for (const [i, event] of (await this.#endAfter(id, next)).entries()) {
+            yield { id: `${id}:${next + i + 1}`, event };
+          }
           return;
         }
         const lease = await readLease(this.#driver, t, chatId);
@@ -316,6 +321,17 @@ export class DurableTurnEvents {
     const unlisten = await this.#unlisten;
     this.#unlisten = undefined;
     await unlisten?.();
+  }
+
+  /** The turn's closing `error` and `done` when the log ends before `seq`; else none. */
+  async #endAfter(turnId: string, seq: number): Promise<AgentEvent[]> {
+    const last = this.#transport
+      ? await this.#transport.last(turnId)
+      : await lastSeq(this.#driver, this.#tables, turnId);
+    if (last >= seq) return [];
+    const tail = (await this.#after(turnId, Math.max(0, last - 2), 2)).map((row) => row.event);
+    const end = tail.findIndex((event) => event.type === "error" || event.type === "done");
+    return end === -1 ? [] : tail.slice(end);
   }
 
   async #hasAfter(turnId: string, seq: number): Promise<boolean> {
