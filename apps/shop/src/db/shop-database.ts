@@ -107,51 +107,6 @@ export interface OrderLinesTable {
   color: string | null;
 }
 
-/** Finished tool calls (the tool ledger), keyed by session and call id. */
-export interface ToolLedgerTable {
-  session_id: string;
-  call_id: string;
-  name: string;
-  status: string;
-  /** JSON of the ToolOutcome. */
-  outcome: string;
-  /** JSON of the call (round, index, tool_use block: `StoredCall`); null for older records. */
-  entry: string | null;
-  created_at: string;
-}
-
-/**
- * The round journal: each valid call of a round in flight, written at its block stop and cleared
- * by the conversation write that stores the round. Rows left behind belong to a round a crash cut
- * off; the next turn restores them (`restoreRound`).
- */
-export interface RoundJournalTable {
-  session_id: string;
-  call_id: string;
-  /** The round within its turn, from 1. */
-  round: number;
-  /** The block's index in the assistant message (call order). */
-  call_index: number;
-  /** JSON of the call (round, index, tool_use block: `StoredCall`). */
-  entry: string;
-  created_at: string;
-}
-
-/**
- * The chats whose turn is claimed: one turn per chat across every instance sharing the database.
- * `expires_at` (epoch ms) is renewed while the turn runs; past it, the holder is presumed dead and
- * the next claim takes the chat over (and repairs its conversation first).
- */
-export interface TurnLeasesTable {
-  session_id: string;
-  turn_id: string;
-  /** The instance (process) that runs the turn. */
-  holder: string;
-  expires_at: number;
-  /** ISO 8601. */
-  claimed_at: string;
-}
-
 /**
  * What a turn showed besides its messages (its `ui`, approval and `round-end` events), so a
  * reload draws its cards and timeline again. `seq` is the position of the message that started
@@ -176,9 +131,6 @@ export interface ShopDatabase {
   carts: CartsTable;
   orders: OrdersTable;
   order_lines: OrderLinesTable;
-  tool_ledger: ToolLedgerTable;
-  round_journal: RoundJournalTable;
-  turn_leases: TurnLeasesTable;
   turn_display: TurnDisplayTable;
 }
 

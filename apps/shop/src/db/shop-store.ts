@@ -13,6 +13,7 @@ import type {
   ToolLedger,
   ToolOutcome,
 } from "overlap-runtime";
+import type { DurableStore } from "overlap-runtime/durable";
 import type { Cart, CartRules } from "../domain/cart.js";
 import type { Product } from "../domain/catalog.js";
 import type { DiscountPlan } from "../domain/discounts.js";
@@ -32,7 +33,6 @@ import type {
   TurnDisplay,
   VersionedConversation,
 } from "./sql-conversation-store.js";
-import type { TurnLeases } from "./sql-turn-leases.js";
 
 /** How long a token opens anything by default, from its creation: 30 days. */
 export const DEFAULT_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -125,6 +125,8 @@ export interface CallRecord {
   readonly sessionId: string;
   readonly outcome: ToolOutcome;
   readonly call?: StoredCall;
+  /** The call's idempotency key (`ctx.idempotencyKey`); default its call id. */
+  readonly idempotencyKey?: string;
   /**
    * The turn whose lease the call's turn holds: the effect's transaction is rolled back (the tool
    * fails, nothing changed) when another instance took the chat over meanwhile.
@@ -255,8 +257,12 @@ export interface ShopStore {
 
   /** Conversations keyed by session id; every message is stored, so a restart loses nothing. */
   readonly conversations: ShopConversationStore;
-  /** Which turn holds each chat: one turn per chat across every instance sharing the database. */
-  readonly leases: TurnLeases;
+  /**
+   * overlap's durable stores on the shop's database (tables `overlap_*`): which turn holds each
+   * chat (one turn per chat across every instance sharing the database, and a cancel asked on any
+   * of them), and every turn's event log, readable from any instance.
+   */
+  readonly durable: DurableStore;
   /**
    * The tool-execution ledger of one session: outcomes keyed by call id, so a retried or
    * resumed round reuses a finished side effect's outcome. The first outcome recorded for a call
@@ -265,10 +271,11 @@ export interface ShopStore {
    */
   ledger(sessionId?: string): ToolLedger;
   /**
-   * The round journal of one session: each valid call of the round in flight, written at its
-   * block stop; cleared by a conversation write with `clearRoundJournal`.
+   * The round journal of one session's turn: each valid call of the round in flight, written at
+   * its block stop with its idempotency key; cleared by a conversation write with
+   * `clearRoundJournal`.
    */
-  roundJournal(sessionId: string): RoundJournal;
+  roundJournal(sessionId: string, turnId: string): RoundJournal;
   /**
    * What a crash may have left of a session's last round: the journaled calls `present` (the ids
    * the conversation holds) lacks, and the ledger records of those that ran. `restoreRound` turns

@@ -13,15 +13,17 @@ import {
   type Message,
   OverlapError,
 } from "overlap-runtime";
+import type { DurableStore } from "overlap-runtime/durable";
+import { sqlExecutorOf } from "./kysely-sql-driver.js";
 import { type PreparedQuery, preparedQuery } from "./prepared-query.js";
 import type { ShopDatabase } from "./shop-database.js";
-import { assertLeaseHeld } from "./sql-turn-leases.js";
 import type { StoreDialect } from "./store-dialect.js";
 
 /** Options of {@link SqlConversationStore.write}. */
 export interface SqlConversationWriteOptions extends ConversationWriteOptions {
   /**
-   * Delete the session's `round_journal` rows in the write's transaction. Only for a write whose
+   * Delete the session's round journal rows (overlap's durable journal) in the write's
+   * transaction. Only for a write whose
    * messages hold every journaled call (a round's messages; a turn start that restored them).
    */
   clearRoundJournal?: boolean;
@@ -33,8 +35,8 @@ export interface SqlConversationWriteOptions extends ConversationWriteOptions {
    */
   expectedVersion?: number;
   /**
-   * The turn whose lease the writer holds: the write fails with `TurnLeaseLost` (and changes
-   * nothing) when another instance took the chat over.
+   * The turn whose lease the writer holds: the write fails with `TurnLeaseLostError` (and
+   * changes nothing) when another instance took the chat over, or the turn ended.
    */
   lease?: string;
 }
@@ -58,10 +60,13 @@ export interface TurnDisplay {
 export class SqlConversationStore implements ConversationStore {
   readonly #db: Kysely<ShopDatabase>;
   readonly #dialect: StoreDialect;
+  /** Where the turn leases and the round journal are (overlap's durable stores). */
+  readonly #durable: DurableStore;
 
-  constructor(db: Kysely<ShopDatabase>, dialect: StoreDialect) {
+  constructor(db: Kysely<ShopDatabase>, dialect: StoreDialect, durable: DurableStore) {
     this.#db = db;
     this.#dialect = dialect;
+    this.#durable = durable;
   }
 
   async load(conversationId: string): Promise<Message[]> {
@@ -107,8 +112,9 @@ export class SqlConversationStore implements ConversationStore {
       // Two writers of one conversation (two processes resuming one session) must not interleave
       // their delete and insert.
       await this.#dialect.lock(trx, `conversation:${conversationId}`);
+      const tx = sqlExecutorOf(trx, this.#dialect);
       if (options?.lease !== undefined) {
-        await assertLeaseHeld(trx, this.#dialect, conversationId, options.lease);
+        await this.#durable.assertLeaseIn(tx, conversationId, options.lease);
       }
       // The version and the number of messages, in one query.
       const state = (await versionAndLength(trx, conversationId)).rows[0];
@@ -126,7 +132,11 @@ export class SqlConversationStore implements ConversationStore {
       }
       // An append (the usual write) has nothing to delete.
       if (from < length) await deleteMessagesFrom(trx, conversationId, from);
-      if (options?.clearRoundJournal) await clearJournal(trx, conversationId);
+      if (options?.clearRoundJournal) {
+        await tx.query(`DELETE FROM ${this.#durable.tables.journal} WHERE conversation_id = ?`, [
+          conversationId,
+        ]);
+      }
       // The chat's last activity, for the shopper's list of chats (newest first), and its version.
       await touchSession(trx, conversationId, new Date().toISOString(), version + 1);
       if (messages.length === 0) return version + 1;
@@ -214,9 +224,6 @@ const versionAndLength = preparedQuery((db, conversationId: string) =>
 );
 const deleteMessagesFrom = preparedQuery((db, conversationId: string, from: number) =>
   db.deleteFrom("messages").where("session_id", "=", conversationId).where("seq", ">=", from),
-);
-const clearJournal = preparedQuery((db, conversationId: string) =>
-  db.deleteFrom("round_journal").where("session_id", "=", conversationId),
 );
 const touchSession = preparedQuery(
   (db, conversationId: string, lastActiveAt: string, version: number) =>

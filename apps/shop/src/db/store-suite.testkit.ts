@@ -487,11 +487,11 @@ export function registerStoreSuite(name: string, createHarness: StoreHarnessFact
           { type: "tool_use", id, name: "add_to_cart", input: { productId: "p-0001" } },
           { index },
         );
-      const journal = store.roundJournal("s1");
+      const journal = store.roundJournal("s1", "t1");
       await journal.callComplete(entry("call_b", 2));
       await journal.callComplete(entry("call_a", 1));
       await journal.callComplete(entry("call_a", 1)); // a repeat changes nothing
-      await store.roundJournal("s2").callComplete(entry("call_a", 1));
+      await store.roundJournal("s2", "t2").callComplete(entry("call_a", 1));
       const outcome: ToolOutcome = {
         callId: "call_a",
         name: "add_to_cart",
@@ -516,7 +516,7 @@ export function registerStoreSuite(name: string, createHarness: StoreHarnessFact
       // Another session's journal is its own.
       expect((await store.lostCalls("s2", new Set())).journaled).toHaveLength(1);
       // A write refused for a conflict clears nothing.
-      await store.roundJournal("s1").callComplete(entry("call_c", 1));
+      await store.roundJournal("s1", "t1").callComplete(entry("call_c", 1));
       await expect(
         store.conversations.write("s1", 1, [], { expectedLength: 5, clearRoundJournal: true }),
       ).rejects.toThrow(/another writer/);

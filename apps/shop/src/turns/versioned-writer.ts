@@ -11,9 +11,9 @@
  */
 
 import { isOverlapError, type Message } from "overlap-runtime";
+import { TurnLeaseLostError } from "overlap-runtime/durable";
 import type { Logger } from "pino";
 import type { ShopStore } from "../db/shop-store.js";
-import { isTurnLeaseLost } from "../db/sql-turn-leases.js";
 import type { TurnContext } from "./turn-context.js";
 
 /** Stores `messages` from position `from` on, in one versioned write. */
@@ -50,7 +50,8 @@ export async function versionedWriter(
   try {
     await write(first.from, first.messages);
   } catch (err) {
-    if (!isOverlapError(err, "conversation_conflict") && !isTurnLeaseLost(err)) throw err;
+    if (!isOverlapError(err, "conversation_conflict") && !(err instanceof TurnLeaseLostError))
+      throw err;
     refuseTurn(turn, input.log, err);
     return undefined;
   }

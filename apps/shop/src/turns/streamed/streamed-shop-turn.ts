@@ -54,7 +54,7 @@ export function streamedShopTurn(input: ShopTurnInput): (turn: TurnContext) => P
         turn.emit(event);
         display.observe(event);
       },
-      journal: store.roundJournal(sessionId),
+      journal: store.roundJournal(sessionId, turn.turnId),
       onMessages: ({ from, messages }) => write(from, messages),
       onLedgerError: (err, call) =>
         log.error({ err, callId: call.id, tool: call.name }, "ledger write failed"),
