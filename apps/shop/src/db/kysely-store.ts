@@ -36,6 +36,7 @@ import { DURABLE_PREFIX, migrateToLatest } from "./migrations.js";
 import { monotonicTimestamps } from "./monotonic-timestamps.js";
 import { OrdersStore } from "./orders-store.js";
 import { SessionsStore } from "./sessions-store.js";
+import { ShopConversations } from "./shop-conversations.js";
 import type { ShopDatabase } from "./shop-database.js";
 import type {
   ApprovedOption,
@@ -55,7 +56,6 @@ import type {
   ShopStore,
 } from "./shop-store.js";
 import { DEFAULT_TOKEN_TTL_MS } from "./shop-store.js";
-import { SqlConversationStore } from "./sql-conversation-store.js";
 import type { StoreDialect } from "./store-dialect.js";
 import { ToolCallsStore } from "./tool-calls-store.js";
 
@@ -123,12 +123,12 @@ export class KyselyShopStore implements ShopStore {
       prefix: DURABLE_PREFIX,
       ...(options.turnEvents ? { events: { transport: options.turnEvents } } : {}),
     });
-    this.conversations = new SqlConversationStore(db, dialect, this.durable);
     // One source for every part: sessions, carts and orders never share a timestamp.
     // The clock token lifetimes are measured at also stamps the rows, so a token's creation and
     // its expiry are read on one clock.
     const clock = options.clock ?? Date.now;
     const timestamp = monotonicTimestamps(clock);
+    this.conversations = new ShopConversations(db, this.durable, timestamp);
     this.#sessions = new SessionsStore({
       db,
       dialect: dialect.name,

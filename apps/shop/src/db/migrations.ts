@@ -311,6 +311,39 @@ const MIGRATIONS: readonly Migration[] = [
       }
     },
   },
+  {
+    version: 9,
+    description:
+      "conversations in overlap's durable tables: every message and each chat's version copied there; the shop's own messages table dropped",
+    async up(trx, dialect) {
+      const t = durableTables(DURABLE_PREFIX);
+      // Content as stored, byte for byte (PostgreSQL's `json` keeps its text).
+      const content = dialect.name === "postgres" ? "content::text" : "content";
+      const lastActive =
+        dialect.name === "postgres"
+          ? "(extract(epoch from coalesce(s.last_active_at, s.created_at)::timestamptz) * 1000)::bigint"
+          : "CAST((julianday(coalesce(s.last_active_at, s.created_at)) - 2440587.5) * 86400000 AS INTEGER)";
+      await sql
+        .raw(
+          `INSERT INTO ${t.messages} (conversation_id, seq, role, content)
+           SELECT session_id, seq, role, ${content} FROM messages WHERE true
+           ON CONFLICT (conversation_id, seq) DO NOTHING`,
+        )
+        .execute(trx);
+      // The version goes on from where it was: a writer that read before the upgrade conflicts.
+      await sql
+        .raw(
+          `INSERT INTO ${t.conversations} (id, version, updated_at)
+           SELECT s.id, s.conversation_version, ${lastActive} FROM sessions s
+           WHERE s.conversation_version > 0
+             OR EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.id)
+           ON CONFLICT (id) DO NOTHING`,
+        )
+        .execute(trx);
+      await trx.schema.dropTable("messages").execute();
+      await trx.schema.alterTable("sessions").dropColumn("conversation_version").execute();
+    },
+  },
 ];
 
 /** The prefix of overlap's durable tables (`overlap-runtime/durable`) in the shop's database. */

@@ -4,7 +4,7 @@
  * the store always parses JSON itself. Timestamps are ISO 8601 text (they sort as time).
  */
 
-import type { Generated, Kysely, Transaction } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 
 /** Applied schema migrations. */
 export interface SchemaVersionTable {
@@ -36,15 +36,16 @@ export interface SessionsTable {
   shopper_id: string | null;
   /** When a message was last stored (ISO 8601); the creation time until then. */
   last_active_at: string | null;
-  /** Raised by every conversation write; a write that expected another version is refused. */
-  conversation_version: Generated<number>;
   /** When the token was revoked (ISO 8601); null while it is valid. */
   revoked_at: string | null;
 }
 
-/** Conversation messages, one row per message, `seq` from 0. */
-export interface MessagesTable {
-  session_id: string;
+/**
+ * overlap's durable messages table (`overlap-runtime/durable`, written by its conversation
+ * store): one row per message, `seq` from 0. The shop reads it for the list of chats.
+ */
+export interface DurableMessagesTable {
+  conversation_id: string;
   seq: number;
   role: string;
   /** JSON of the message's `content` (a string or an array of blocks). */
@@ -126,7 +127,7 @@ export interface ShopDatabase {
   schema_version: SchemaVersionTable;
   shoppers: ShoppersTable;
   sessions: SessionsTable;
-  messages: MessagesTable;
+  overlap_messages: DurableMessagesTable;
   products: ProductsTable;
   carts: CartsTable;
   orders: OrdersTable;

@@ -13,7 +13,11 @@ import type {
   ToolLedger,
   ToolOutcome,
 } from "overlap-runtime";
-import type { DurableStore } from "overlap-runtime/durable";
+import type {
+  DurableStore,
+  DurableWriteOptions,
+  VersionedConversation,
+} from "overlap-runtime/durable";
 import type { Cart, CartRules } from "../domain/cart.js";
 import type { Product } from "../domain/catalog.js";
 import type { DiscountPlan } from "../domain/discounts.js";
@@ -28,11 +32,7 @@ import type {
 import type { Order, PriceChange } from "../domain/orders.js";
 import type { RuleViolation } from "../domain/rule-violation.js";
 import type { ProductQuery } from "../domain/search-products.js";
-import type {
-  SqlConversationWriteOptions,
-  TurnDisplay,
-  VersionedConversation,
-} from "./sql-conversation-store.js";
+import type { TurnDisplay } from "./shop-conversations.js";
 
 /** How long a token opens anything by default, from its creation: 30 days. */
 export const DEFAULT_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -155,7 +155,7 @@ export interface ShopConversationStore extends ConversationStore {
     conversationId: string,
     from: number,
     messages: readonly Message[],
-    options?: SqlConversationWriteOptions,
+    options?: DurableWriteOptions,
   ): Promise<void>;
   /** Keeps what a turn showed besides its messages (its cards, approvals and round timings). */
   writeTurnDisplay(conversationId: string, seq: number, events: readonly unknown[]): Promise<void>;
@@ -166,7 +166,7 @@ export interface ShopConversationStore extends ConversationStore {
     conversationId: string,
     from: number,
     messages: readonly Message[],
-    options?: SqlConversationWriteOptions,
+    options?: DurableWriteOptions,
   ): Promise<number>;
 }
 
@@ -273,7 +273,7 @@ export interface ShopStore {
   /**
    * The round journal of one session's turn: each valid call of the round in flight, written at
    * its block stop with its idempotency key; cleared by a conversation write with
-   * `clearRoundJournal`.
+   * `clearJournal`.
    */
   roundJournal(sessionId: string, turnId: string): RoundJournal;
   /**

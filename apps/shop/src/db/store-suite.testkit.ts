@@ -511,14 +511,14 @@ export function registerStoreSuite(name: string, createHarness: StoreHarnessFact
       const user: Message = { role: "user", content: "add shoes" };
       await store.conversations.write("s1", 0, [user]);
       expect((await store.lostCalls("s1", new Set())).journaled).toHaveLength(2);
-      await store.conversations.write("s1", 1, [], { clearRoundJournal: true });
+      await store.conversations.write("s1", 1, [], { clearJournal: true });
       expect((await store.lostCalls("s1", new Set())).journaled).toEqual([]);
       // Another session's journal is its own.
       expect((await store.lostCalls("s2", new Set())).journaled).toHaveLength(1);
       // A write refused for a conflict clears nothing.
       await store.roundJournal("s1", "t1").callComplete(entry("call_c", 1));
       await expect(
-        store.conversations.write("s1", 1, [], { expectedLength: 5, clearRoundJournal: true }),
+        store.conversations.write("s1", 1, [], { expectedLength: 5, clearJournal: true }),
       ).rejects.toThrow(/another writer/);
       expect((await store.lostCalls("s1", new Set())).journaled).toHaveLength(1);
     });
@@ -561,7 +561,7 @@ export function registerStoreSuite(name: string, createHarness: StoreHarnessFact
       expect(lost.journaled).toEqual([stored(entry("call_1"))]);
       expect(lost.recorded.map((r) => r.call)).toEqual([stored(entry("call_1"))]);
       // A record without a journal row (a round stored since) is not a lost call.
-      await store.conversations.write("s", 0, [], { clearRoundJournal: true });
+      await store.conversations.write("s", 0, [], { clearJournal: true });
       expect(await store.lostCalls("s", new Set())).toEqual({ journaled: [], recorded: [] });
 
       // Checkout and the merchant's changes take the same option.
@@ -1226,6 +1226,16 @@ export function registerUpgradeSuite(name: string, createEmpty: () => Promise<Em
             createdAt: at,
           },
         ]);
+        // The conversation survived the upgrade byte for byte, and goes on under its version.
+        const kept = await store.conversations.loadVersioned("s-old-a");
+        expect(kept.messages).toEqual([
+          { role: "user", content: [{ type: "text", text: "add the socks" }] },
+          { role: "assistant", content: [{ type: "text", text: "Done." }] },
+        ]);
+        await store.conversations.write("s-old-a", 2, [{ role: "user", content: "and more" }], {
+          expectedVersion: kept.version,
+        });
+        expect(await store.conversations.load("s-old-a")).toHaveLength(3);
         // The old checkout is still idempotent; a new chat of the old shopper shares the cart.
         expect(await store.checkout("s-old-a", "call_old")).toMatchObject({ replayed: true });
         const chat = await store.createSession("shopper", { shopperId: "s-old-a" });

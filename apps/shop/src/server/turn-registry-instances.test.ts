@@ -18,7 +18,12 @@ if (problem !== null && process.env.CI === "true") {
   throw new Error(`PostgreSQL is required under CI: ${problem}`);
 }
 
-const text = (i: number): AgentEvent => ({ type: "text-delta", text: `t${i}` });
+const text = (i: number): AgentEvent => ({
+  type: "text-delta",
+  round: 1,
+  index: 0,
+  text: `t${i}`,
+});
 const done: AgentEvent = { type: "done", roundCount: 1, stopReason: "end_turn" };
 
 /** Reads a view until it ends (or `max` events), within a bound. */

@@ -210,7 +210,7 @@ describe("TurnRegistry with the database's turn leases", () => {
     const holder = `${hostname()}/${gone}/abcd1234`;
     await store.durable.leases.claim(chat, { turnId: "dead-turn", holder, ttlMs: 60_000 });
     const writer = await store.durable.events.start(chat, "dead-turn", holder);
-    writer.append({ type: "text-delta", text: "half" });
+    writer.append({ type: "text-delta", round: 1, index: 0, text: "half" });
     await writer.flush();
     const view = await turns.find(chat);
     expect(view).toMatchObject({ turnId: "dead-turn", running: false });

@@ -278,8 +278,9 @@ export class TurnRegistry {
       } finally {
         approvals.close();
         stopControl();
-        await written;
-        await this.#end(sessionId, turnId, writer, heldDone, claim);
+        // Nothing to wait for without a durable log or a claim: the log closes with the body.
+        if (writer) await written;
+        if (writer || claim) await this.#end(sessionId, turnId, writer, heldDone, claim);
         if (heldDone) log.append(heldDone);
         log.close();
         const kept = this.#turns.get(sessionId);

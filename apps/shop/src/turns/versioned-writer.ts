@@ -43,7 +43,7 @@ export async function versionedWriter(
   const write: ConversationWrite = async (from, messages) => {
     version = await store.conversations.writeVersioned(sessionId, from, messages, {
       expectedVersion: version,
-      clearRoundJournal: true,
+      clearJournal: true,
       ...(turn.lease === undefined ? {} : { lease: turn.lease }),
     });
   };
