@@ -13,7 +13,6 @@
 import { randomUUID } from "node:crypto";
 import type { ModelClient } from "../agent/model-client.js";
 import { appendUserText } from "../agent/repair-conversation.js";
-import { restoreRound } from "../agent/restore-round.js";
 import { type AgentTurnResult, runAgentTurn } from "../agent/run-agent-turn.js";
 import { OverlapError } from "../errors.js";
 import type { AgentEvent, AgentEventSink } from "../protocol/agent-event.js";
@@ -301,21 +300,14 @@ export class DurableAgentHost<C = unknown> {
     };
     try {
       const keyOf = (call: ToolCall) => idempotencyKeyOf(chatId, turnId, call);
-      let { messages, version } = await store.conversations.loadVersioned(chatId);
-      const journaled = await store.journaled(chatId);
-      if (journaled.length > 0) {
-        const keys = new Map(journaled.map((call) => [call.block.id, call.idempotencyKey]));
-        const recorded = await store.records(chatId, journaled);
-        const restored = restoreRound(
-          messages,
-          { journaled, recorded },
-          {
-            notRunText: (block) =>
-              this.#effectsOf(block.name) === "external"
-                ? unknownOutcomeText(block, keys.get(block.id))
-                : notRunText(block),
-          },
-        );
+      const restored = await store.recover(chatId, {
+        notRunText: (block, key) =>
+          this.#effectsOf(block.name) === "external"
+            ? unknownOutcomeText(block, key)
+            : notRunText(block),
+      });
+      let { messages, version } = restored;
+      if (restored.restored.length > 0) {
         version = await store.conversations.writeVersioned(
           chatId,
           restored.from,

@@ -5,7 +5,8 @@
  * process may open the store at its start).
  */
 
-import type { StoredCall } from "../agent/restore-round.js";
+import { type RestoredRound, restoreRound, type StoredCall } from "../agent/restore-round.js";
+import type { Message, ToolUseBlock } from "../stream/message.js";
 import type { ToolCall } from "../stream/tool-call.js";
 import type { ToolContext, ToolReturn } from "../tools/define-tool.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
@@ -72,6 +73,23 @@ export interface DurableCallRecord {
   idempotencyKey?: string;
 }
 
+/** Options of {@link DurableStore.recover}. */
+export interface RecoverOptions {
+  /**
+   * The answer of a restored call without a record, given its idempotency key; default
+   * `notRunAfterRestartText` (true for tools that record their effects with their record).
+   */
+  notRunText?: (block: ToolUseBlock, idempotencyKey: string | undefined) => string;
+}
+
+/** A chat's conversation with the round a crash cut off restored ({@link DurableStore.recover}). */
+export interface RecoveredConversation extends RestoredRound {
+  /** The messages as stored. */
+  stored: Message[];
+  /** The version `stored` was read at (what a write's `expectedVersion` refers to). */
+  version: number;
+}
+
 /** Durable stores over one database. */
 export class DurableStore {
   readonly driver: SqlDriver;
@@ -121,6 +139,29 @@ export class DurableStore {
   /** The chat's journaled calls not cleared yet (a round a crash cut off), in call order. */
   journaled(chatId: string): Promise<JournaledCall[]> {
     return journaledCalls(this.driver, this.tables, chatId);
+  }
+
+  /**
+   * The chat's conversation as its next turn continues it: the stored messages with the version
+   * they were read at, plus the round a crash cut off, restored from the journal and the ledger
+   * (`restoreRound`: each call that ran with its real result, the others answered by
+   * `options.notRunText`). Write `messages` from `from` (with `clearJournal`) to keep it.
+   */
+  async recover(chatId: string, options: RecoverOptions = {}): Promise<RecoveredConversation> {
+    const { messages: stored, version } = await this.conversations.loadVersioned(chatId);
+    const journaled = await this.journaled(chatId);
+    if (journaled.length === 0) {
+      return { stored, version, messages: [...stored], from: stored.length, restored: [] };
+    }
+    const recorded = await this.records(chatId, journaled);
+    const keys = new Map(journaled.map((call) => [call.block.id, call.idempotencyKey]));
+    const text = options.notRunText;
+    const restored = restoreRound(
+      stored,
+      { journaled, recorded },
+      text ? { notRunText: (block) => text(block, keys.get(block.id)) } : {},
+    );
+    return { stored, version, ...restored };
   }
 
   /** The ledger records of some of a chat's calls. */

@@ -35,6 +35,8 @@ export {
   type DurableEffects,
   DurableStore,
   type DurableStoreOptions,
+  type RecoveredConversation,
+  type RecoverOptions,
 } from "./durable-store.js";
 export { DurableToolLedger } from "./durable-tool-ledger.js";
 export {
