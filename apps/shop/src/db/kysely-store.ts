@@ -10,7 +10,7 @@
  */
 
 import type { Kysely } from "kysely";
-import type { RestoreRoundInput, RoundJournal, ToolLedger } from "overlap-runtime";
+import type { RoundJournal, ToolLedger } from "overlap-runtime";
 import { DurableStore } from "overlap-runtime/durable";
 import type { TurnEventTransport } from "overlap-runtime/redis";
 import { type Cart, type CartRules, DEFAULT_CART_RULES } from "../domain/cart.js";
@@ -204,10 +204,6 @@ export class KyselyShopStore implements ShopStore {
 
   roundJournal(sessionId: string, turnId: string): RoundJournal {
     return this.#calls.roundJournal(sessionId, turnId);
-  }
-
-  lostCalls(sessionId: string, present: ReadonlySet<string>): Promise<RestoreRoundInput> {
-    return this.#calls.lostCalls(sessionId, present);
   }
 
   // --- catalog --------------------------------------------------------------------------------

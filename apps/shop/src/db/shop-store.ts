@@ -7,7 +7,6 @@
 import type {
   ConversationStore,
   Message,
-  RestoreRoundInput,
   RoundJournal,
   StoredCall,
   ToolLedger,
@@ -276,12 +275,6 @@ export interface ShopStore {
    * `clearJournal`.
    */
   roundJournal(sessionId: string, turnId: string): RoundJournal;
-  /**
-   * What a crash may have left of a session's last round: the journaled calls `present` (the ids
-   * the conversation holds) lacks, and the ledger records of those that ran. `restoreRound` turns
-   * them into messages.
-   */
-  lostCalls(sessionId: string, present: ReadonlySet<string>): Promise<RestoreRoundInput>;
 
   /** Every product, by id. */
   listProducts(): Promise<Product[]>;

@@ -1,14 +1,14 @@
 /**
  * The store's side of a session's tool calls, kept by overlap's durable stores (`overlap_*`
- * tables): its ledger (outcomes by call id), its round journal (the calls of the round in flight)
- * and what a crash left of them. {@link ToolCallsStore.record} is how every changing part of the
+ * tables): its ledger (outcomes by call id) and its round journal (the calls of the round in
+ * flight; what a crash left of them is restored by `DurableStore.recover`). {@link ToolCallsStore.record} is how every changing part of the
  * store (catalog changes, carts, orders) writes a call's record in the transaction of the effect
  * it describes: the shop's own Kysely transaction, seen by the durable stores through
  * `sqlExecutorOf`.
  */
 
 import type { Transaction } from "kysely";
-import type { RestoreRoundInput, RoundJournal, ToolCall, ToolLedger } from "overlap-runtime";
+import type { RoundJournal, ToolCall, ToolLedger } from "overlap-runtime";
 import { type DurableStore, idempotencyKeyOf } from "overlap-runtime/durable";
 import { sqlExecutorOf } from "./kysely-sql-driver.js";
 import type { ShopDatabase } from "./shop-database.js";
@@ -38,14 +38,6 @@ export class ToolCallsStore {
     return this.#durable.journal(sessionId, turnId, (call: ToolCall) =>
       idempotencyKeyOf(sessionId, turnId, call),
     );
-  }
-
-  /** See `ShopStore.lostCalls`. */
-  async lostCalls(sessionId: string, present: ReadonlySet<string>): Promise<RestoreRoundInput> {
-    const journaled = (await this.#durable.journaled(sessionId))
-      .filter((call) => !present.has(call.block.id))
-      .map(({ round, index, block }) => ({ round, index, block }));
-    return { journaled, recorded: await this.#durable.records(sessionId, journaled) };
   }
 
   /**
