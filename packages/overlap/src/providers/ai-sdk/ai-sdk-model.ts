@@ -16,6 +16,7 @@
  */
 
 import type {
+  JSONSchema7,
   LanguageModelV3,
   LanguageModelV3CallOptions,
   LanguageModelV3StreamPart,
@@ -29,10 +30,15 @@ import { retryDelayMs, sleepUnlessAborted } from "../retry-before-stream.js";
 import { toLanguageModelV3Prompt, toLanguageModelV3Tools } from "./ai-sdk-prompt.js";
 import { AiSdkStreamTranslator } from "./ai-sdk-stream-translator.js";
 
-/** Call options of `doStream` that {@link aiSdkModel} passes through unchanged. */
+/**
+ * Call options of `doStream` that {@link aiSdkModel} passes through unchanged (`temperature`,
+ * `providerOptions`...): the AI SDK's own typed call options, without what the runtime owns (the
+ * prompt, the tools, the tool choice and response format, which the turn's `toolChoice` and
+ * `output` set, the output limit and the abort signal).
+ */
 export type AiSdkCallOptions = Omit<
   LanguageModelV3CallOptions,
-  "prompt" | "tools" | "abortSignal" | "maxOutputTokens"
+  "prompt" | "tools" | "abortSignal" | "maxOutputTokens" | "toolChoice" | "responseFormat"
 >;
 
 /** Options of {@link aiSdkModel}. */
@@ -40,8 +46,9 @@ export interface AiSdkModelOptions {
   /** `maxOutputTokens` of every request unless the request sets a limit. */
   maxTokens?: number;
   /**
-   * Extra call options: `temperature`, `toolChoice`, `stopSequences`, `headers`,
-   * `providerOptions` (e.g. `{ anthropic: { thinking: { type: "enabled", budgetTokens } } }`)...
+   * Extra call options: `temperature`, `stopSequences`, `seed`, `headers`, `providerOptions`
+   * (e.g. `{ anthropic: { thinking: { type: "enabled", budgetTokens } } }`)...; for other ones in
+   * one round, return another model from `prepareRound`.
    */
   callOptions?: AiSdkCallOptions;
   /**
@@ -99,6 +106,16 @@ export function aiSdkCallOptions(
     }),
   };
   if (request.tools.length > 0) call.tools = toLanguageModelV3Tools(request.tools);
+  const choice = request.toolChoice;
+  if (choice !== undefined) {
+    call.toolChoice = typeof choice === "string" ? { type: choice } : choice;
+  }
+  if (request.output) {
+    // The provider package asks its API the way it can (JSON schema mode, or a forced tool whose
+    // call it reports as text), as the AI SDK's own structured output does.
+    const { name, description, schema } = request.output;
+    call.responseFormat = { type: "json", schema: schema as JSONSchema7, name, description };
+  }
   const limit = request.maxTokens ?? options.maxTokens;
   if (limit !== undefined) call.maxOutputTokens = limit;
   return call;
