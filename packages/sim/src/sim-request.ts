@@ -4,6 +4,8 @@
  * blocks and `role: "tool"` messages become `tool_result` blocks in a user message.
  */
 
+import type { SimToolChoice } from "./request-controls.js";
+
 /** Text of a message. */
 export interface SimRequestText {
   type: "text";
@@ -71,6 +73,13 @@ export interface SimRequest {
    * `web_search_options`; code execution likewise), filled in by the server for every request.
    */
   providerTools?: readonly SimProviderTool[];
+  /** The tool choice the request asks for (absent: `auto`), filled in by the server. */
+  toolChoice?: SimToolChoice;
+  /**
+   * The JSON Schema the answer's text must follow when the request asks for JSON output
+   * (`{}`: any JSON), filled in by the server; absent for free text.
+   */
+  outputSchema?: Readonly<Record<string, unknown>>;
   maxTokens?: number;
   stream: boolean;
   /** Lower-cased request headers, without credentials (`authorization`, `x-api-key`, cookies). */
