@@ -15,7 +15,11 @@ import type { ToolInputSchema } from "../tools/define-tool.js";
 export type OutputSchema = ToolInputSchema;
 
 /** The type of a turn's `output` for the schema given (unknown when none was). */
-export type OutputOf<S> = [S] extends [never] ? unknown : S extends z.ZodType ? z.output<S> : unknown;
+export type OutputOf<S> = [S] extends [never]
+  ? unknown
+  : S extends z.ZodType
+    ? z.output<S>
+    : unknown;
 
 /** What a request asks of the model's answer: a JSON object of this schema. */
 export interface ModelOutputFormat {

@@ -145,7 +145,8 @@ export function anthropicParams(
       ...structuredClone(providerTools),
     ];
   }
-  if (request.toolChoice !== undefined) params.tool_choice = anthropicToolChoice(request.toolChoice);
+  if (request.toolChoice !== undefined)
+    params.tool_choice = anthropicToolChoice(request.toolChoice);
   return params;
 }
 

@@ -36,9 +36,9 @@ import type {
   ContentBlock,
   Message as ConverseMessage,
   ConverseStreamCommandInput,
+  ToolChoice as ConverseToolChoice,
   ImageFormat,
   Tool,
-  ToolChoice as ConverseToolChoice,
 } from "@aws-sdk/client-bedrock-runtime";
 import type { ModelRequest } from "../../agent/model-client.js";
 import type { ToolChoice } from "../../agent/tool-choice.js";
@@ -100,8 +100,7 @@ export function converseStreamInput(
   if (request.system) input.system = [{ text: request.system }];
   const choice = request.toolChoice;
   // Converse has no `none`: leave the client tools out, unless the conversation needs them.
-  const offered =
-    choice === "none" && !holdsToolBlocks(input.messages ?? []) ? [] : request.tools;
+  const offered = choice === "none" && !holdsToolBlocks(input.messages ?? []) ? [] : request.tools;
   const tools: Tool[] = offered.map(
     (tool): Tool => ({
       toolSpec: {
