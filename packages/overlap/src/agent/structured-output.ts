@@ -71,7 +71,7 @@ export function outputFormatOf(schema: OutputSchema): ModelOutputFormat {
 export type OutputReading<O> = { output: O } | { error: OverlapError };
 
 /**
- * Reads the final answer of a turn from its last assistant message: its last text block (where
+ * Reads the final answer of a turn from its last assistant message: its last non-blank text block (where
  * an answer tool's input lands), else all its text, as JSON (a Markdown code fence around it is
  * allowed), validated by `schema`. Failure is `output_invalid` with the raw text and the issues.
  */
@@ -80,9 +80,12 @@ export function readOutput<S extends OutputSchema>(
   schema: S,
 ): OutputReading<z.output<S>> {
   const last = messages.at(-1);
+  // Some providers end with an empty text part (Gemini's signature carrier): not the answer.
   const texts =
     last?.role === "assistant"
-      ? last.content.flatMap((block) => (block.type === "text" ? [block.text] : []))
+      ? last.content.flatMap((block) =>
+          block.type === "text" && block.text.trim() !== "" ? [block.text] : [],
+        )
       : [];
   const candidates = [...new Set([texts.at(-1), texts.join("")])].filter(
     (text): text is string => text !== undefined && text.trim() !== "",
