@@ -100,6 +100,17 @@ describe("tool choice per adapter", () => {
 });
 
 describe("structured output per adapter", () => {
+  it("Anthropic (outputFormat): output_config.format beside the caller's effort", () => {
+    const params = anthropicParams(
+      { ...base, output },
+      { model: "m", providerOptions: { output_config: { effort: "low" } } },
+    );
+    expect(params.output_config).toEqual({
+      effort: "low",
+      format: { type: "json_schema", schema: output.schema },
+    });
+  });
+
   it("Chat Completions: response_format json_schema", () => {
     expect(chatParams({ ...base, output }, { model: "m" }).response_format).toEqual({
       type: "json_schema",

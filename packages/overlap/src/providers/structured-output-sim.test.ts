@@ -2,7 +2,8 @@
  * Tool choice and structured output end to end, through every adapter against overlap-sim, whose
  * generic policy honours the request's tool choice and JSON output schema as a model must: the
  * turn's `output` arrives through each provider's own mechanism (JSON schema mode for Chat
- * Completions, Responses, Gemini and the AI SDK's OpenAI models; a forced answer tool for
+ * Completions, Responses, Gemini, the AI SDK's OpenAI models and Anthropic's `output_config`
+ * when asked for; a forced answer tool for
  * Anthropic, Bedrock and the AI SDK's Anthropic model), after a tool round, validated.
  */
 
@@ -46,7 +47,13 @@ const MODELS = {
     anthropicModel({
       client: new Anthropic({ baseURL: sim.url, apiKey: "x", maxRetries: 0 }),
       model: "scripted-claude",
-      providerOptions: { temperature: 0.2, metadata: { user_id: "u1" } },
+      providerOptions: { stop_sequences: ["STOP"], metadata: { user_id: "u1" } },
+    }),
+  "anthropic-output-format": (sim: SimServer) =>
+    anthropicModel({
+      client: new Anthropic({ baseURL: sim.url, apiKey: "x", maxRetries: 0 }),
+      model: "scripted-claude",
+      structuredOutput: "outputFormat",
     }),
   "openai-chat": (sim: SimServer) =>
     openaiChatModel({

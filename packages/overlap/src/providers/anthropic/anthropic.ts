@@ -18,9 +18,9 @@ import { messagesForClaude } from "./messages-for-claude.js";
 import { parseDeltaData } from "./parse-delta-data.js";
 
 /**
- * The Messages API's own request fields, typed by the SDK: `thinking`, `temperature`, `top_k`,
- * `top_p`, `metadata`, `stop_sequences`, `service_tier`, `container`, `mcp_servers`... The
- * runtime owns the rest: the model, the conversation, the system prompt, the tools and the tool
+ * The Messages API's own request fields, as the installed SDK types them: `thinking`, `metadata`,
+ * `stop_sequences`, `service_tier`, `container`, `output_config`... (sampling fields such as
+ * `temperature` where the SDK still names them). The runtime owns the rest: the model, the conversation, the system prompt, the tools and the tool
  * choice (`toolChoice` of the turn or the round), the output limit (`maxTokens`) and `stream`.
  */
 export type AnthropicProviderOptions = Partial<
@@ -43,7 +43,7 @@ export interface AnthropicModelOptions {
   /** `max_tokens` of every request unless the request sets one. Default 4096. */
   maxTokens?: number;
   /**
-   * The provider's own request fields, typed (`thinking`, `temperature`, `top_k`, `metadata`...);
+   * The provider's own request fields, typed (`thinking`, `metadata`, `stop_sequences`...);
    * for another set in one round, return another model from `prepareRound`.
    */
   providerOptions?: AnthropicProviderOptions;
@@ -79,6 +79,13 @@ export interface AnthropicModelOptions {
    * never run here) and go back to the API in the next request; their citations stay on the text.
    */
   providerTools?: readonly Anthropic.ToolUnion[];
+  /**
+   * How a turn's `output` is asked for: `"tool"` (default; every Claude model) forces an answer
+   * tool whose input streams as the answer's text; `"outputFormat"` uses the Messages API's own
+   * JSON schema mode (`output_config.format`), for the models that support it, which also works
+   * with extended thinking.
+   */
+  structuredOutput?: "tool" | "outputFormat";
 }
 
 /** A ModelClient for Claude (or any server speaking the Messages API, like overlap-sim). */
@@ -97,8 +104,9 @@ export function anthropicModel(options: AnthropicModelOptions): ModelClient {
       sdkResponse(() => client.messages.create(body(request), { signal }).asResponse(), signal),
     translation: () => ({ frame: messagesFrame }),
   });
-  // Claude has no JSON schema mode here: structured output is a forced answer tool, which
-  // extended thinking does not allow (it accepts only `auto`).
+  if (options.structuredOutput === "outputFormat") return model;
+  // A forced answer tool works with every Claude model; extended thinking does not allow forcing
+  // it (it accepts only `auto`).
   const thinking = options.providerOptions?.thinking ?? options.params?.thinking;
   const thinks = (thinking as { type?: unknown } | undefined)?.type === "enabled";
   return outputThroughTool(model, { mayForce: () => !thinks });
@@ -126,7 +134,7 @@ export function anthropicParams(
   request: ModelRequest,
   options: Pick<
     AnthropicModelOptions,
-    "model" | "maxTokens" | "eagerInputStreaming" | "providerTools"
+    "model" | "maxTokens" | "eagerInputStreaming" | "providerTools" | "providerOptions"
   >,
 ): Anthropic.MessageCreateParamsNonStreaming {
   const params: Anthropic.MessageCreateParamsNonStreaming = {
@@ -145,8 +153,14 @@ export function anthropicParams(
       ...structuredClone(providerTools),
     ];
   }
-  if (request.toolChoice !== undefined)
+  if (request.toolChoice !== undefined) {
     params.tool_choice = anthropicToolChoice(request.toolChoice);
+  }
+  if (request.output) {
+    // Reached only without the answer tool (`structuredOutput: "outputFormat"`).
+    const format = { type: "json_schema" as const, schema: request.output.schema };
+    params.output_config = { ...options.providerOptions?.output_config, format };
+  }
   return params;
 }
 
