@@ -65,11 +65,7 @@ export {
 } from "./policy.js";
 export { providerToolsOffered } from "./provider-tools-offered.js";
 export { parseQuirks, requestQuirks, type SimQuirks } from "./quirks.js";
-export {
-  requestControls,
-  type SimRequestControls,
-  type SimToolChoice,
-} from "./request-controls.js";
+export { requestControls, type SimRequestControls } from "./request-controls.js";
 export {
   argumentText,
   outputTokens,
@@ -114,6 +110,7 @@ export {
   type SimRequestTool,
   type SimRequestToolResult,
   type SimRequestToolUse,
+  type SimToolChoice,
   simRequestFromAnthropic,
   simRequestFromOpenAI,
 } from "./sim-request.js";

@@ -4,10 +4,7 @@
  * called, `none` calls nothing, JSON mode writes JSON). Pure.
  */
 
-import type { SimRequest } from "./sim-request.js";
-
-/** A request's tool choice: `auto` (the default), `none`, `required`, or one tool by name. */
-export type SimToolChoice = "auto" | "none" | "required" | { name: string };
+import type { SimRequest, SimToolChoice } from "./sim-request.js";
 
 /** The tool choice and the JSON output schema of a request. */
 export interface SimRequestControls {

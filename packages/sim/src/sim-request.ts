@@ -4,8 +4,6 @@
  * blocks and `role: "tool"` messages become `tool_result` blocks in a user message.
  */
 
-import type { SimToolChoice } from "./request-controls.js";
-
 /** Text of a message. */
 export interface SimRequestText {
   type: "text";
@@ -57,6 +55,9 @@ export interface SimRequestTool {
 
 /** A kind of provider-side tool a request can offer. */
 export type SimProviderTool = "web_search" | "code_execution";
+
+/** A request's tool choice: `auto` (the default), `none`, `required`, or one tool by name. */
+export type SimToolChoice = "auto" | "none" | "required" | { name: string };
 
 /** What a policy sees of a request. */
 export interface SimRequest {
