@@ -196,4 +196,19 @@ describe("typed provider options", () => {
     });
     expect(gemini.safetySettings).toEqual([{ category: "c", threshold: "t" }]);
   });
+
+  // Checked by the compiler (`npm run typecheck`): a `@ts-expect-error` whose line type-checks
+  // fails it, so each line below must stay an error.
+  it("are checked by the compiler: a misspelt or runtime-owned field does not type-check", () => {
+    // @ts-expect-error a misspelt field
+    chatParams(base, { model: "m", providerOptions: { temprature: 1 } });
+    // @ts-expect-error the runtime owns the tools (and the tool choice, the messages...)
+    chatParams(base, { model: "m", providerOptions: { tool_choice: "none" } });
+    // @ts-expect-error the runtime owns the input
+    responsesParams(base, { model: "m", providerOptions: { input: "x" } });
+    // @ts-expect-error a wrong type
+    geminiRequestBody(base, { providerOptions: { generationConfig: { topK: "high" } } });
+    // @ts-expect-error the runtime owns the tool configuration
+    converseStreamInput(base, { modelId: "m", providerOptions: { toolConfig: { tools: [] } } });
+  });
 });
