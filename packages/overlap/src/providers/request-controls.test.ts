@@ -199,6 +199,24 @@ describe("typed provider options", () => {
 
   // Checked by the compiler (`npm run typecheck`): a `@ts-expect-error` whose line type-checks
   // fails it, so each line below must stay an error.
+  it("the deprecated ways of setting a tool choice still work, and the turn's choice wins", () => {
+    const callOptions = { toolChoice: { type: "none" as const } };
+    expect(aiSdkCallOptions({ provider: "x" }, base, { callOptions }).toolChoice).toEqual({
+      type: "none",
+    });
+    expect(
+      aiSdkCallOptions({ provider: "x" }, { ...base, toolChoice: "required" }, { callOptions })
+        .toolChoice,
+    ).toEqual({ type: "required" });
+    const params = { tool_choice: "none" };
+    expect(chatParams(base, { model: "m", params }).tool_choice).toBe("none");
+    expect(chatParams({ ...base, toolChoice: "auto" }, { model: "m", params }).tool_choice).toBe(
+      "auto",
+    );
+    const toolConfig = { functionCallingConfig: { mode: "NONE" } };
+    expect(geminiRequestBody(base, { params: { toolConfig } }).toolConfig).toEqual(toolConfig);
+  });
+
   it("are checked by the compiler: a misspelt or runtime-owned field does not type-check", () => {
     // @ts-expect-error a misspelt field
     chatParams(base, { model: "m", providerOptions: { temprature: 1 } });

@@ -31,14 +31,14 @@ import { toLanguageModelV3Prompt, toLanguageModelV3Tools } from "./ai-sdk-prompt
 import { AiSdkStreamTranslator } from "./ai-sdk-stream-translator.js";
 
 /**
- * Call options of `doStream` that {@link aiSdkModel} passes through unchanged (`temperature`,
+ * Call options of `doStream` that {@link aiSdkModel} passes through (`temperature`, `seed`,
  * `providerOptions`...): the AI SDK's own typed call options, without what the runtime owns (the
- * prompt, the tools, the tool choice and response format, which the turn's `toolChoice` and
- * `output` set, the output limit and the abort signal).
+ * prompt, the tools, the output limit, the abort signal). A turn's `toolChoice` and `output`
+ * replace `toolChoice` and `responseFormat` given here, for the rounds that have them.
  */
 export type AiSdkCallOptions = Omit<
   LanguageModelV3CallOptions,
-  "prompt" | "tools" | "abortSignal" | "maxOutputTokens" | "toolChoice" | "responseFormat"
+  "prompt" | "tools" | "abortSignal" | "maxOutputTokens"
 >;
 
 /** Options of {@link aiSdkModel}. */
