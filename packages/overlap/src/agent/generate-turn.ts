@@ -20,10 +20,10 @@ import type { OutputOf, OutputSchema } from "./structured-output.js";
  * Options of {@link generateTurn}: those of `runAgentTurn`, with the sink optional and the tools
  * given either as an executor or as a plain list (`tools`, run by a default executor).
  */
-export type GenerateTurnOptions<T extends AnyTool = AnyTool, S extends OutputSchema = never> = Omit<
-  AgentTurnOptions<T, S>,
-  "sink" | "executor"
-> & {
+export type GenerateTurnOptions<
+  T extends AnyTool = AnyTool,
+  S extends OutputSchema = OutputSchema,
+> = Omit<AgentTurnOptions<T, S>, "sink" | "executor"> & {
   /** Receives the turn's events, if wanted (default: none). */
   sink?: AgentEventSinkOf<T>;
 } & (

@@ -45,8 +45,10 @@ import { validateConversation } from "./validate-conversation.js";
  * Options of {@link runAgentTurn}: the conversation, the model and the tools, and the
  * {@link RoundSettings} every round of the turn runs with. `S` is the output schema's type.
  */
-export interface AgentTurnOptions<T extends AnyTool = AnyTool, S extends OutputSchema = never>
-  extends RoundSettings {
+export interface AgentTurnOptions<
+  T extends AnyTool = AnyTool,
+  S extends OutputSchema = OutputSchema,
+> extends RoundSettings {
   model: ModelClient;
   // biome-ignore lint/suspicious/noExplicitAny: the loop is agnostic of the host context.
   executor: ToolExecutor<any, T>;
@@ -175,7 +177,7 @@ export async function runAgentTurn<T extends AnyTool = AnyTool, S extends Output
 }
 
 /** The options as the loop reads them (the type parameters are the caller's view). */
-type TurnOptions = AgentTurnOptions<AnyTool, OutputSchema>;
+type TurnOptions = AgentTurnOptions;
 
 async function runTurn(given: TurnOptions): Promise<AgentTurnResult> {
   const maxRounds = given.maxRounds ?? 10;
