@@ -198,3 +198,28 @@ describe.each(Object.keys(MODELS) as ModelName[])("%s against overlap-sim", (nam
     expect(turn.stopReason).toBe("end_turn");
   });
 });
+
+describe("Anthropic with extended thinking", () => {
+  it("offers the answer tool without forcing it (thinking allows only auto)", async () => {
+    seen.length = 0;
+    const turn = await withSim({}, (sim) =>
+      runAgentTurn({
+        model: anthropicModel({
+          client: new Anthropic({ baseURL: sim.url, apiKey: "x", maxRetries: 0 }),
+          model: "scripted-claude",
+          maxTokens: 4000,
+          providerOptions: { thinking: { type: "enabled", budget_tokens: 1024 } },
+        }),
+        executor: searchTool().executor,
+        messages: [{ role: "user", content: 'call final_answer {"city":"Oslo","days":2}' }],
+        sink: () => {},
+        output: Plan,
+      }),
+    );
+    expect(seen[0]?.toolChoice).toBeUndefined();
+    expect(seen[0]?.tools.map((t) => t.name)).toEqual(["search", "final_answer"]);
+    // The model chose the answer tool itself: its input is the answer.
+    expect(turn.error?.message).toBeUndefined();
+    expect(turn.output).toEqual({ city: "Oslo", days: 2 });
+  });
+});
