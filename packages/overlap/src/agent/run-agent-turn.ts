@@ -27,8 +27,9 @@ import {
   OUTPUT_TOOL_NAME,
   type OutputOf,
   type OutputSchema,
-  outputFormatOf,
   readOutput,
+  type TurnOutput,
+  turnOutputOf,
 } from "./structured-output.js";
 import { type ToolChoice, toolChoiceProblem } from "./tool-choice.js";
 import {
@@ -101,7 +102,8 @@ export interface AgentTurnOptions<
    */
   toolChoice?: ToolChoice;
   /**
-   * The final answer as an object of this zod schema: `turn.output`, validated and typed. Asked
+   * The final answer as an object of this zod schema (or JSON Schema of an object, checked with
+   * ajv): `turn.output`, validated and typed. Asked
    * through each provider's own mechanism (a JSON schema response format, or a forced answer
    * tool named `final_answer` whose input streams as text), in every round, so tools run first
    * and the round that ends the turn gives the object. An answer that does not validate ends the
@@ -186,7 +188,7 @@ async function runTurn(given: TurnOptions): Promise<AgentTurnResult> {
   /** The first position of the host's list the turn's first `onMessages` must rewrite. */
   let rewriteFrom: number;
   let unreadable: OverlapError | undefined;
-  let output: ModelOutputFormat | undefined;
+  let output: TurnOutput | undefined;
   try {
     const normalized = normalizeMessages(given.messages);
     messages = normalized.messages;
@@ -196,7 +198,7 @@ async function runTurn(given: TurnOptions): Promise<AgentTurnResult> {
     if (given.logger !== undefined && typeof given.executor.withLogger === "function") {
       options = { ...options, executor: given.executor.withLogger(given.logger) };
     }
-    if (given.output !== undefined) output = checkedOutputFormat(given);
+    if (given.output !== undefined) output = checkedOutput(given);
   } catch (err) {
     unreadable = asConversationError(err);
     messages = Array.isArray(given.messages) ? [...(given.messages as Message[])] : [];
@@ -231,7 +233,7 @@ async function runTurn(given: TurnOptions): Promise<AgentTurnResult> {
       });
       break;
     }
-    const request = roundRequest(options, messages, prepared, output);
+    const request = roundRequest(options, messages, prepared, output?.format);
     const problem = toolChoiceProblem(request.toolChoice, request.tools, output !== undefined);
     if (problem) {
       error = problem;
@@ -282,8 +284,8 @@ async function runTurn(given: TurnOptions): Promise<AgentTurnResult> {
     });
   }
   let value: unknown;
-  if (options.output && !error && stopReason !== "tool_use" && stopReason !== "pause_turn") {
-    const reading = readOutput(messages, options.output);
+  if (output && !error && stopReason !== "tool_use" && stopReason !== "pause_turn") {
+    const reading = readOutput(messages, output.validator);
     if ("output" in reading) value = reading.output;
     else {
       error = reading.error;
@@ -352,16 +354,16 @@ function usedCallIds(messages: readonly Message[]): Set<string> {
   return ids;
 }
 
-/** The output format of the turn; throws for a schema or a tool name that rules it out. */
-function checkedOutputFormat(options: TurnOptions): ModelOutputFormat {
-  const format = outputFormatOf(options.output as OutputSchema);
+/** The output of the turn; throws for a schema or a tool name that rules it out. */
+function checkedOutput(options: TurnOptions): TurnOutput {
+  const output = turnOutputOf(options.output as OutputSchema);
   if (options.executor.specs().some((spec) => spec.name === OUTPUT_TOOL_NAME)) {
     throw new OverlapError(
       "invalid_tool_definition",
       `A tool is named "${OUTPUT_TOOL_NAME}", the name of the answer tool of structured output; rename it.`,
     );
   }
-  return format;
+  return output;
 }
 
 /** The request of one round: the turn's options with what `prepareRound` changed. */

@@ -115,6 +115,57 @@ describe("structured output", () => {
   });
 });
 
+describe("structured output with a JSON Schema", () => {
+  const schema = {
+    type: "object",
+    properties: { city: { type: "string" }, days: { type: "integer", minimum: 1 } },
+    required: ["city", "days"],
+    additionalProperties: false,
+  } as const;
+
+  it("sends the schema as given and validates the answer with it", async () => {
+    const model = fakeModel([textRound('{"city":"Oslo","days":3}')]);
+    const turn = await runAgentTurn({
+      model,
+      executor: new ToolExecutor([]),
+      messages: [user("plan")],
+      sink: () => {},
+      output: schema,
+    });
+    expect(turn.error).toBeUndefined();
+    expect(turn.output).toEqual({ city: "Oslo", days: 3 });
+    expectTypeOf(turn.output).toEqualTypeOf<Record<string, unknown> | undefined>();
+    expect(model.requests[0]?.output?.schema).toEqual(schema);
+  });
+
+  it("reports an answer the JSON Schema refuses as output_invalid, with ajv's issues", async () => {
+    const turn = await runAgentTurn({
+      model: fakeModel([textRound('{"city":"Oslo","days":0,"extra":1}')]),
+      executor: new ToolExecutor([]),
+      messages: [user("plan")],
+      sink: () => {},
+      output: schema,
+    });
+    expect(turn.error?.code).toBe("output_invalid");
+    const issues = (turn.error?.details as { issues: Array<{ message: string }> }).issues;
+    expect(issues.map((i) => i.message).join("; ")).toMatch(/>= 1/);
+    expect(issues.map((i) => i.message).join("; ")).toMatch(/extra/);
+  });
+
+  it("refuses a schema that is not of an object, before any request", async () => {
+    const model = fakeModel([]);
+    const turn = await runAgentTurn({
+      model,
+      executor: new ToolExecutor([]),
+      messages: [user("plan")],
+      sink: () => {},
+      output: { type: "array" } as unknown as typeof schema,
+    });
+    expect(turn.error?.code).toBe("invalid_tool_definition");
+    expect(model.requests).toHaveLength(0);
+  });
+});
+
 describe("toolChoice", () => {
   it("sends the turn's choice, and prepareRound's for its round only", async () => {
     const model = fakeModel([searchRound, textRound("done")]);

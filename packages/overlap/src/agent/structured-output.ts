@@ -1,5 +1,5 @@
 /**
- * Structured output: the turn's final answer as an object of a zod schema. The loop sends the
+ * Structured output: the turn's final answer as an object of a zod schema or a JSON Schema. The loop sends the
  * schema with every round (`ModelRequest.output`); each adapter asks its provider for it the way
  * the provider offers (a JSON schema response format, or a forced answer tool whose input streams
  * as the answer's text: see `outputThroughTool`), so the final assistant message's text is the
@@ -9,17 +9,35 @@
 import { z } from "zod";
 import { OverlapError } from "../errors.js";
 import type { Message } from "../stream/message.js";
+import {
+  type JsonObject,
+  type JsonObjectSchema,
+  jsonSchemaValidator,
+} from "../tools/define-json-schema-tool.js";
 import type { ToolInputSchema } from "../tools/define-tool.js";
+import { isZodSchema } from "../tools/tool-definition-checks.js";
 
-/** The schemas a turn's output may have: a zod object, optionally piped into a transform. */
-export type OutputSchema = ToolInputSchema;
+/**
+ * The schemas a turn's output may have: a zod object (optionally piped into a transform), or a
+ * JSON Schema of an object, checked with ajv as JSON Schema tools' inputs are.
+ */
+export type OutputSchema = ToolInputSchema | JsonObjectSchema;
 
 /** The type of a turn's `output` for the schema given (unknown when none was). */
 export type OutputOf<S> = [S] extends [never]
   ? unknown
   : S extends z.ZodType
     ? z.output<S>
-    : unknown;
+    : S extends JsonObjectSchema
+      ? JsonObject
+      : unknown;
+
+/** What a turn with `output` needs: the format its requests carry and the answer's validator. */
+export interface TurnOutput {
+  format: ModelOutputFormat;
+  /** Validates the parsed answer (a JSON Schema is held by an ajv-backed zod schema). */
+  validator: z.ZodType;
+}
 
 /** What a request asks of the model's answer: a JSON object of this schema. */
 export interface ModelOutputFormat {
@@ -37,8 +55,28 @@ export interface ModelOutputFormat {
  */
 export const OUTPUT_TOOL_NAME = "final_answer";
 
-/** The format a request carries for a schema; throws `invalid_tool_definition` for an unusable one. */
-export function outputFormatOf(schema: OutputSchema): ModelOutputFormat {
+/**
+ * The format a request carries for a schema, and its validator; throws `invalid_tool_definition`
+ * for a schema that is not of an object or cannot be compiled.
+ */
+export function turnOutputOf(schema: OutputSchema): TurnOutput {
+  if (!isZodSchema(schema)) {
+    const json = schema as JsonObjectSchema;
+    if (typeof json !== "object" || json === null || json.type !== "object") {
+      throw new OverlapError(
+        "invalid_tool_definition",
+        'The output JSON Schema must be an object schema ({ type: "object", properties: {...} }).',
+      );
+    }
+    const validator = jsonSchemaValidator("output", json);
+    const { $schema: _dialect, ...rest } = json;
+    return { format: formatOf(structuredClone(rest)), validator };
+  }
+  return { format: outputFormatOf(schema as ToolInputSchema), validator: schema as z.ZodType };
+}
+
+/** The format a request carries for a zod schema; throws `invalid_tool_definition` for an unusable one. */
+export function outputFormatOf(schema: ToolInputSchema): ModelOutputFormat {
   let json: Record<string, unknown>;
   try {
     json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<
@@ -60,10 +98,14 @@ export function outputFormatOf(schema: OutputSchema): ModelOutputFormat {
       "The output schema must be a zod object schema (z.object({...})).",
     );
   }
+  return formatOf(json);
+}
+
+function formatOf(schema: Record<string, unknown>): ModelOutputFormat {
   return {
     name: OUTPUT_TOOL_NAME,
     description: "The final answer, as a JSON object of this schema.",
-    schema: json,
+    schema,
   };
 }
 
@@ -75,7 +117,7 @@ export type OutputReading<O> = { output: O } | { error: OverlapError };
  * an answer tool's input lands), else all its text, as JSON (a Markdown code fence around it is
  * allowed), validated by `schema`. Failure is `output_invalid` with the raw text and the issues.
  */
-export function readOutput<S extends OutputSchema>(
+export function readOutput<S extends z.ZodType>(
   messages: readonly Message[],
   schema: S,
 ): OutputReading<z.output<S>> {
