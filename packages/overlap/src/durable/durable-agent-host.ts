@@ -12,10 +12,6 @@
 
 import { randomUUID } from "node:crypto";
 import type { ModelClient } from "../agent/model-client.js";
-<<<<<<< HEAD
-=======
-import { appendUserText } from "../agent/repair-conversation.js";
->>>>>>> shopdurable
 import { type AgentTurnResult, runAgentTurn } from "../agent/run-agent-turn.js";
 import { OverlapError } from "../errors.js";
 import type { AgentEvent, AgentEventSink } from "../protocol/agent-event.js";
@@ -320,40 +316,10 @@ export class DurableAgentHost<C = unknown> {
     };
     try {
       const keyOf = (call: ToolCall) => idempotencyKeyOf(chatId, turnId, call);
-<<<<<<< HEAD
       const stored = await prepared;
       let { version } = stored;
       const { messages } = stored;
       out.restored = stored.restored;
-=======
-      const restored = await store.recover(chatId, {
-        notRunText: (block, key) =>
-          this.#effectsOf(block.name) === "external"
-            ? unknownOutcomeText(block, key)
-            : notRunText(block),
-      });
-      let { messages, version } = restored;
-      if (restored.restored.length > 0) {
-        version = await store.conversations.writeVersioned(
-          chatId,
-          restored.from,
-          restored.messages.slice(restored.from),
-          { expectedVersion: version, lease: turnId, clearJournal: true },
-        );
-        messages = restored.messages;
-        out.restored = restored.restored;
-      }
-      // A trailing user message (the results of a restored round) takes the new one in: roles
-      // must alternate.
-      const appended = appendUserMessage(messages, request.message);
-      version = await store.conversations.writeVersioned(
-        chatId,
-        appended.from,
-        appended.messages.slice(appended.from),
-        { expectedVersion: version, lease: turnId },
-      );
-      messages = appended.messages;
->>>>>>> shopdurable
       const context = options.context?.({
         chatId,
         turnId,
