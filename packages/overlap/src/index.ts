@@ -36,6 +36,11 @@ export {
   type DelegateToolConfig,
   defineDelegateTool,
 } from "./agent/define-delegate-tool.js";
+export {
+  type GeneratedTurn,
+  type GenerateTurnOptions,
+  generateTurn,
+} from "./agent/generate-turn.js";
 export type {
   ConvertedConversation,
   MessageInput,
@@ -69,6 +74,8 @@ export {
   type AgentTurnResult,
   runAgentTurn,
 } from "./agent/run-agent-turn.js";
+export type { ModelOutputFormat, OutputOf, OutputSchema } from "./agent/structured-output.js";
+export type { ToolChoice } from "./agent/tool-choice.js";
 export {
   hasToolCall,
   type PrepareRound,

@@ -26,19 +26,35 @@
  * - `system` → `system: [{ text }]`; tools → `toolConfig.tools[].toolSpec` `{ name, description,
  *   inputSchema: { json } }`, then the provider's own tools (`providerTools`, e.g. `{ systemTool:
  *   { name: "nova_code_interpreter" } }`), then any `toolConfig.tools` in `params`: all sent
- *   together; the output limit → `inferenceConfig.maxTokens`.
+ *   together; the output limit → `inferenceConfig.maxTokens`; the tool choice →
+ *   `toolConfig.toolChoice` (`auto`, `any` for `required`, `tool`; Converse has no `none`: the
+ *   client tools are left out when the conversation holds no tool blocks, else they stay
+ *   offered, as Converse requires `toolConfig` then, with the default choice).
  */
 
 import type {
   ContentBlock,
   Message as ConverseMessage,
   ConverseStreamCommandInput,
+  ToolChoice as ConverseToolChoice,
   ImageFormat,
   Tool,
 } from "@aws-sdk/client-bedrock-runtime";
 import type { ModelRequest } from "../../agent/model-client.js";
+import type { ToolChoice } from "../../agent/tool-choice.js";
 import type { AssistantContentBlock, Citation, Message, TextBlock } from "../../stream/message.js";
 import { BEDROCK_CITATION, BEDROCK_TOOL_RESULT } from "./bedrock-stream-translator.js";
+
+/**
+ * ConverseStream's own request fields, typed by the AWS SDK: `inferenceConfig` (temperature,
+ * topP, stopSequences; merged with the runtime's `maxTokens`), `additionalModelRequestFields`
+ * (e.g. Claude's `{ thinking: { type: "enabled", budget_tokens } }`), `guardrailConfig`,
+ * `performanceConfig`, `promptVariables`, `requestMetadata`... The runtime owns the model id, the
+ * messages, the system prompt and `toolConfig` (the tools, and `toolChoice`).
+ */
+export type BedrockProviderOptions = Partial<
+  Omit<ConverseStreamCommandInput, "modelId" | "messages" | "system" | "toolConfig">
+>;
 
 /** Options of {@link converseStreamInput}. */
 export interface BedrockRequestOptions {
@@ -47,8 +63,14 @@ export interface BedrockRequestOptions {
   /** `inferenceConfig.maxTokens` unless the request sets a limit. */
   maxTokens?: number;
   /**
+   * ConverseStream's own request fields, typed (see {@link BedrockProviderOptions}).
+   */
+  providerOptions?: BedrockProviderOptions;
+  /**
    * Extra request fields: `inferenceConfig` (merged), `additionalModelRequestFields` (e.g.
-   * Claude's `thinking`), `toolConfig.toolChoice`, `guardrailConfig`, `performanceConfig`...
+   * Claude's `thinking`), `toolConfig` (its tools are added), `guardrailConfig`...
+   * @deprecated Use `providerOptions` (the same fields, without the ones the runtime owns), and
+   * `toolChoice` instead of `toolConfig.toolChoice`.
    */
   params?: Partial<Omit<ConverseStreamCommandInput, "modelId" | "messages">>;
   /**
@@ -66,13 +88,20 @@ export function converseStreamInput(
   options: BedrockRequestOptions,
 ): ConverseStreamCommandInput {
   const params = options.params ?? {};
+  const typed = options.providerOptions ?? {};
   const input: ConverseStreamCommandInput = {
     ...params,
+    ...typed,
     modelId: options.modelId,
     messages: toConverseMessages(request.messages),
   };
+  const inference = { ...params.inferenceConfig, ...typed.inferenceConfig };
+  if (Object.keys(inference).length > 0) input.inferenceConfig = inference;
   if (request.system) input.system = [{ text: request.system }];
-  const tools: Tool[] = request.tools.map(
+  const choice = request.toolChoice;
+  // Converse has no `none`: leave the client tools out, unless the conversation needs them.
+  const offered = choice === "none" && !holdsToolBlocks(input.messages ?? []) ? [] : request.tools;
+  const tools: Tool[] = offered.map(
     (tool): Tool => ({
       toolSpec: {
         name: tool.name,
@@ -82,10 +111,25 @@ export function converseStreamInput(
     }),
   );
   tools.push(...(options.providerTools ?? []), ...(params.toolConfig?.tools ?? []));
-  if (tools.length > 0) input.toolConfig = { ...params.toolConfig, tools };
+  if (tools.length > 0) {
+    input.toolConfig = { ...params.toolConfig, tools };
+    const toolChoice = choice === undefined ? undefined : converseToolChoice(choice);
+    if (toolChoice) input.toolConfig.toolChoice = toolChoice;
+  }
   const limit = request.maxTokens ?? options.maxTokens;
-  if (limit !== undefined) input.inferenceConfig = { ...params.inferenceConfig, maxTokens: limit };
+  if (limit !== undefined) input.inferenceConfig = { ...inference, maxTokens: limit };
   return input;
+}
+
+/** Converse's `toolChoice` for a neutral one; undefined for `none`, which Converse lacks. */
+export function converseToolChoice(choice: ToolChoice): ConverseToolChoice | undefined {
+  if (typeof choice === "object") return { tool: { name: choice.toolName } };
+  if (choice === "required") return { any: {} };
+  return choice === "auto" ? { auto: {} } : undefined;
+}
+
+function holdsToolBlocks(messages: readonly ConverseMessage[]): boolean {
+  return messages.some((m) => (m.content ?? []).some((b) => "toolUse" in b || "toolResult" in b));
 }
 
 /** The conversation as Converse `messages` (see the module comment). */
