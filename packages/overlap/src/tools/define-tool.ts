@@ -218,9 +218,8 @@ export type ToolOutput<T> = T extends Tool<any, any, infer O, any> ? O : never;
  * declares (their intersection), or `unknown` when none does. A tool declares its context by
  * typing its `run`'s second parameter: `run: (input, ctx: ToolContext<AppContext>) => ...`.
  */
-// biome-ignore lint/suspicious/noExplicitAny: any input schema, output and name.
 export type ContextOfTools<T> = (
-  T extends Tool<any, infer C, any, any>
+  T extends Tool<z.ZodType, infer C, unknown, string>
     ? (need: ContextNeed<C>) => void
     : never
 ) extends (need: infer I) => void

@@ -58,9 +58,12 @@ export interface OpenAIResponsesModelOptions {
 /** A ModelClient for the OpenAI Responses API (or a server speaking it, like overlap-sim). */
 export function openaiResponsesModel(options: OpenAIResponsesModelOptions): ModelClient {
   // Made at the first request: without a key the SDK's constructor throws, and a turn reports
-  // that (an \`authentication\` error in its result) instead of the setup throwing.
+  // that (an `authentication` error in its result) instead of the setup throwing.
   let made: OpenAI | undefined;
-  const clientOf = (): OpenAI => options.client ?? (made ??= new OpenAI());
+  const clientOf = (): OpenAI => {
+    made ??= options.client ?? new OpenAI();
+    return made;
+  };
   const body = (request: ModelRequest) => ({
     ...responsesParams(request, options),
     stream: true as const,

@@ -36,9 +36,12 @@ export interface OpenAIChatModelOptions {
 /** A ModelClient for an OpenAI-compatible Chat Completions server. */
 export function openaiChatModel(options: OpenAIChatModelOptions): ModelClient {
   // Made at the first request: without a key the SDK's constructor throws, and a turn reports
-  // that (an \`authentication\` error in its result) instead of the setup throwing.
+  // that (an `authentication` error in its result) instead of the setup throwing.
   let made: OpenAI | undefined;
-  const clientOf = (): OpenAI => options.client ?? (made ??= new OpenAI());
+  const clientOf = (): OpenAI => {
+    made ??= options.client ?? new OpenAI();
+    return made;
+  };
   return sseModel({
     label: options.model,
     provider: "openai",
