@@ -126,8 +126,11 @@ export type {
   AssistantMessage,
   CallBlock,
   Citation,
+  DocumentBlock,
   GeminiThoughtSignature,
+  ImageBlock,
   McpToolUseBlock,
+  MediaSource,
   Message,
   OpenAIItemFields,
   OpenAIReasoningBlock,
@@ -163,6 +166,7 @@ export {
 } from "./tools/define-json-schema-tool.js";
 export {
   type AnyTool,
+  type ContextOfTools,
   type DispatchPolicy,
   defineTool,
   type Tool,
@@ -185,5 +189,6 @@ export {
   type ExecuteOptions,
   ToolExecutor,
   type ToolExecutorOptions,
+  type ToolExecutorOptionsArg,
 } from "./tools/tool-executor.js";
 export type { ToolOutcome, ToolOutcomeStatus } from "./tools/tool-outcome.js";
