@@ -14,6 +14,7 @@
  * round loop, repair, validator, stores), then providers, mcp and testing.
  */
 
+export type { ModelMediaPartOut, UIFilePartOut } from "./agent/ai-sdk-media.js";
 export {
   fromModelMessages,
   fromUIMessages,
@@ -51,6 +52,7 @@ export type { ModelClient, ModelRequest } from "./agent/model-client.js";
 export {
   fromOpenAIChatMessages,
   type OpenAIChatMessageOut,
+  type OpenAIChatUserPartOut,
   toOpenAIChatMessages,
 } from "./agent/openai-chat-messages.js";
 export { appendUserText, repairConversation } from "./agent/repair-conversation.js";
@@ -127,10 +129,10 @@ export type {
   CallBlock,
   Citation,
   DocumentBlock,
+  FileSource,
   GeminiThoughtSignature,
   ImageBlock,
   McpToolUseBlock,
-  MediaSource,
   Message,
   OpenAIItemFields,
   OpenAIReasoningBlock,
@@ -166,6 +168,7 @@ export {
 } from "./tools/define-json-schema-tool.js";
 export {
   type AnyTool,
+  type ContextNeed,
   type ContextOfTools,
   type DispatchPolicy,
   defineTool,

@@ -4,7 +4,7 @@
  * parts (base64 text, bytes or a URL), to and from overlap's text, image and document blocks.
  */
 
-import type { MediaSource, UserContentBlock } from "../stream/message.js";
+import type { FileSource, UserContentBlock } from "../stream/message.js";
 import {
   type MediaBlock,
   mediaBlock,
@@ -83,7 +83,7 @@ export function userBlocksOfModelParts(
 
 /** An image or document block as a model message part: base64 text, or the URL as text. */
 export function modelMediaPart(block: MediaBlock): ModelMediaPartOut {
-  const source: MediaSource = block.source;
+  const source: FileSource = block.source;
   const data = source.type === "base64" ? source.data : urlOfSource(source);
   const mediaType = source.media_type;
   if (block.type === "image") {

@@ -1,13 +1,13 @@
 /**
  * Images and files in user messages, between overlap's blocks (the Messages API's `image` and
- * `document`, see {@link MediaSource}) and the other shapes: data URLs and URLs (useChat's file
+ * `document`, see {@link FileSource}) and the other shapes: data URLs and URLs (useChat's file
  * parts, OpenAI's `image_url` and `file`), base64 text or bytes (the AI SDK's model messages).
  * And the one error every adapter and converter gives for a part its side cannot carry: it names
  * the message, the part and what the other side takes, so nothing is dropped silently.
  */
 
 import { OverlapError } from "../errors.js";
-import type { DocumentBlock, ImageBlock, MediaSource, Message } from "../stream/message.js";
+import type { DocumentBlock, FileSource, ImageBlock, Message } from "../stream/message.js";
 
 /** An image or a document block. */
 export type MediaBlock = ImageBlock | DocumentBlock;
@@ -30,7 +30,7 @@ export function hasMedia(messages: readonly Message[]): boolean {
  */
 export function mediaBlockOfUrl(url: string, mediaType?: string, filename?: string): MediaBlock {
   const inline = parseDataUrl(url);
-  const source: MediaSource = inline
+  const source: FileSource = inline
     ? { type: "base64", media_type: mediaType || inline.mediaType, data: inline.data }
     : mediaType
       ? { type: "url", url, media_type: mediaType }
@@ -39,7 +39,7 @@ export function mediaBlockOfUrl(url: string, mediaType?: string, filename?: stri
 }
 
 /** The block for a source: an image for `image/*` media, a document otherwise. */
-export function mediaBlock(source: MediaSource, filename?: string): MediaBlock {
+export function mediaBlock(source: FileSource, filename?: string): MediaBlock {
   const mediaType = source.media_type ?? "";
   if (mediaType.startsWith("image/")) return { type: "image", source };
   return filename ? { type: "document", source, title: filename } : { type: "document", source };
@@ -61,14 +61,14 @@ export function parseDataUrl(url: string): { mediaType: string; data: string } |
 }
 
 /** A source as one URL: a `data:` URL for inline data, the URL itself otherwise. */
-export function urlOfSource(source: MediaSource): string {
+export function urlOfSource(source: FileSource): string {
   if (source.type === "url") return source.url;
   const data = source.type === "text" ? base64OfText(source.data) : source.data;
   return `data:${source.media_type};base64,${data}`;
 }
 
 /** A source's bytes as base64 (a URL source has none here). */
-export function base64OfSource(source: MediaSource): string | undefined {
+export function base64OfSource(source: FileSource): string | undefined {
   if (source.type === "base64") return source.data;
   if (source.type === "text") return base64OfText(source.data);
   return undefined;
@@ -101,10 +101,7 @@ export function bytesOfBase64(data: string): Uint8Array {
  * a URL (object, `http(s):` or `data:` string) or base64 text or bytes; undefined for anything
  * else.
  */
-export function sourceOfData(
-  data: unknown,
-  mediaType: string | undefined,
-): MediaSource | undefined {
+export function sourceOfData(data: unknown, mediaType: string | undefined): FileSource | undefined {
   if (data instanceof URL) return sourceOfUrl(data.href, mediaType);
   let base64: string;
   if (typeof data === "string") {
@@ -129,7 +126,7 @@ function sniffImageType(base64: string): string | undefined {
   return undefined;
 }
 
-function sourceOfUrl(url: string, mediaType: string | undefined): MediaSource {
+function sourceOfUrl(url: string, mediaType: string | undefined): FileSource {
   return mediaBlockOfUrl(url, mediaType).source;
 }
 

@@ -168,7 +168,7 @@ export interface ToolResultBlock {
  * (`media_type` is overlap's addition, kept for the providers that need it and removed for the
  * Messages API), or, for a plain text document, the text itself.
  */
-export type MediaSource =
+export type FileSource =
   | { type: "base64"; media_type: string; data: string }
   | { type: "url"; url: string; media_type?: string }
   | { type: "text"; media_type: "text/plain"; data: string };
@@ -176,7 +176,8 @@ export type MediaSource =
 /** An image the user sent (the Messages API's image block). */
 export interface ImageBlock {
   type: "image";
-  source: MediaSource;
+  /** The image's bytes (base64) or its URL. */
+  source: FileSource;
 }
 
 /**
@@ -187,7 +188,9 @@ export interface ImageBlock {
  */
 export interface DocumentBlock {
   type: "document";
-  source: MediaSource;
+  /** The file's bytes (base64), its URL, or a plain text document's text. */
+  source: FileSource;
+  /** The file's name, when it has one (useChat's and OpenAI's `filename`). */
   title?: string | null;
 }
 

@@ -226,8 +226,8 @@ export type ContextOfTools<T> = (
   ? I
   : never;
 
-/** `unknown` (and `any`, a list of tools of any context) need no context. */
-type ContextNeed<C> = unknown extends C ? unknown : C;
+/** What a tool of context `C` needs: nothing for `unknown` (and `any`, tools of any context). */
+export type ContextNeed<C> = unknown extends C ? unknown : C;
 
 /** A tool of any input type, as held by an executor. */
 // biome-ignore lint/suspicious/noExplicitAny: tool inputs are checked by their own schema at run time.

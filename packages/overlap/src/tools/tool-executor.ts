@@ -60,7 +60,7 @@ export interface ToolExecutorOptions<C> {
 export type ToolExecutorOptionsArg<C, T> =
   unknown extends ContextOfTools<T>
     ? [options?: ToolExecutorOptions<C>]
-    : [options: ToolExecutorOptions<C> & { context: ContextOfTools<T> }];
+    : [optionsWithContext: ToolExecutorOptions<C> & { context: ContextOfTools<T> }];
 
 /** Per-call options of {@link ToolExecutor.execute}. */
 export interface ExecuteOptions {
