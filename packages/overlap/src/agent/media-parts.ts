@@ -45,6 +45,14 @@ export function mediaBlock(source: FileSource, filename?: string): MediaBlock {
   return filename ? { type: "document", source, title: filename } : { type: "document", source };
 }
 
+/**
+ * True for the sources overlap models (base64, URL, text); false for another the Messages API
+ * has (a Files API `file_id`), which only that API can read.
+ */
+export function isKnownSource(source: { type?: unknown } | undefined): source is FileSource {
+  return source?.type === "base64" || source?.type === "url" || source?.type === "text";
+}
+
 /** The media type of a block's source, when it says one. */
 export function mediaTypeOf(block: MediaBlock): string | undefined {
   return block.source.media_type;

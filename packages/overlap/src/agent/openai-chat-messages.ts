@@ -15,6 +15,7 @@ import type {
   UserContentBlock,
 } from "../stream/message.js";
 import {
+  isKnownSource,
   isMediaBlock,
   type MediaBlock,
   mediaBlock,
@@ -263,9 +264,10 @@ export function openAIChatMediaPart(
 ): OpenAIChatUserPartOut {
   const target = "OpenAI Chat Completions";
   const source = block.source;
+  const refused = () => unsupportedMedia(messageIndex, partIndex, block, target, CHAT_MEDIA_TAKES);
+  if (!isKnownSource(source)) throw refused();
   if (block.type === "image") return { type: "image_url", image_url: { url: urlOfSource(source) } };
   const mediaType = source.media_type ?? "";
-  const refused = () => unsupportedMedia(messageIndex, partIndex, block, target, CHAT_MEDIA_TAKES);
   if (source.type === "url") throw refused();
   if (mediaType.startsWith("audio/")) {
     const format = AUDIO_FORMATS[mediaType];

@@ -79,6 +79,13 @@ describe("each adapter sends the user's images and files in its wire format", ()
       { type: "document", source: { type: "text", media_type: "text/plain", data: "hello" } },
     ]);
     refusal(() => messagesForClaude(withMedia(png, wav)), 2, /audio\/wav.*Anthropic Messages API/);
+    // A source of the API's own that overlap does not model (the Files API) goes as it is.
+    const uploaded = {
+      type: "document",
+      source: { type: "file", file_id: "file_011" },
+    } as unknown as DocumentBlock;
+    const files = withMedia(uploaded);
+    expect(messagesForClaude(files)).toBe(files);
   });
 
   it("Chat Completions: image_url, file (named), input_audio; a document at a URL is refused", () => {
@@ -165,6 +172,21 @@ describe("each adapter sends the user's images and files in its wire format", ()
         { type: "file", data: PDF, mediaType: "application/pdf" },
       ],
     });
+  });
+});
+
+describe("a source only the Messages API reads (a Files API id)", () => {
+  const uploaded = {
+    type: "document",
+    source: { type: "file", file_id: "file_011" },
+  } as unknown as DocumentBlock;
+  it("is refused by name by every other adapter, never dropped or sent broken", () => {
+    const messages = withMedia(uploaded);
+    refusal(() => toChatMessages(undefined, messages), 1, /OpenAI Chat Completions/);
+    refusal(() => toResponsesInput(messages), 1, /OpenAI Responses API/);
+    refusal(() => toGeminiContents(messages), 1, /Gemini API/);
+    refusal(() => toConverseMessages(messages), 1, /Amazon Bedrock Converse/);
+    refusal(() => toLanguageModelV3Prompt(undefined, messages), 1, /an AI SDK provider/);
   });
 });
 

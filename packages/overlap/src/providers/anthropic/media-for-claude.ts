@@ -23,6 +23,9 @@ const IMAGE_TYPES: ReadonlySet<string> = new Set([
   "image/webp",
 ]);
 
+/** The source types overlap models; the API's others pass through. */
+const OWN_SOURCES: ReadonlySet<string> = new Set(["base64", "url", "text"]);
+
 const TAKES =
   "images (JPEG, PNG, GIF, WebP; inline or at a URL) and documents (PDF inline or at a URL, plain text)";
 
@@ -51,6 +54,8 @@ function forClaude(block: MediaBlock, i: number, j: number): MediaBlock {
   const source = block.source;
   const mediaType = source.media_type;
   const refused = () => unsupportedMedia(i, j, block, "the Anthropic Messages API", TAKES);
+  // A source of the API's own that overlap does not model (a Files API `file_id`) goes as it is.
+  if (!OWN_SOURCES.has((source as { type: string }).type)) return block;
   if (source.type === "url") {
     if (block.type === "image" ? !isImageType(mediaType, true) : !isPdf(mediaType, true)) {
       throw refused();

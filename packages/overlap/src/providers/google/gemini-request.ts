@@ -150,7 +150,7 @@ function mediaPart(block: MediaBlock, index: number, part: number): GeminiReques
     return { inlineData: { mimeType: source.media_type, data: source.data } };
   }
   const mimeType = source.media_type;
-  if (!mimeType || mimeType.endsWith("/*")) {
+  if (source.type !== "url" || !mimeType || mimeType.endsWith("/*")) {
     throw unsupportedMedia(
       index,
       part,

@@ -31,6 +31,7 @@ import type {
   ResponseOutputText,
 } from "openai/resources/responses/responses";
 import {
+  isKnownSource,
   isMediaBlock,
   type MediaBlock,
   unsupportedMedia,
@@ -186,10 +187,8 @@ function resultText(content: string | TextBlock[]): string {
 /** An image or a file as a Responses API input part (see the module comment). */
 function responsesMediaPart(block: MediaBlock, index: number, part: number): ResponseInputContent {
   const source = block.source;
-  if (block.type === "image") {
-    return { type: "input_image", image_url: urlOfSource(source), detail: "auto" };
-  }
-  if ((source.media_type ?? "").startsWith("audio/")) {
+  const audio = (source.media_type ?? "").startsWith("audio/");
+  if (!isKnownSource(source) || (block.type === "document" && audio)) {
     throw unsupportedMedia(
       index,
       part,
@@ -197,6 +196,9 @@ function responsesMediaPart(block: MediaBlock, index: number, part: number): Res
       "the OpenAI Responses API",
       "images and files (PDFs, text...) inline or at a URL; no audio in a message",
     );
+  }
+  if (block.type === "image") {
+    return { type: "input_image", image_url: urlOfSource(source), detail: "auto" };
   }
   // The API asks for a name with inline data.
   const filename = block.title || fileNameOf(block, index, part);
