@@ -127,10 +127,17 @@ export function sourceOfData(data: unknown, mediaType: string | undefined): File
 
 /** The media type of base64 image data, from its first bytes, for the four common formats. */
 function sniffImageType(base64: string): string | undefined {
-  if (base64.startsWith("iVBORw0KGgo")) return "image/png";
-  if (base64.startsWith("/9j/")) return "image/jpeg";
-  if (base64.startsWith("R0lGOD")) return "image/gif";
-  if (base64.startsWith("UklGR")) return "image/webp";
+  let head: Uint8Array;
+  try {
+    head = bytesOfBase64(base64.slice(0, 16));
+  } catch {
+    return undefined;
+  }
+  const ascii = (from: number, to: number) => String.fromCharCode(...head.subarray(from, to));
+  if (head[0] === 0x89 && ascii(1, 4) === "PNG") return "image/png";
+  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return "image/jpeg";
+  if (ascii(0, 4) === "GIF8") return "image/gif";
+  if (ascii(0, 4) === "RIFF" && ascii(8, 12) === "WEBP") return "image/webp";
   return undefined;
 }
 
@@ -141,7 +148,11 @@ function sourceOfUrl(url: string, mediaType: string | undefined): FileSource {
 /** A block in words, for an error: `an image (image/png, inline)`, `a document "a.pdf" (...)`. */
 export function describeMedia(block: MediaBlock): string {
   const where = block.source.type === "url" ? `at ${block.source.url.slice(0, 60)}` : "inline";
-  const type = mediaTypeOf(block) ?? "of no stated media type";
+  const stated = mediaTypeOf(block);
+  const type =
+    stated === undefined || stated.endsWith("/*")
+      ? "media type not stated: give the part its media type"
+      : stated;
   const title = block.type === "document" && block.title ? ` "${block.title}"` : "";
   return `${block.type === "image" ? "an image" : "a document"}${title} (${type}, ${where})`;
 }

@@ -271,6 +271,30 @@ describe("media round-trips (property)", () => {
   });
 });
 
+describe("an image of no stated media type", () => {
+  it("is read off its first bytes for PNG, JPEG, GIF and WebP; a WAV's RIFF header is no WebP", () => {
+    const typeOf = (bytes: number[]) => {
+      const [message] = fromModelMessages([
+        { role: "user", content: [{ type: "image", image: new Uint8Array(bytes) }] },
+      ]).messages;
+      const block = message?.content[0] as ImageBlock;
+      return block.source.media_type;
+    };
+    const riff = (kind: string) =>
+      [..."RIFF"]
+        .map((c) => c.charCodeAt(0))
+        .concat(
+          [0, 0, 0, 0],
+          [...kind].map((c) => c.charCodeAt(0)),
+        );
+    expect(typeOf([0x89, 0x50, 0x4e, 0x47])).toBe("image/png");
+    expect(typeOf([0xff, 0xd8, 0xff, 0xe0])).toBe("image/jpeg");
+    expect(typeOf([0x47, 0x49, 0x46, 0x38, 0x39, 0x61])).toBe("image/gif");
+    expect(typeOf(riff("WEBP"))).toBe("image/webp");
+    expect(typeOf(riff("WAVE"))).toBe("image/*");
+  });
+});
+
 describe("data URLs", () => {
   it("base64 and percent-encoded payloads", () => {
     expect(parseDataUrl("data:image/png;base64,AAAA")).toEqual({
