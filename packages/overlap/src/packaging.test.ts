@@ -256,6 +256,7 @@ const EXPECTED_FUNCTIONS: Record<string, string[]> = {
   "overlap-runtime/client": ["AgentStreamClient", "reduceAgentEvent", "initialAgentState"],
   "overlap-runtime/react": ["useAgentSession"],
   "overlap-runtime/testing": ["fakeModel", "buildStreamEvents"],
+  "overlap-runtime/ai-sdk": ["aiSdkModel", "agentUIStreamResponse", "uiMessageStreamResponse"],
   "overlap-runtime/node": ["nodeHttpFetch", "createNodeHttpFetch"],
   "overlap-runtime/durable": ["DurableAgentHost", "DurableStore", "TurnRunningError"],
   "overlap-runtime/postgres": ["openPostgresStore", "postgresDriver"],
@@ -451,8 +452,8 @@ describe("the packed packages", { timeout: 2 * MINUTE }, () => {
     );
     // Every peer dependency (optional ones too: each entry point gets loaded), plus the types a
     // TypeScript user of react and Node.js has, and `@types/json-schema`, which the AI SDK's own
-    // declarations (`@ai-sdk/provider`) import without depending on it; all at the versions the
-    // workspace uses.
+    // declarations (`@ai-sdk/provider`, a dependency of its provider packages) import without
+    // depending on it; all at the versions the workspace uses.
     const manifest = JSON.parse(await readFile(join(PACKAGES.runtime, "package.json"), "utf8"));
     // Not better-sqlite3: a native module whose install compiles SQLite here (minutes); the
     // `/sqlite` entry point imports nothing of it (the database is the user's), so it loads and
@@ -461,9 +462,16 @@ describe("the packed packages", { timeout: 2 * MINUTE }, () => {
       (name) => name !== "better-sqlite3",
     );
     // The README's examples also import a provider package of the AI SDK, the AWS SDK's HTTP/1.1
-    // handler and react-dom (to render the React one).
-    // The newcomer's check types its stored histories with the AI SDK's own message types.
-    const examplesNeed = ["@ai-sdk/anthropic", "@smithy/node-http-handler", "react-dom", "ai"];
+    // handler and react-dom (to render the React one); the AI SDK guide's, Hono and useChat;
+    // the newcomer's check types its stored histories with the AI SDK's own message types.
+    const examplesNeed = [
+      "@ai-sdk/anthropic",
+      "@smithy/node-http-handler",
+      "react-dom",
+      "ai",
+      "@ai-sdk/react",
+      "hono",
+    ];
     const dependencies = await Promise.all(
       [...peers, ...examplesNeed, "@types/react", "@types/node", "@types/json-schema"].map(
         workspaceVersion,

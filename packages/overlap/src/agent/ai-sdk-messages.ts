@@ -102,6 +102,7 @@ export function fromUIMessages(messages: readonly UIMessageLike[]): ConvertedCon
   const system: string[] = [];
   messages.forEach((message, i) => {
     if (!Array.isArray(message?.parts)) refuse(i, "is not a UI message: it has no `parts` array.");
+    for (const [n, part] of message.parts.entries()) checkPart(i, n, part);
     const texts = message.parts.flatMap((p) => (p.type === "text" ? [p.text ?? ""] : []));
     if (message.role === "system") {
       if (out.length > 0) misplacedSystem(i);
@@ -115,6 +116,20 @@ export function fromUIMessages(messages: readonly UIMessageLike[]): ConvertedCon
     }
   });
   return withSystem(joinSameRole(out), system);
+}
+
+/** Refuses a part whose fields are not of their types (JSON from a client may hold anything). */
+function checkPart(index: number, n: number, part: UIMessagePartLike): void {
+  const fields = part as unknown as Record<string, unknown> | null;
+  if (typeof fields !== "object" || fields === null || typeof fields.type !== "string") {
+    refuse(index, `has a part (${n}) that is not an object with a string \`type\`.`);
+  }
+  for (const key of ["text", "toolCallId", "toolName", "state", "errorText"]) {
+    const value = fields[key];
+    if (value !== undefined && typeof value !== "string") {
+      refuse(index, `has a part (${n}) whose \`${key}\` is not a string.`);
+    }
+  }
 }
 
 function roundsOfUIMessage(parts: readonly UIMessagePartLike[]): Message[] {

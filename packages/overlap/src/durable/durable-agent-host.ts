@@ -12,14 +12,12 @@
 
 import { randomUUID } from "node:crypto";
 import type { ModelClient } from "../agent/model-client.js";
-import { appendUserText } from "../agent/repair-conversation.js";
-import { restoreRound } from "../agent/restore-round.js";
 import { type AgentTurnResult, runAgentTurn } from "../agent/run-agent-turn.js";
 import { OverlapError } from "../errors.js";
 import type { AgentEvent, AgentEventSink } from "../protocol/agent-event.js";
 import type { RoundSettings } from "../round/round-settings.js";
 import type { LoggedEvent } from "../sse/turn-event-log.js";
-import type { Message, ToolUseBlock, UserMessage } from "../stream/message.js";
+import type { ToolUseBlock, UserMessage } from "../stream/message.js";
 import type { ToolCall } from "../stream/tool-call.js";
 import type { AnyTool, ToolEffects } from "../tools/define-tool.js";
 import {
@@ -30,6 +28,8 @@ import {
 import { durableHolderId, holderIsGone, idempotencyKeyOf } from "./durable-identity.js";
 import type { DurableEffects, DurableStore } from "./durable-store.js";
 import { type TurnLease, TurnLeaseLostError } from "./durable-turn-leases.js";
+import { journaledBeforeExternal } from "./journaled-before-external.js";
+import { type PreparedTurn, prepareDurableTurn } from "./prepare-durable-turn.js";
 
 /** A second message for a chat whose turn runs (on any instance): ask again after `retryAfterMs`. */
 export class TurnRunningError extends Error {
@@ -160,7 +160,8 @@ export class DurableAgentHost<C = unknown> {
 
   /**
    * Claims the chat and starts its turn; resolves once the turn's event log exists (readers on
-   * any instance find it). Rejects with {@link TurnRunningError} while a turn of the chat runs
+   * any instance find it) and the user's message is stored (a crash from then on keeps it: the
+   * next turn finds it). Rejects with {@link TurnRunningError} while a turn of the chat runs
    * anywhere.
    */
   async start(request: DurableTurnRequest): Promise<DurableTurn> {
@@ -191,11 +192,24 @@ export class DurableAgentHost<C = unknown> {
     }
     const running: Running = { controller, done: Promise.resolve({ turnId, restored: [] }) };
     this.#running.set(chatId, running);
-    const done = this.#run(request, turnId, tookOver, running, writer);
+    const prepared = prepareDurableTurn(
+      this.#store,
+      chatId,
+      turnId,
+      request.message,
+      (block, key) =>
+        this.#effectsOf(block.name) === "external"
+          ? unknownOutcomeText(block, key)
+          : notRunText(block),
+    );
+    const done = this.#run(request, turnId, tookOver, running, writer, prepared);
     running.done = done;
     void done.finally(() => {
       if (this.#running.get(chatId)?.done === done) this.#running.delete(chatId);
     });
+    // Accepted means stored: once this resolves the message survives a crash (the next turn
+    // finds it). Had storing it failed, the turn ends with that error on its stream.
+    await prepared.catch(() => undefined);
     return { chatId, turnId, done };
   }
 
@@ -272,6 +286,7 @@ export class DurableAgentHost<C = unknown> {
     tookOver: TurnLease | undefined,
     running: Running,
     writer: Awaited<ReturnType<DurableStore["events"]["start"]>>,
+    prepared: Promise<PreparedTurn>,
   ): Promise<DurableTurnResult> {
     const { chatId } = request;
     const { controller } = running;
@@ -305,45 +320,19 @@ export class DurableAgentHost<C = unknown> {
     };
     try {
       const keyOf = (call: ToolCall) => idempotencyKeyOf(chatId, turnId, call);
-      let { messages, version } = await store.conversations.loadVersioned(chatId);
-      const journaled = await store.journaled(chatId);
-      if (journaled.length > 0) {
-        const keys = new Map(journaled.map((call) => [call.block.id, call.idempotencyKey]));
-        const recorded = await store.records(chatId, journaled);
-        const restored = restoreRound(
-          messages,
-          { journaled, recorded },
-          {
-            notRunText: (block) =>
-              this.#effectsOf(block.name) === "external"
-                ? unknownOutcomeText(block, keys.get(block.id))
-                : notRunText(block),
-          },
-        );
-        version = await store.conversations.writeVersioned(
-          chatId,
-          restored.from,
-          restored.messages.slice(restored.from),
-          { expectedVersion: version, lease: turnId, clearJournal: true },
-        );
-        messages = restored.messages;
-        out.restored = restored.restored;
-      }
-      // A trailing user message (the results of a restored round) takes the new one in: roles
-      // must alternate.
-      const appended = appendUserMessage(messages, request.message);
-      version = await store.conversations.writeVersioned(
-        chatId,
-        appended.from,
-        appended.messages.slice(appended.from),
-        { expectedVersion: version, lease: turnId },
-      );
-      messages = appended.messages;
+      const stored = await prepared;
+      let { version } = stored;
+      const { messages } = stored;
+      out.restored = stored.restored;
       const context = options.context?.({
         chatId,
         turnId,
         effects: store.effects(chatId, turnId),
       });
+      const journal = journaledBeforeExternal(store.journal(chatId, turnId, keyOf));
+      const tools = options.tools.map((tool) =>
+        this.#effectsOf(tool.name) === "external" ? journal.gate(tool) : tool,
+      );
       // The host's context factory is optional for tools of any context: the options are
       // checked here as the executor's, not as a list of known tools.
       const executorOptions: ToolExecutorOptions<C> = {
@@ -352,7 +341,7 @@ export class DurableAgentHost<C = unknown> {
         idempotencyKey: keyOf,
       };
       const executor = new ToolExecutor<C>(
-        options.tools,
+        tools,
         ...([executorOptions] as ToolExecutorOptionsArg<C, AnyTool<C>>),
       );
       const {
@@ -375,7 +364,7 @@ export class DurableAgentHost<C = unknown> {
         messages,
         sink,
         signal: controller.signal,
-        journal: store.journal(chatId, turnId, keyOf),
+        journal,
         ledger: store.ledger(chatId, keyOf),
         onJournalError: (error) => report(error),
         onLedgerError: (error) => report(error),
@@ -472,24 +461,6 @@ export class DurableAgentHost<C = unknown> {
   #effectsOf(name: string): ToolEffects {
     return this.#options.tools.find((tool) => tool.name === name)?.effects ?? "external";
   }
-}
-
-/** The conversation with the user's new message appended, or merged into a trailing user one. */
-function appendUserMessage(
-  messages: readonly Message[],
-  message: string | UserMessage,
-): { messages: Message[]; from: number } {
-  if (typeof message === "string") return appendUserText(messages, message);
-  if (typeof message.content === "string") return appendUserText(messages, message.content);
-  const repaired = appendUserText(messages, "");
-  const last = repaired.messages.at(-1) as UserMessage;
-  const before = typeof last.content === "string" ? [] : last.content;
-  const kept = before.filter((block) => block.type !== "text" || block.text !== "");
-  repaired.messages[repaired.messages.length - 1] = {
-    role: "user",
-    content: [...kept, ...message.content],
-  };
-  return repaired;
 }
 
 /** The abort reason of a cancel: what `DurableTurnResult.stoppedBy` reports. */

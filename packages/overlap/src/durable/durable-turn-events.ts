@@ -13,6 +13,7 @@
 
 import type { AgentEvent } from "../protocol/agent-event.js";
 import type { LoggedEvent } from "../sse/turn-event-log.js";
+import { holderIsGone } from "./durable-identity.js";
 import type { DurableTables } from "./durable-schema.js";
 import { chatLock, readLease } from "./durable-turn-leases.js";
 import type { SqlDriver, SqlExecutor } from "./sql-driver.js";
@@ -182,8 +183,9 @@ export class DurableTurnEvents {
   }
 
   /**
-   * Ends a turn whose instance died (its lease is gone, taken over, or expired), unless it ended:
-   * appends `turn_crashed` and `done`, marks it ended, and drops its lease when expired. True when
+   * Ends a turn whose instance died (its lease is gone, taken over, or expired, or its process is
+   * known gone: a process of this machine that no longer exists), unless it ended: appends
+   * `turn_crashed` and `done`, marks it ended, and drops its lease if it still has one. True when
    * this call ended it.
    */
   async endCrashed(chatId: string, turnId: string): Promise<boolean> {
@@ -197,7 +199,10 @@ export class DurableTurnEvents {
         if (!rows[0] || rows[0].ended_at !== null) return false;
         const lease = await readLease(tx, t, chatId);
         const now = this.#now();
-        if (lease?.turnId === turnId && lease.expiresAt > now) return false; // still alive
+        // Still alive: its lease runs, and its process is not known to be gone.
+        if (lease?.turnId === turnId && lease.expiresAt > now && !holderIsGone(lease.holder)) {
+          return false;
+        }
         if (lease?.turnId === turnId) {
           await tx.query(`DELETE FROM ${t.leases} WHERE conversation_id = ? AND turn_id = ?`, [
             chatId,
@@ -292,7 +297,7 @@ export class DurableTurnEvents {
           return;
         }
         const lease = await readLease(this.#driver, t, chatId);
-        if (lease?.turnId !== id || lease.expiresAt <= this.#now()) {
+        if (lease?.turnId !== id || lease.expiresAt <= this.#now() || holderIsGone(lease.holder)) {
           await this.endCrashed(chatId, id);
           continue;
         }

@@ -78,4 +78,55 @@ describe("the README's durable examples", () => {
       await admin.end();
     }
   });
+
+  it("the Redis example is the README's code and runs", async () => {
+    const file = readFileSync(join(EXAMPLES, "durable-redis.mjs"), "utf8");
+    expect(readmeBlock("durable-redis.mjs")).toBe(file.trimEnd());
+    const pg = (await import("pg")).default;
+    const { Redis } = await import("ioredis");
+    const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
+    const admin = new pg.Pool({ connectionString: DATABASE_URL, max: 1 });
+    const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    const reachable = await Promise.all([admin.query("select 1"), redis.connect()]).then(
+      () => true,
+      (error: unknown) => {
+        if (CI) throw error;
+        console.warn(`!!! Redis example SKIPPED: PostgreSQL or Redis unreachable (${error}).`);
+        return false;
+      },
+    );
+    const prefix = testPrefix();
+    const keyPrefix = `${prefix}:`;
+    try {
+      if (!reachable) return;
+      vi.stubEnv("TABLE_PREFIX", prefix);
+      vi.stubEnv("KEY_PREFIX", keyPrefix);
+      vi.stubEnv("DATABASE_URL", DATABASE_URL);
+      vi.stubEnv("REDIS_URL", REDIS_URL);
+      expect(await runExample("durable-redis.mjs")).toBe(
+        [
+          "done: end_turn",
+          "last event id is the stream's last entry: true",
+          "events in the database: 0",
+        ].join("\n"),
+      );
+    } finally {
+      if (reachable) {
+        const keys = await redis.keys(`${keyPrefix}*`);
+        if (keys.length > 0) await redis.del(...keys);
+        await dropTables(admin, prefix);
+      }
+      redis.disconnect();
+      await admin.end();
+    }
+  });
 });
+
+/** Drops the tables of a test's prefix. */
+async function dropTables(admin: import("pg").Pool, prefix: string): Promise<void> {
+  const { rows } = await admin.query<{ tablename: string }>(
+    "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE $1",
+    [`${prefix.replace(/_/g, "\\_")}%`],
+  );
+  for (const { tablename } of rows) await admin.query(`DROP TABLE IF EXISTS "${tablename}"`);
+}

@@ -9,6 +9,9 @@
  * an effect never exists without a record that names its call, whatever became of the journal
  * write. The journal adds the calls that did not (or not yet) produce an effect, which a restart
  * answers as not run. Waiting for it would delay every tool by one write for no guarantee more.
+ * A tool whose effect lives elsewhere (an HTTP API) leaves no such record: the durable host holds
+ * its calls until their journal write settled (`journaledBeforeExternal`), so that a restart knows
+ * of every external call that may have gone out.
  */
 
 import type { ToolCall } from "../stream/tool-call.js";

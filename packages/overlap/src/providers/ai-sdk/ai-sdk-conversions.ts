@@ -3,9 +3,9 @@
  * provider metadata a block carries so it can be sent back.
  */
 
-import type { LanguageModelV3Usage, SharedV3ProviderMetadata } from "@ai-sdk/provider";
 import type { Usage } from "../../protocol/usage.js";
 import type { AssistantContentBlock } from "../../stream/message.js";
+import type { LanguageModelV3Usage, SharedV3ProviderMetadata } from "./language-model-v3.js";
 
 /** The field a block keeps its AI SDK provider metadata in (see the module comment). */
 export const AI_SDK_METADATA_FIELD = "ai_sdk_metadata";

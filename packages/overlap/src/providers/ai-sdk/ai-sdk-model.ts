@@ -15,12 +15,6 @@
  * provider table in docs/architecture.md.
  */
 
-import type {
-  LanguageModelV3,
-  LanguageModelV3CallOptions,
-  LanguageModelV3StreamPart,
-  SharedV3ProviderMetadata,
-} from "@ai-sdk/provider";
 import type { ModelClient, ModelRequest } from "../../agent/model-client.js";
 import { OverlapError } from "../../errors.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
@@ -28,6 +22,12 @@ import { describeError, providerError, streamCut } from "../provider-errors.js";
 import { retryDelayMs, sleepUnlessAborted } from "../retry-before-stream.js";
 import { toLanguageModelV3Prompt, toLanguageModelV3Tools } from "./ai-sdk-prompt.js";
 import { AiSdkStreamTranslator } from "./ai-sdk-stream-translator.js";
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3StreamPart,
+  SharedV3ProviderMetadata,
+} from "./language-model-v3.js";
 
 /** Call options of `doStream` that {@link aiSdkModel} passes through unchanged. */
 export type AiSdkCallOptions = Omit<

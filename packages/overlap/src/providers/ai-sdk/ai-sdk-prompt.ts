@@ -17,6 +17,14 @@
  *   they answer...), are left out.
  */
 
+import { type MediaBlock, unsupportedMedia } from "../../agent/media-parts.js";
+import type { AssistantMessage, Message, ToolResultBlock } from "../../stream/message.js";
+import type { ToolSpec } from "../../tools/define-tool.js";
+import {
+  AI_SDK_CITATION,
+  AI_SDK_METADATA_FIELD,
+  AI_SDK_TOOL_RESULT,
+} from "./ai-sdk-stream-translator.js";
 import type {
   JSONSchema7,
   JSONValue,
@@ -28,15 +36,7 @@ import type {
   LanguageModelV3ToolResultOutput,
   LanguageModelV3ToolResultPart,
   SharedV3ProviderOptions,
-} from "@ai-sdk/provider";
-import { type MediaBlock, unsupportedMedia } from "../../agent/media-parts.js";
-import type { AssistantMessage, Message, ToolResultBlock } from "../../stream/message.js";
-import type { ToolSpec } from "../../tools/define-tool.js";
-import {
-  AI_SDK_CITATION,
-  AI_SDK_METADATA_FIELD,
-  AI_SDK_TOOL_RESULT,
-} from "./ai-sdk-stream-translator.js";
+} from "./language-model-v3.js";
 
 /** Options of {@link toLanguageModelV3Prompt}. */
 export interface AiSdkPromptOptions {

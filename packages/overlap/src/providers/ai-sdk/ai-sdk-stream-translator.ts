@@ -38,12 +38,6 @@
  * citations (`ai_sdk_citation`) and go back as that provider's `providerOptions`.
  */
 
-import type {
-  LanguageModelV3FinishReason,
-  LanguageModelV3StreamPart,
-  LanguageModelV3Usage,
-  SharedV3ProviderMetadata,
-} from "@ai-sdk/provider";
 import { OverlapError } from "../../errors.js";
 import type { StopReason } from "../../protocol/stop-reason.js";
 import type { AssistantContentBlock } from "../../stream/message.js";
@@ -56,6 +50,12 @@ import {
   toUsage,
   withMetadata,
 } from "./ai-sdk-conversions.js";
+import type {
+  LanguageModelV3FinishReason,
+  LanguageModelV3StreamPart,
+  LanguageModelV3Usage,
+  SharedV3ProviderMetadata,
+} from "./language-model-v3.js";
 
 export { AI_SDK_METADATA_FIELD, streamError, toUsage } from "./ai-sdk-conversions.js";
 
