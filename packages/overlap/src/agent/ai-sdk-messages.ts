@@ -124,7 +124,16 @@ function checkPart(index: number, n: number, part: UIMessagePartLike): void {
   if (typeof fields !== "object" || fields === null || typeof fields.type !== "string") {
     refuse(index, `has a part (${n}) that is not an object with a string \`type\`.`);
   }
-  for (const key of ["text", "toolCallId", "toolName", "state", "errorText"]) {
+  for (const key of [
+    "text",
+    "toolCallId",
+    "toolName",
+    "state",
+    "errorText",
+    "mediaType",
+    "url",
+    "filename",
+  ]) {
     const value = fields[key];
     if (value !== undefined && typeof value !== "string") {
       refuse(index, `has a part (${n}) whose \`${key}\` is not a string.`);

@@ -63,6 +63,15 @@ describe("useChat's file parts", () => {
     expect(validateConversation(messages)).toEqual([]);
   });
 
+  it("refuses a file part whose fields are not strings (a client's JSON may hold anything)", () => {
+    const odd = [
+      { id: "1", role: "user", parts: [{ type: "file", url: "data:,x", mediaType: 7 }] },
+    ];
+    expect(() => fromUIMessages(odd as never)).toThrow(
+      /Message 0 has a part \(0\) whose `mediaType`/,
+    );
+  });
+
   it("writes them back as file parts the AI SDK validates", async () => {
     const messages: Message[] = [
       { role: "user", content: [{ type: "text", text: "see" }, png, photo, pdf, wav] },
