@@ -31,6 +31,7 @@ export function recordCall<R, X>(
         sessionId: ctx.context.sessionId,
         outcome: ctx.outcome(built),
         call: ctx.call,
+        idempotencyKey: ctx.idempotencyKey,
         ...(ctx.context.lease === undefined ? {} : { lease: ctx.context.lease }),
       };
     },

@@ -4,7 +4,8 @@
  * their tools. A session's executor carries the session, so every tool acts on that session only.
  */
 
-import { type ModelClient, ToolExecutor } from "overlap-runtime";
+import { type ModelClient, type ToolCall, ToolExecutor } from "overlap-runtime";
+import { idempotencyKeyOf } from "overlap-runtime/durable";
 import type { ShopStore } from "../db/shop-store.js";
 import { merchantTools } from "./merchant-tools.js";
 import type { ShopAgent, ShopExecutorOptions } from "./shop-agent.js";
@@ -33,6 +34,7 @@ export function createShopAgents(deps: { store: ShopStore; model: ModelClient })
     executor: (sessionId, options) =>
       new ToolExecutor(options?.readOnly ? merchantReadOnly : merchantFull, {
         context: contextOf(sessionId, deps.store, options),
+        ...keysOf(sessionId, options),
       }),
   };
   const shopperToolList = shopperTools({ model: deps.model, merchant });
@@ -40,7 +42,10 @@ export function createShopAgents(deps: { store: ShopStore; model: ModelClient })
     name: "shopper",
     system: SHOPPER_SYSTEM,
     executor: (sessionId, options) =>
-      new ToolExecutor(shopperToolList, { context: contextOf(sessionId, deps.store, options) }),
+      new ToolExecutor(shopperToolList, {
+        context: contextOf(sessionId, deps.store, options),
+        ...keysOf(sessionId, options),
+      }),
   };
   return { shopper, merchant };
 }
@@ -53,4 +58,14 @@ function contextOf(
   return options?.lease === undefined
     ? { sessionId, store }
     : { sessionId, store, lease: options.lease };
+}
+
+/**
+ * In a turn, each call's idempotency key is the one its journal row and ledger record keep: a
+ * digest of the chat, the turn and the call's place in it (stable across a restore).
+ */
+function keysOf(sessionId: string, options: ShopExecutorOptions | undefined) {
+  const turnId = options?.lease;
+  if (turnId === undefined) return {};
+  return { idempotencyKey: (call: ToolCall) => idempotencyKeyOf(sessionId, turnId, call) };
 }

@@ -10,7 +10,9 @@
  */
 
 import type { Kysely } from "kysely";
-import type { RestoreRoundInput, RoundJournal, ToolLedger } from "overlap-runtime";
+import type { RoundJournal, ToolLedger } from "overlap-runtime";
+import { DurableStore } from "overlap-runtime/durable";
+import type { TurnEventTransport } from "overlap-runtime/redis";
 import { type Cart, type CartRules, DEFAULT_CART_RULES } from "../domain/cart.js";
 import type { Product } from "../domain/catalog.js";
 import type { DiscountPlan } from "../domain/discounts.js";
@@ -28,11 +30,13 @@ import type { ProductQuery } from "../domain/search-products.js";
 import { CartLock } from "./cart-lock.js";
 import { CartsStore } from "./carts-store.js";
 import { CatalogStore } from "./catalog-store.js";
+import { kyselySqlDriver, type SqlWakeups } from "./kysely-sql-driver.js";
 import { MerchantChangesStore } from "./merchant-changes-store.js";
-import { migrateToLatest } from "./migrations.js";
+import { DURABLE_PREFIX, migrateToLatest } from "./migrations.js";
 import { monotonicTimestamps } from "./monotonic-timestamps.js";
 import { OrdersStore } from "./orders-store.js";
 import { SessionsStore } from "./sessions-store.js";
+import { ShopConversations } from "./shop-conversations.js";
 import type { ShopDatabase } from "./shop-database.js";
 import type {
   ApprovedOption,
@@ -52,8 +56,6 @@ import type {
   ShopStore,
 } from "./shop-store.js";
 import { DEFAULT_TOKEN_TTL_MS } from "./shop-store.js";
-import { SqlConversationStore } from "./sql-conversation-store.js";
-import { SqlTurnLeases, type TurnLeases } from "./sql-turn-leases.js";
 import type { StoreDialect } from "./store-dialect.js";
 import { ToolCallsStore } from "./tool-calls-store.js";
 
@@ -68,6 +70,10 @@ export interface KyselyShopStoreOptions {
    * effect is written but not committed. Default 0.
    */
   recordDelayMs?: number;
+  /** Wake-ups between processes for the durable stores (PostgreSQL's LISTEN/NOTIFY). */
+  wakeups?: SqlWakeups;
+  /** Where turn events are kept instead of the database (`REDIS_URL`: Redis Streams). */
+  turnEvents?: TurnEventTransport;
   /**
    * How long a token opens anything, from its creation (`SESSION_TOKEN_TTL`); default
    * {@link DEFAULT_TOKEN_TTL_MS}, 30 days.
@@ -85,7 +91,7 @@ export class KyselyShopStore implements ShopStore {
   readonly dialect: "sqlite" | "postgres";
   readonly cartRules: CartRules;
   readonly conversations: ShopConversationStore;
-  readonly leases: TurnLeases;
+  readonly durable: DurableStore;
   readonly #db: Kysely<ShopDatabase>;
   readonly #dialect: StoreDialect;
   readonly #sessions: SessionsStore;
@@ -113,13 +119,16 @@ export class KyselyShopStore implements ShopStore {
     this.#dialect = dialect;
     this.dialect = dialect.name;
     this.cartRules = Object.freeze({ ...DEFAULT_CART_RULES, ...options.cartRules });
-    this.conversations = new SqlConversationStore(db, dialect);
-    this.leases = new SqlTurnLeases(db, dialect);
+    this.durable = new DurableStore(kyselySqlDriver(db, dialect, options.wakeups), {
+      prefix: DURABLE_PREFIX,
+      ...(options.turnEvents ? { events: { transport: options.turnEvents } } : {}),
+    });
     // One source for every part: sessions, carts and orders never share a timestamp.
     // The clock token lifetimes are measured at also stamps the rows, so a token's creation and
     // its expiry are read on one clock.
     const clock = options.clock ?? Date.now;
     const timestamp = monotonicTimestamps(clock);
+    this.conversations = new ShopConversations(db, this.durable, timestamp);
     this.#sessions = new SessionsStore({
       db,
       dialect: dialect.name,
@@ -127,7 +136,11 @@ export class KyselyShopStore implements ShopStore {
       clock,
       timestamp,
     });
-    this.#calls = new ToolCallsStore(db, dialect, Math.max(0, options.recordDelayMs ?? 0));
+    this.#calls = new ToolCallsStore(
+      this.durable,
+      dialect,
+      Math.max(0, options.recordDelayMs ?? 0),
+    );
     this.#catalog = new CatalogStore(db);
     this.#changes = new MerchantChangesStore(db, dialect.name, this.#calls);
     const rules = this.cartRules;
@@ -147,10 +160,13 @@ export class KyselyShopStore implements ShopStore {
   }
 
   async migrate(): Promise<void> {
+    // The durable tables first: the shop's migrations copy older rows into them.
+    await this.durable.migrate();
     await migrateToLatest(this.#db, this.#dialect);
   }
 
   async close(): Promise<void> {
+    await this.durable.close().catch(() => {});
     await this.#db.destroy();
   }
 
@@ -186,12 +202,8 @@ export class KyselyShopStore implements ShopStore {
     return this.#calls.ledger(sessionId);
   }
 
-  roundJournal(sessionId: string): RoundJournal {
-    return this.#calls.roundJournal(sessionId);
-  }
-
-  lostCalls(sessionId: string, present: ReadonlySet<string>): Promise<RestoreRoundInput> {
-    return this.#calls.lostCalls(sessionId, present);
+  roundJournal(sessionId: string, turnId: string): RoundJournal {
+    return this.#calls.roundJournal(sessionId, turnId);
   }
 
   // --- catalog --------------------------------------------------------------------------------

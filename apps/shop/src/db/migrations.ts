@@ -5,6 +5,7 @@
  */
 
 import { type Kysely, sql, type Transaction } from "kysely";
+import { durableTables } from "overlap-runtime/durable";
 import { generateCatalog, type Product } from "../domain/catalog.js";
 import type { ShopDatabase } from "./shop-database.js";
 import type { StoreDialect } from "./store-dialect.js";
@@ -268,7 +269,85 @@ const MIGRATIONS: readonly Migration[] = [
         .execute();
     },
   },
+  {
+    version: 8,
+    description:
+      "tool calls and turn leases in overlap's durable tables: the ledger and the round journal copied there; the shop's own tables dropped",
+    async up(trx, dialect) {
+      // The durable tables exist already: the store migrates them first (`KyselyShopStore`).
+      const t = durableTables(DURABLE_PREFIX);
+      const ms = (column: string) =>
+        dialect.name === "postgres"
+          ? `(extract(epoch from ${column}::timestamptz) * 1000)::bigint`
+          : `CAST((julianday(${column}) - 2440587.5) * 86400000 AS INTEGER)`;
+      const text = (column: string) => (dialect.name === "postgres" ? `${column}::text` : column);
+      // `WHERE true`: SQLite reads an upsert after a bare SELECT as a join's ON.
+      // Every finished call keeps its outcome: a resumed round reuses it, a restore finds it.
+      await sql
+        .raw(
+          `INSERT INTO ${t.ledger}
+             (conversation_id, call_id, name, status, outcome, entry, idempotency_key, created_at)
+           SELECT session_id, call_id, name, status, ${text("outcome")}, ${text("entry")}, NULL,
+             ${ms("created_at")}
+           FROM tool_ledger WHERE true
+           ON CONFLICT (conversation_id, call_id) DO NOTHING`,
+        )
+        .execute(trx);
+      // A round a crash cut off before the upgrade is restored by the chat's next turn. Its
+      // calls were made before turns had ids: their keys are their call ids.
+      await sql
+        .raw(
+          `INSERT INTO ${t.journal}
+             (conversation_id, call_id, turn_id, round, call_index, idempotency_key, entry, created_at)
+           SELECT session_id, call_id, '', round, call_index, call_id, ${text("entry")},
+             ${ms("created_at")}
+           FROM round_journal WHERE true
+           ON CONFLICT (conversation_id, call_id) DO NOTHING`,
+        )
+        .execute(trx);
+      // A lease lives as long as a turn: none outlives the restart that upgrades.
+      for (const table of ["tool_ledger", "round_journal", "turn_leases"]) {
+        await trx.schema.dropTable(table).ifExists().execute();
+      }
+    },
+  },
+  {
+    version: 9,
+    description:
+      "conversations in overlap's durable tables: every message and each chat's version copied there; the shop's own messages table dropped",
+    async up(trx, dialect) {
+      const t = durableTables(DURABLE_PREFIX);
+      // Content as stored, byte for byte (PostgreSQL's `json` keeps its text).
+      const content = dialect.name === "postgres" ? "content::text" : "content";
+      const lastActive =
+        dialect.name === "postgres"
+          ? "(extract(epoch from coalesce(s.last_active_at, s.created_at)::timestamptz) * 1000)::bigint"
+          : "CAST((julianday(coalesce(s.last_active_at, s.created_at)) - 2440587.5) * 86400000 AS INTEGER)";
+      await sql
+        .raw(
+          `INSERT INTO ${t.messages} (conversation_id, seq, role, content)
+           SELECT session_id, seq, role, ${content} FROM messages WHERE true
+           ON CONFLICT (conversation_id, seq) DO NOTHING`,
+        )
+        .execute(trx);
+      // The version goes on from where it was: a writer that read before the upgrade conflicts.
+      await sql
+        .raw(
+          `INSERT INTO ${t.conversations} (id, version, updated_at)
+           SELECT s.id, s.conversation_version, ${lastActive} FROM sessions s
+           WHERE s.conversation_version > 0
+             OR EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.id)
+           ON CONFLICT (id) DO NOTHING`,
+        )
+        .execute(trx);
+      await trx.schema.dropTable("messages").execute();
+      await trx.schema.alterTable("sessions").dropColumn("conversation_version").execute();
+    },
+  },
 ];
+
+/** The prefix of overlap's durable tables (`overlap-runtime/durable`) in the shop's database. */
+export const DURABLE_PREFIX = "overlap_";
 
 /** The schema version this code expects. */
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

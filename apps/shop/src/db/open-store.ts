@@ -7,6 +7,7 @@
 
 import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import type { TurnEventTransport } from "overlap-runtime/redis";
 import type { CartRules } from "../domain/cart.js";
 import type { ShopStore } from "./shop-store.js";
 
@@ -30,6 +31,8 @@ export interface OpenStoreOptions {
   tokenTtlMs?: number;
   /** Test only: the store's clock (see `KyselyShopStoreOptions.clock`). */
   clock?: () => number;
+  /** Where turn events are kept instead of the database (`REDIS_URL`); default the database. */
+  turnEvents?: TurnEventTransport;
   /** The environment to read; default `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
 }
@@ -61,6 +64,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<ShopSto
     ...(options.recordDelayMs ? { recordDelayMs: options.recordDelayMs } : {}),
     ...(options.tokenTtlMs ? { tokenTtlMs: options.tokenTtlMs } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.turnEvents ? { turnEvents: options.turnEvents } : {}),
   };
   if (target.kind === "postgres") {
     const { openPostgresStore } = await import("./postgres-store.js");

@@ -12,6 +12,8 @@
 
 import { userInfo } from "node:os";
 import { Kysely, PostgresDialect, sql } from "kysely";
+import { postgresDriver } from "overlap-runtime/postgres";
+import type { TurnEventTransport } from "overlap-runtime/redis";
 import pg from "pg";
 import type { CartRules } from "../domain/cart.js";
 import { KyselyShopStore } from "./kysely-store.js";
@@ -31,6 +33,8 @@ export interface PostgresStoreOptions {
   cartRules?: Partial<CartRules>;
   /** Test only: see `KyselyShopStoreOptions.recordDelayMs`. */
   recordDelayMs?: number;
+  /** See `KyselyShopStoreOptions.turnEvents`. */
+  turnEvents?: TurnEventTransport;
   /** See `KyselyShopStoreOptions.tokenTtlMs` (default 30 days) and `clock`. */
   tokenTtlMs?: number;
   clock?: () => number;
@@ -91,11 +95,15 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   pool.on("error", (error) => options.onPoolError?.(error));
   pool.on("connect", useNamedStatements);
   const db = new Kysely<ShopDatabase>({ dialect: new PostgresDialect({ pool }) });
+  // The durable stores' readers and cancels are woken across processes by LISTEN/NOTIFY.
+  const { listen, notify } = postgresDriver(pool);
   return KyselyShopStore.open({
     db,
     dialect: POSTGRES_DIALECT,
+    wakeups: { ...(listen ? { listen } : {}), ...(notify ? { notify } : {}) },
     ...(options.cartRules ? { cartRules: options.cartRules } : {}),
     ...(options.recordDelayMs ? { recordDelayMs: options.recordDelayMs } : {}),
+    ...(options.turnEvents ? { turnEvents: options.turnEvents } : {}),
     tokenTtlMs: options.tokenTtlMs,
     clock: options.clock,
   });

@@ -181,14 +181,14 @@ export class SessionsStore {
         "s.created_at",
         "s.last_active_at",
         eb
-          .selectFrom("messages as m")
+          .selectFrom("overlap_messages as m")
           .select((e) => e.fn.countAll().as("n"))
-          .whereRef("m.session_id", "=", "s.id")
+          .whereRef("m.conversation_id", "=", "s.id")
           .as("message_count"),
         eb
-          .selectFrom("messages as m")
+          .selectFrom("overlap_messages as m")
           .select("m.content")
-          .whereRef("m.session_id", "=", "s.id")
+          .whereRef("m.conversation_id", "=", "s.id")
           .where("m.seq", "=", 0)
           .as("first_content"),
       ])
@@ -196,7 +196,10 @@ export class SessionsStore {
       .where("s.kind", "=", "shopper")
       .where((eb) =>
         eb.exists(
-          eb.selectFrom("messages as m").select("m.seq").whereRef("m.session_id", "=", "s.id"),
+          eb
+            .selectFrom("overlap_messages as m")
+            .select("m.seq")
+            .whereRef("m.conversation_id", "=", "s.id"),
         ),
       )
       .orderBy("s.last_active_at", "desc")

@@ -4,7 +4,7 @@
  * the store always parses JSON itself. Timestamps are ISO 8601 text (they sort as time).
  */
 
-import type { Generated, Kysely, Transaction } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 
 /** Applied schema migrations. */
 export interface SchemaVersionTable {
@@ -36,15 +36,16 @@ export interface SessionsTable {
   shopper_id: string | null;
   /** When a message was last stored (ISO 8601); the creation time until then. */
   last_active_at: string | null;
-  /** Raised by every conversation write; a write that expected another version is refused. */
-  conversation_version: Generated<number>;
   /** When the token was revoked (ISO 8601); null while it is valid. */
   revoked_at: string | null;
 }
 
-/** Conversation messages, one row per message, `seq` from 0. */
-export interface MessagesTable {
-  session_id: string;
+/**
+ * overlap's durable messages table (`overlap-runtime/durable`, written by its conversation
+ * store): one row per message, `seq` from 0. The shop reads it for the list of chats.
+ */
+export interface DurableMessagesTable {
+  conversation_id: string;
   seq: number;
   role: string;
   /** JSON of the message's `content` (a string or an array of blocks). */
@@ -107,51 +108,6 @@ export interface OrderLinesTable {
   color: string | null;
 }
 
-/** Finished tool calls (the tool ledger), keyed by session and call id. */
-export interface ToolLedgerTable {
-  session_id: string;
-  call_id: string;
-  name: string;
-  status: string;
-  /** JSON of the ToolOutcome. */
-  outcome: string;
-  /** JSON of the call (round, index, tool_use block: `StoredCall`); null for older records. */
-  entry: string | null;
-  created_at: string;
-}
-
-/**
- * The round journal: each valid call of a round in flight, written at its block stop and cleared
- * by the conversation write that stores the round. Rows left behind belong to a round a crash cut
- * off; the next turn restores them (`restoreRound`).
- */
-export interface RoundJournalTable {
-  session_id: string;
-  call_id: string;
-  /** The round within its turn, from 1. */
-  round: number;
-  /** The block's index in the assistant message (call order). */
-  call_index: number;
-  /** JSON of the call (round, index, tool_use block: `StoredCall`). */
-  entry: string;
-  created_at: string;
-}
-
-/**
- * The chats whose turn is claimed: one turn per chat across every instance sharing the database.
- * `expires_at` (epoch ms) is renewed while the turn runs; past it, the holder is presumed dead and
- * the next claim takes the chat over (and repairs its conversation first).
- */
-export interface TurnLeasesTable {
-  session_id: string;
-  turn_id: string;
-  /** The instance (process) that runs the turn. */
-  holder: string;
-  expires_at: number;
-  /** ISO 8601. */
-  claimed_at: string;
-}
-
 /**
  * What a turn showed besides its messages (its `ui`, approval and `round-end` events), so a
  * reload draws its cards and timeline again. `seq` is the position of the message that started
@@ -171,14 +127,11 @@ export interface ShopDatabase {
   schema_version: SchemaVersionTable;
   shoppers: ShoppersTable;
   sessions: SessionsTable;
-  messages: MessagesTable;
+  overlap_messages: DurableMessagesTable;
   products: ProductsTable;
   carts: CartsTable;
   orders: OrdersTable;
   order_lines: OrderLinesTable;
-  tool_ledger: ToolLedgerTable;
-  round_journal: RoundJournalTable;
-  turn_leases: TurnLeasesTable;
   turn_display: TurnDisplayTable;
 }
 

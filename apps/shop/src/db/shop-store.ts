@@ -7,12 +7,16 @@
 import type {
   ConversationStore,
   Message,
-  RestoreRoundInput,
   RoundJournal,
   StoredCall,
   ToolLedger,
   ToolOutcome,
 } from "overlap-runtime";
+import type {
+  DurableStore,
+  DurableWriteOptions,
+  VersionedConversation,
+} from "overlap-runtime/durable";
 import type { Cart, CartRules } from "../domain/cart.js";
 import type { Product } from "../domain/catalog.js";
 import type { DiscountPlan } from "../domain/discounts.js";
@@ -27,12 +31,7 @@ import type {
 import type { Order, PriceChange } from "../domain/orders.js";
 import type { RuleViolation } from "../domain/rule-violation.js";
 import type { ProductQuery } from "../domain/search-products.js";
-import type {
-  SqlConversationWriteOptions,
-  TurnDisplay,
-  VersionedConversation,
-} from "./sql-conversation-store.js";
-import type { TurnLeases } from "./sql-turn-leases.js";
+import type { TurnDisplay } from "./shop-conversations.js";
 
 /** How long a token opens anything by default, from its creation: 30 days. */
 export const DEFAULT_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -125,6 +124,8 @@ export interface CallRecord {
   readonly sessionId: string;
   readonly outcome: ToolOutcome;
   readonly call?: StoredCall;
+  /** The call's idempotency key (`ctx.idempotencyKey`); default its call id. */
+  readonly idempotencyKey?: string;
   /**
    * The turn whose lease the call's turn holds: the effect's transaction is rolled back (the tool
    * fails, nothing changed) when another instance took the chat over meanwhile.
@@ -153,7 +154,7 @@ export interface ShopConversationStore extends ConversationStore {
     conversationId: string,
     from: number,
     messages: readonly Message[],
-    options?: SqlConversationWriteOptions,
+    options?: DurableWriteOptions,
   ): Promise<void>;
   /** Keeps what a turn showed besides its messages (its cards, approvals and round timings). */
   writeTurnDisplay(conversationId: string, seq: number, events: readonly unknown[]): Promise<void>;
@@ -164,7 +165,7 @@ export interface ShopConversationStore extends ConversationStore {
     conversationId: string,
     from: number,
     messages: readonly Message[],
-    options?: SqlConversationWriteOptions,
+    options?: DurableWriteOptions,
   ): Promise<number>;
 }
 
@@ -255,8 +256,12 @@ export interface ShopStore {
 
   /** Conversations keyed by session id; every message is stored, so a restart loses nothing. */
   readonly conversations: ShopConversationStore;
-  /** Which turn holds each chat: one turn per chat across every instance sharing the database. */
-  readonly leases: TurnLeases;
+  /**
+   * overlap's durable stores on the shop's database (tables `overlap_*`): which turn holds each
+   * chat (one turn per chat across every instance sharing the database, and a cancel asked on any
+   * of them), and every turn's event log, readable from any instance.
+   */
+  readonly durable: DurableStore;
   /**
    * The tool-execution ledger of one session: outcomes keyed by call id, so a retried or
    * resumed round reuses a finished side effect's outcome. The first outcome recorded for a call
@@ -265,16 +270,11 @@ export interface ShopStore {
    */
   ledger(sessionId?: string): ToolLedger;
   /**
-   * The round journal of one session: each valid call of the round in flight, written at its
-   * block stop; cleared by a conversation write with `clearRoundJournal`.
+   * The round journal of one session's turn: each valid call of the round in flight, written at
+   * its block stop with its idempotency key; cleared by a conversation write with
+   * `clearJournal`.
    */
-  roundJournal(sessionId: string): RoundJournal;
-  /**
-   * What a crash may have left of a session's last round: the journaled calls `present` (the ids
-   * the conversation holds) lacks, and the ledger records of those that ran. `restoreRound` turns
-   * them into messages.
-   */
-  lostCalls(sessionId: string, present: ReadonlySet<string>): Promise<RestoreRoundInput>;
+  roundJournal(sessionId: string, turnId: string): RoundJournal;
 
   /** Every product, by id. */
   listProducts(): Promise<Product[]>;

@@ -23,6 +23,7 @@ import {
   type SqliteDialectConfig,
   SqliteDriver,
 } from "kysely";
+import type { TurnEventTransport } from "overlap-runtime/redis";
 import type { CartRules } from "../domain/cart.js";
 import { KyselyShopStore } from "./kysely-store.js";
 import type { ShopDatabase } from "./shop-database.js";
@@ -37,6 +38,8 @@ export interface SqliteStoreOptions {
   cartRules?: Partial<CartRules>;
   /** Test only: see `KyselyShopStoreOptions.recordDelayMs`. */
   recordDelayMs?: number;
+  /** See `KyselyShopStoreOptions.turnEvents`. */
+  turnEvents?: TurnEventTransport;
   /** See `KyselyShopStoreOptions.tokenTtlMs` (default 30 days) and `clock`. */
   tokenTtlMs?: number;
   clock?: () => number;
@@ -74,6 +77,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Shop
     dialect: SQLITE_DIALECT,
     ...(options.cartRules ? { cartRules: options.cartRules } : {}),
     ...(options.recordDelayMs ? { recordDelayMs: options.recordDelayMs } : {}),
+    ...(options.turnEvents ? { turnEvents: options.turnEvents } : {}),
     tokenTtlMs: options.tokenTtlMs,
     clock: options.clock,
   });

@@ -487,11 +487,11 @@ export function registerStoreSuite(name: string, createHarness: StoreHarnessFact
           { type: "tool_use", id, name: "add_to_cart", input: { productId: "p-0001" } },
           { index },
         );
-      const journal = store.roundJournal("s1");
+      const journal = store.roundJournal("s1", "t1");
       await journal.callComplete(entry("call_b", 2));
       await journal.callComplete(entry("call_a", 1));
       await journal.callComplete(entry("call_a", 1)); // a repeat changes nothing
-      await store.roundJournal("s2").callComplete(entry("call_a", 1));
+      await store.roundJournal("s2", "t2").callComplete(entry("call_a", 1));
       const outcome: ToolOutcome = {
         callId: "call_a",
         name: "add_to_cart",
@@ -504,23 +504,23 @@ export function registerStoreSuite(name: string, createHarness: StoreHarnessFact
       // A record without its call (older rows) and a record of a call the conversation holds.
       await store.ledger("s1").record({ ...outcome, callId: "call_old" });
       await store.ledger("s1").record({ ...outcome, callId: "call_held" }, entry("call_held", 0));
-      const lost = await (await harness.openPeer()).lostCalls("s1", new Set(["call_held"]));
+      const lost = await lostCalls(await harness.openPeer(), "s1", new Set(["call_held"]));
       expect(lost.journaled).toEqual([stored(entry("call_a", 1)), stored(entry("call_b", 2))]);
       expect(lost.recorded).toEqual([{ call: stored(entry("call_a", 1)), outcome }]);
 
       const user: Message = { role: "user", content: "add shoes" };
       await store.conversations.write("s1", 0, [user]);
-      expect((await store.lostCalls("s1", new Set())).journaled).toHaveLength(2);
-      await store.conversations.write("s1", 1, [], { clearRoundJournal: true });
-      expect((await store.lostCalls("s1", new Set())).journaled).toEqual([]);
+      expect((await lostCalls(store, "s1", new Set())).journaled).toHaveLength(2);
+      await store.conversations.write("s1", 1, [], { clearJournal: true });
+      expect((await lostCalls(store, "s1", new Set())).journaled).toEqual([]);
       // Another session's journal is its own.
-      expect((await store.lostCalls("s2", new Set())).journaled).toHaveLength(1);
+      expect((await lostCalls(store, "s2", new Set())).journaled).toHaveLength(1);
       // A write refused for a conflict clears nothing.
-      await store.roundJournal("s1").callComplete(entry("call_c", 1));
+      await store.roundJournal("s1", "t1").callComplete(entry("call_c", 1));
       await expect(
-        store.conversations.write("s1", 1, [], { expectedLength: 5, clearRoundJournal: true }),
+        store.conversations.write("s1", 1, [], { expectedLength: 5, clearJournal: true }),
       ).rejects.toThrow(/another writer/);
-      expect((await store.lostCalls("s1", new Set())).journaled).toHaveLength(1);
+      expect((await lostCalls(store, "s1", new Set())).journaled).toHaveLength(1);
     });
 
     it("writes a call's record in the transaction of its effect: both commit, or neither", async () => {
@@ -557,12 +557,12 @@ export function registerStoreSuite(name: string, createHarness: StoreHarnessFact
       await store.ledger("s").record(outcome("call_1", "later"), entry("call_1"));
       expect((await store.ledger("s").lookup("call_1"))?.resultText).toBe("ok call_1");
       // The effect's transaction journaled its call too (the block-stop write never happened).
-      const lost = await store.lostCalls("s", new Set());
+      const lost = await lostCalls(store, "s", new Set());
       expect(lost.journaled).toEqual([stored(entry("call_1"))]);
       expect(lost.recorded.map((r) => r.call)).toEqual([stored(entry("call_1"))]);
       // A record without a journal row (a round stored since) is not a lost call.
-      await store.conversations.write("s", 0, [], { clearRoundJournal: true });
-      expect(await store.lostCalls("s", new Set())).toEqual({ journaled: [], recorded: [] });
+      await store.conversations.write("s", 0, [], { clearJournal: true });
+      expect(await lostCalls(store, "s", new Set())).toEqual({ journaled: [], recorded: [] });
 
       // Checkout and the merchant's changes take the same option.
       const placed = await store.checkout("s", "call_3", {
@@ -1226,6 +1226,16 @@ export function registerUpgradeSuite(name: string, createEmpty: () => Promise<Em
             createdAt: at,
           },
         ]);
+        // The conversation survived the upgrade byte for byte, and goes on under its version.
+        const kept = await store.conversations.loadVersioned("s-old-a");
+        expect(kept.messages).toEqual([
+          { role: "user", content: [{ type: "text", text: "add the socks" }] },
+          { role: "assistant", content: [{ type: "text", text: "Done." }] },
+        ]);
+        await store.conversations.write("s-old-a", 2, [{ role: "user", content: "and more" }], {
+          expectedVersion: kept.version,
+        });
+        expect(await store.conversations.load("s-old-a")).toHaveLength(3);
         // The old checkout is still idempotent; a new chat of the old shopper shares the cart.
         expect(await store.checkout("s-old-a", "call_old")).toMatchObject({ replayed: true });
         const chat = await store.createSession("shopper", { shopperId: "s-old-a" });
@@ -1320,4 +1330,15 @@ export function registerUpgradeSuite(name: string, createEmpty: () => Promise<Em
       }
     });
   });
+}
+
+/**
+ * What a crash may have left of a session's last round: the journaled calls `present` (the ids
+ * the conversation holds) lacks, and the ledger records of those that ran.
+ */
+async function lostCalls(store: ShopStore, sessionId: string, present: ReadonlySet<string>) {
+  const journaled = (await store.durable.journaled(sessionId))
+    .filter((call) => !present.has(call.block.id))
+    .map(({ round, index, block }) => ({ round, index, block }));
+  return { journaled, recorded: await store.durable.records(sessionId, journaled) };
 }

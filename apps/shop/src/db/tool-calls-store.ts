@@ -1,48 +1,43 @@
 /**
- * The store's side of a session's tool calls: its ledger (outcomes by call id), its round journal
- * (the calls of the round in flight) and what a crash left of them. {@link ToolCallsStore.record}
- * is how every changing part of the store (catalog changes, carts, orders) writes a call's record
- * in the transaction of the effect it describes.
+ * The store's side of a session's tool calls, kept by overlap's durable stores (`overlap_*`
+ * tables): its ledger (outcomes by call id) and its round journal (the calls of the round in
+ * flight; what a crash left of them is restored by `DurableStore.recover`). {@link ToolCallsStore.record} is how every changing part of the
+ * store (catalog changes, carts, orders) writes a call's record in the transaction of the effect
+ * it describes: the shop's own Kysely transaction, seen by the durable stores through
+ * `sqlExecutorOf`.
  */
 
-import type { Kysely, Transaction } from "kysely";
-import type { RestoreRoundInput, RoundJournal, ToolLedger } from "overlap-runtime";
+import type { Transaction } from "kysely";
+import type { RoundJournal, ToolCall, ToolLedger } from "overlap-runtime";
+import { type DurableStore, idempotencyKeyOf } from "overlap-runtime/durable";
+import { sqlExecutorOf } from "./kysely-sql-driver.js";
 import type { ShopDatabase } from "./shop-database.js";
 import type { CallRecord } from "./shop-store.js";
-import { insertJournalRow, journaledCalls, SqlRoundJournal } from "./sql-round-journal.js";
-import { insertLedgerRecord, recordsOf, SqlToolLedger } from "./sql-tool-ledger.js";
-import { assertLeaseHeld } from "./sql-turn-leases.js";
 import type { StoreDialect } from "./store-dialect.js";
 
 /** Ledgers, round journals and call records of every session. */
 export class ToolCallsStore {
-  readonly #db: Kysely<ShopDatabase>;
+  readonly #durable: DurableStore;
   readonly #dialect: StoreDialect;
   readonly #recordDelayMs: number;
 
   /** `recordDelayMs`: see `KyselyShopStoreOptions.recordDelayMs` (test only). */
-  constructor(db: Kysely<ShopDatabase>, dialect: StoreDialect, recordDelayMs: number) {
-    this.#db = db;
+  constructor(durable: DurableStore, dialect: StoreDialect, recordDelayMs: number) {
+    this.#durable = durable;
     this.#dialect = dialect;
     this.#recordDelayMs = recordDelayMs;
   }
 
   /** See `ShopStore.ledger`. */
   ledger(sessionId = ""): ToolLedger {
-    return new SqlToolLedger(this.#db, sessionId);
+    return this.#durable.ledger(sessionId);
   }
 
   /** See `ShopStore.roundJournal`. */
-  roundJournal(sessionId: string): RoundJournal {
-    return new SqlRoundJournal(this.#db, sessionId);
-  }
-
-  /** See `ShopStore.lostCalls`. */
-  async lostCalls(sessionId: string, present: ReadonlySet<string>): Promise<RestoreRoundInput> {
-    const journaled = (await journaledCalls(this.#db, sessionId)).filter(
-      (call) => !present.has(call.block.id),
+  roundJournal(sessionId: string, turnId: string): RoundJournal {
+    return this.#durable.journal(sessionId, turnId, (call: ToolCall) =>
+      idempotencyKeyOf(sessionId, turnId, call),
     );
-    return { journaled, recorded: await recordsOf(this.#db, sessionId, journaled) };
   }
 
   /**
@@ -55,10 +50,12 @@ export class ToolCallsStore {
       await new Promise((resolve) => setTimeout(resolve, this.#recordDelayMs));
     }
     // After the delay: a takeover during it must find this effect rolled back.
-    if (record.lease !== undefined) {
-      await assertLeaseHeld(trx, this.#dialect, record.sessionId, record.lease);
-    }
-    await insertLedgerRecord(trx, record.sessionId, record.outcome, record.call);
-    if (record.call) await insertJournalRow(trx, record.sessionId, record.call);
+    await this.#durable
+      .effects(record.sessionId, record.lease)
+      .recordIn(sqlExecutorOf(trx, this.#dialect), {
+        outcome: record.outcome,
+        ...(record.call ? { call: record.call } : {}),
+        ...(record.idempotencyKey === undefined ? {} : { idempotencyKey: record.idempotencyKey }),
+      });
   }
 }

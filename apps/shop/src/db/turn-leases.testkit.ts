@@ -7,10 +7,10 @@
  */
 
 import type { Message } from "overlap-runtime";
+import { TurnLeaseLostError } from "overlap-runtime/durable";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { addInFirstVariant } from "../domain/test-products.testkit.js";
 import type { ShopStore } from "./shop-store.js";
-import { TurnLeaseLost } from "./sql-turn-leases.js";
 import type { StoreHarness, StoreHarnessFactory } from "./store-suite.testkit.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -33,7 +33,7 @@ export function registerTurnLeaseSuite(name: string, createHarness: StoreHarness
     });
 
     const claim = (s: ShopStore, sessionId: string, turnId: string, ttlMs = 60_000) =>
-      s.leases.claim(sessionId, { turnId, holder: `holder-of-${turnId}`, ttlMs });
+      s.durable.leases.claim(sessionId, { turnId, holder: `holder-of-${turnId}`, ttlMs });
 
     it("one claim holds a chat until it is released; other chats are free", async () => {
       const chat = await store.createSession("shopper");
@@ -46,10 +46,10 @@ export function registerTurnLeaseSuite(name: string, createHarness: StoreHarness
       });
       expect(await claim(store, other.id, "t3")).toEqual({ ok: true });
       // Only the holder's release frees the chat.
-      await store.leases.release(chat.id, "t2");
-      expect((await store.leases.current(chat.id))?.turnId).toBe("t1");
-      await store.leases.release(chat.id, "t1");
-      expect(await store.leases.current(chat.id)).toBeUndefined();
+      await store.durable.leases.release(chat.id, "t2");
+      expect((await store.durable.leases.current(chat.id))?.turnId).toBe("t1");
+      await store.durable.leases.release(chat.id, "t1");
+      expect(await store.durable.leases.current(chat.id)).toBeUndefined();
       expect(await claim(store, chat.id, "t4")).toEqual({ ok: true });
     });
 
@@ -64,7 +64,7 @@ export function registerTurnLeaseSuite(name: string, createHarness: StoreHarness
         );
         const winners = results.filter((r) => r.ok);
         expect(winners).toHaveLength(1);
-        const holder = (await store.leases.current(chat.id))?.turnId;
+        const holder = (await store.durable.leases.current(chat.id))?.turnId;
         expect(results[results.findIndex((r) => r.ok)]).toEqual({ ok: true });
         for (const r of results) if (!r.ok) expect(r.heldBy.turnId).toBe(holder);
       }
@@ -80,10 +80,10 @@ export function registerTurnLeaseSuite(name: string, createHarness: StoreHarness
         tookOver: { turnId: "dead", holder: "holder-of-dead" },
       });
       // The dead holder can neither renew nor release the new lease.
-      expect(await store.leases.renew(chat.id, "dead", 60_000)).toBe(false);
-      await store.leases.release(chat.id, "dead");
-      expect((await store.leases.current(chat.id))?.turnId).toBe("next");
-      expect(await store.leases.renew(chat.id, "next", 60_000)).toBe(true);
+      expect(await store.durable.leases.renew(chat.id, "dead", 60_000)).toEqual({ held: false });
+      await store.durable.leases.release(chat.id, "dead");
+      expect((await store.durable.leases.current(chat.id))?.turnId).toBe("next");
+      expect(await store.durable.leases.renew(chat.id, "next", 60_000)).toEqual({ held: true });
     });
 
     it("a renewed lease does not expire", async () => {
@@ -91,7 +91,7 @@ export function registerTurnLeaseSuite(name: string, createHarness: StoreHarness
       await claim(store, chat.id, "alive", 150);
       for (let i = 0; i < 4; i++) {
         await sleep(50);
-        expect(await store.leases.renew(chat.id, "alive", 150)).toBe(true);
+        expect(await store.durable.leases.renew(chat.id, "alive", 150)).toEqual({ held: true });
       }
       expect(await claim(store, chat.id, "intruder")).toMatchObject({ ok: false });
     });
@@ -136,7 +136,7 @@ export function registerTurnLeaseSuite(name: string, createHarness: StoreHarness
       await claim(store, chat.id, "new");
       await expect(
         store.conversations.write(chat.id, 1, [text("assistant", "zombie")], { lease: "old" }),
-      ).rejects.toBeInstanceOf(TurnLeaseLost);
+      ).rejects.toBeInstanceOf(TurnLeaseLostError);
       await expect(
         store.withCart(
           chat.id,
@@ -156,7 +156,7 @@ export function registerTurnLeaseSuite(name: string, createHarness: StoreHarness
             }),
           },
         ),
-      ).rejects.toBeInstanceOf(TurnLeaseLost);
+      ).rejects.toBeInstanceOf(TurnLeaseLostError);
       expect((await store.getCart(chat.id)).lines).toEqual([]);
       expect(await store.ledger(chat.id).lookup("c-zombie")).toBeUndefined();
       expect(await store.conversations.load(chat.id)).toEqual([text("user", "hi")]);

@@ -10,7 +10,6 @@ import type { ModelClient } from "overlap-runtime";
 import type { Logger } from "pino";
 import { z } from "zod";
 import type { ShopAgent } from "../agents/shop-agent.js";
-import { loadRecoveredConversation } from "../db/recover-conversation.js";
 import type { SessionKind, ShopStore } from "../db/shop-store.js";
 import type { TurnBody } from "../turns/turn-body.js";
 import type { AppEnv } from "./app-env.js";
@@ -90,7 +89,7 @@ export function registerConversationRoutes(
     const running = await turns.busy(session.id);
     const messages = running
       ? await store.conversations.load(session.id)
-      : (await loadRecoveredConversation(store, session.id)).messages;
+      : (await store.durable.recover(session.id)).messages;
     // What each turn drew besides its messages (cards, approvals, round timings), by the
     // position of the message that started it: a reload shows the turns as they were shown.
     const display = await store.conversations.loadTurnDisplays(session.id);

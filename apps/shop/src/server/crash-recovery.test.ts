@@ -119,10 +119,14 @@ async function sqliteTarget(): Promise<Target> {
       const db = new Database(join(dir, "shop.sqlite"), { timeout: 5_000 });
       try {
         const ledger = db
-          .prepare("select call_id, name, outcome, entry from tool_ledger where session_id = ?")
+          .prepare(
+            "select call_id, name, outcome, entry from overlap_tool_ledger where conversation_id = ?",
+          )
           .all(sessionId) as Row[];
         const journal = db
-          .prepare("select entry from round_journal where session_id = ? order by call_index")
+          .prepare(
+            "select entry from overlap_round_journal where conversation_id = ? order by call_index",
+          )
           .all(sessionId) as Array<{ entry: string }>;
         return toSnapshot(ledger, journal);
       } finally {
@@ -150,13 +154,12 @@ async function postgresTarget(): Promise<Target> {
   return {
     env: { DATABASE_URL: url.toString() },
     async snapshot(sessionId) {
-      // json columns come back parsed from pg: turn them back into text like SQLite's.
       const ledger = await query<Row>(
-        `select call_id, name, outcome::text, entry::text from ${schema}.tool_ledger where session_id = $1`,
+        `select call_id, name, outcome, entry from ${schema}.overlap_tool_ledger where conversation_id = $1`,
         [sessionId],
       );
       const journal = await query<{ entry: string }>(
-        `select entry::text from ${schema}.round_journal where session_id = $1 order by call_index`,
+        `select entry from ${schema}.overlap_round_journal where conversation_id = $1 order by call_index`,
         [sessionId],
       );
       return toSnapshot(ledger, journal);

@@ -8,11 +8,11 @@
 import { Hono } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import type { ModelClient } from "overlap-runtime";
+import { durableHolderId } from "overlap-runtime/durable";
 import type { Logger } from "pino";
 import type { ShopAgents } from "../agents/shop-agents.js";
 import { DEFAULT_TURN_LEASE_MS } from "../config.js";
 import type { ShopStore } from "../db/shop-store.js";
-import { leaseHolderId } from "../db/sql-turn-leases.js";
 import { DemoBook } from "../demo/demo-book.js";
 import { demoTurnBody } from "../demo/demo-turn-body.js";
 import type { ShopModel } from "../model/model-from-env.js";
@@ -36,7 +36,7 @@ import { serveWeb } from "./serve-web.js";
 import { registerShopperRoutes } from "./shopper-routes.js";
 import { type StreamLimitSettings, StreamLimits } from "./stream-limits.js";
 import type { TrustProxy } from "./trust-proxy.js";
-import type { SharedTurnLogs, TurnRegistry } from "./turn-registry.js";
+import type { TurnRegistry } from "./turn-registry.js";
 
 /** The largest request body accepted by default: 16 KiB (a 4,000-character message fits). */
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024;
@@ -76,8 +76,6 @@ export interface AppDeps {
   path?: OverlapPath;
   /** How long a call waits for the user's approval (`APPROVAL_TIMEOUT_MS`; default 5 minutes). */
   approvalTimeoutMs?: number;
-  /** Turns shared with other instances (`REDIS_URL`: `RedisTurnLogs`); default none. */
-  sharedTurns?: SharedTurnLogs;
   /** How long a chat's turn lease lasts without renewal (`TURN_LEASE_MS`; default 20 s). */
   turnLeaseMs?: number;
   /** Where rate limits count (`REDIS_URL`: `RedisRateCounter`); default this process. */
@@ -111,15 +109,18 @@ export function createApp(deps: AppDeps): ShopApp {
   const turns = new GracefulTurnRegistry({
     onError: (err, sessionId) => logger.error({ err, sessionId }, "turn failed"),
     ...(deps.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: deps.approvalTimeoutMs }),
-    ...(deps.sharedTurns ? { shared: deps.sharedTurns } : {}),
-    // One turn per chat on every instance sharing the database.
-    leases: {
-      store: store.leases,
-      holder: leaseHolderId(),
+    // One turn per chat on every instance sharing the database; every turn readable, and
+    // cancelled, from any of them.
+    durable: {
+      store: store.durable,
+      holder: durableHolderId(),
       ttlMs: deps.turnLeaseMs ?? DEFAULT_TURN_LEASE_MS,
     },
     onLeaseError: (err, sessionId) =>
-      logger.warn({ err, sessionId }, "turn lease not renewed or released (database unreachable)"),
+      logger.warn(
+        { err, sessionId },
+        "turn lease or turn log not written (database or Redis unreachable)",
+      ),
   });
   let draining = false;
   const maxBodyBytes = deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;

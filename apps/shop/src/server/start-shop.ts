@@ -6,6 +6,7 @@
  * server, then close the model and the store.
  */
 
+import { redisTurnEvents } from "overlap-runtime/redis";
 import type { Pacing, SimPolicy } from "overlap-sim";
 import type { Logger } from "pino";
 import { createShopAgents } from "../agents/shop-agents.js";
@@ -18,7 +19,6 @@ import { createApp } from "./create-app.js";
 import { type OtelExport, startOtelExport } from "./otel-export.js";
 import { connectRedis } from "./redis-connection.js";
 import { RedisRateCounter } from "./redis-rate-counter.js";
-import { RedisTurnLogs } from "./redis-turn-logs.js";
 import { startHttpServer } from "./start-http-server.js";
 
 /** Options of {@link startShop}. */
@@ -51,31 +51,25 @@ export interface RunningShop {
 /** Opens everything and starts listening on `config.port`. */
 export async function startShop(options: StartShopOptions): Promise<RunningShop> {
   const { config, logger } = options;
+  // REDIS_URL: turn events and rate limits shared by every instance in Redis; unreachable at
+  // start is an error. Without it the database carries the turns' events (and, on PostgreSQL,
+  // the wake-ups between instances) alone.
+  const redis = config.redis ? await connectRedis({ url: config.redis.url, logger }) : undefined;
   const store = await openStore({
     ...(config.database.kind === "postgres"
       ? { databaseUrl: config.database.connectionString }
       : { sqliteFile: config.database.file }),
     ...(config.toolDelayMs > 0 ? { recordDelayMs: config.toolDelayMs } : {}),
     tokenTtlMs: config.sessionTokenTtlMs,
+    ...(redis && config.redis
+      ? { turnEvents: redisTurnEvents(redis, { keyPrefix: config.redis.keyPrefix }) }
+      : {}),
+  }).catch((error: unknown) => {
+    redis?.disconnect();
+    throw error;
   });
   let model: ShopModel | undefined;
   let otel: OtelExport | undefined;
-  // REDIS_URL: turns and rate limits shared by every instance; unreachable at start is an error.
-  const redis = config.redis
-    ? await connectRedis({ url: config.redis.url, logger }).catch(async (error: unknown) => {
-        await store.close().catch(() => {});
-        throw error;
-      })
-    : undefined;
-  const sharedTurns =
-    redis && config.redis
-      ? new RedisTurnLogs(redis, {
-          keyPrefix: config.redis.keyPrefix,
-          logger,
-          // A dead instance's turn is known dead as soon as its chat can be taken over.
-          leaseMs: config.turnLeaseMs,
-        })
-      : undefined;
   try {
     model = await modelFromEnv({
       env: options.env,
@@ -100,7 +94,6 @@ export async function startShop(options: StartShopOptions): Promise<RunningShop>
       turnsPerMinute: config.turnsPerMinute,
       streamLimits: config.streamLimits,
       trustProxy: config.trustProxy,
-      ...(sharedTurns ? { sharedTurns } : {}),
       ...(redis && config.redis
         ? { rateCounter: new RedisRateCounter(redis, { keyPrefix: config.redis.keyPrefix }) }
         : {}),
@@ -127,7 +120,6 @@ export async function startShop(options: StartShopOptions): Promise<RunningShop>
       // Still listening meanwhile: a new turn is answered 503, a reload can resume its stream.
       await shop.drain({ graceMs });
       await http.close();
-      await sharedTurns?.close(); // the ended turns' last events reach Redis first
       await redis?.quit().catch(() => redis.disconnect());
       await opened.close();
       await store.close();

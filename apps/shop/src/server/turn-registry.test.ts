@@ -1,9 +1,9 @@
 import { spawnSync } from "node:child_process";
 import { hostname } from "node:os";
 import type { AgentEvent } from "overlap-runtime";
+import { durableHolderId, TurnLeaseLostError } from "overlap-runtime/durable";
 import { describe, expect, it } from "vitest";
 import { openStore } from "../db/open-store.js";
-import { leaseHolderId, TurnLeaseLost } from "../db/sql-turn-leases.js";
 import { TurnRegistry } from "./turn-registry.js";
 
 const done: AgentEvent = { type: "done", roundCount: 1, stopReason: "end_turn" };
@@ -94,7 +94,7 @@ describe("TurnRegistry with the database's turn leases", () => {
     const store = await openStore({ sqliteFile: ":memory:" });
     const chat = await store.createSession("shopper");
     const turns = new TurnRegistry({
-      leases: { store: store.leases, holder: leaseHolderId(), ttlMs },
+      durable: { store: store.durable, holder: durableHolderId(), ttlMs },
     });
     return { store, chat: chat.id, turns };
   };
@@ -118,12 +118,12 @@ describe("TurnRegistry with the database's turn leases", () => {
         }),
       claimed.claim,
     )!;
-    expect((await store.leases.current(chat))?.turnId).toBe(log.turnId);
+    expect((await store.durable.leases.current(chat))?.turnId).toBe(log.turnId);
     expect(await turns.claim(chat)).toMatchObject({ ok: false });
     finish();
     const leaseWhenDone: unknown[] = [];
     for await (const e of log.read()) {
-      if (e.event.type === "done") leaseWhenDone.push(await store.leases.current(chat));
+      if (e.event.type === "done") leaseWhenDone.push(await store.durable.leases.current(chat));
     }
     expect(leaseWhenDone).toEqual([undefined]);
     expect(await turns.claim(chat)).toMatchObject({ ok: true });
@@ -136,7 +136,7 @@ describe("TurnRegistry with the database's turn leases", () => {
     const claimed = await turns.claim(chat);
     if (!claimed.ok) throw new Error("refused");
     await claimed.claim.release();
-    expect(await store.leases.current(chat)).toBeUndefined();
+    expect(await store.durable.leases.current(chat)).toBeUndefined();
     expect(await turns.claim(chat)).toMatchObject({ ok: true });
     await store.close();
   });
@@ -156,21 +156,25 @@ describe("TurnRegistry with the database's turn leases", () => {
       claimed.claim,
     )!;
     // Another instance finds the lease expired (as after a pause longer than its time).
-    await store.leases.release(chat, log.turnId);
-    await store.leases.claim(chat, { turnId: "other", holder: "elsewhere/1/x", ttlMs: 60_000 });
+    await store.durable.leases.release(chat, log.turnId);
+    await store.durable.leases.claim(chat, {
+      turnId: "other",
+      holder: "elsewhere/1/x",
+      ttlMs: 60_000,
+    });
     for await (const _ of log.read()) {
       // until the turn ended
     }
-    expect(reason).toBeInstanceOf(TurnLeaseLost);
+    expect(reason).toBeInstanceOf(TurnLeaseLostError);
     // Its end released nothing of the new holder's.
-    expect((await store.leases.current(chat))?.turnId).toBe("other");
+    expect((await store.durable.leases.current(chat))?.turnId).toBe("other");
     await store.close();
   });
 
   it("takes over at once a lease of a process of this machine that is gone; waits out another machine's", async () => {
     const { store, chat, turns } = await withLeases();
     const gone = spawnSync(process.execPath, ["-e", ""]).pid;
-    await store.leases.claim(chat, {
+    await store.durable.leases.claim(chat, {
       turnId: "crashed",
       holder: `${hostname()}/${gone}/abcd1234`,
       ttlMs: 60_000,
@@ -180,7 +184,7 @@ describe("TurnRegistry with the database's turn leases", () => {
     if (taken.ok) await taken.claim.release();
 
     const other = await store.createSession("shopper");
-    await store.leases.claim(other.id, {
+    await store.durable.leases.claim(other.id, {
       turnId: "far",
       holder: `another-machine/${gone}/abcd1234`,
       ttlMs: 60_000,
@@ -190,7 +194,7 @@ describe("TurnRegistry with the database's turn leases", () => {
     if (!refused.ok) expect(refused.retryAfterMs).toBeGreaterThan(0);
     // And never a lease of a live process here (this one's own, under another turn).
     const third = await store.createSession("shopper");
-    await store.leases.claim(third.id, {
+    await store.durable.leases.claim(third.id, {
       turnId: "live",
       holder: `${hostname()}/${process.ppid}/abcd1234`,
       ttlMs: 60_000,
@@ -199,15 +203,15 @@ describe("TurnRegistry with the database's turn leases", () => {
     await store.close();
   });
 
-  it("a turn whose instance died is found by its lease: its readers are told it crashed", async () => {
+  it("a turn whose instance died is found in the database: its readers are told it crashed", async () => {
     const { store, chat, turns } = await withLeases();
     const gone = spawnSync(process.execPath, ["-e", ""]).pid;
     expect(await turns.find(chat)).toBeUndefined();
-    await store.leases.claim(chat, {
-      turnId: "dead-turn",
-      holder: `${hostname()}/${gone}/abcd1234`,
-      ttlMs: 60_000,
-    });
+    const holder = `${hostname()}/${gone}/abcd1234`;
+    await store.durable.leases.claim(chat, { turnId: "dead-turn", holder, ttlMs: 60_000 });
+    const writer = await store.durable.events.start(chat, "dead-turn", holder);
+    writer.append({ type: "text-delta", round: 1, index: 0, text: "half" });
+    await writer.flush();
     const view = await turns.find(chat);
     expect(view).toMatchObject({ turnId: "dead-turn", running: false });
     const read = async (lastEventId?: string) => {
@@ -215,15 +219,20 @@ describe("TurnRegistry with the database's turn leases", () => {
       for await (const e of view!.read(lastEventId)) out.push({ id: e.id, type: e.event.type });
       return out;
     };
-    expect(await read("dead-turn:12")).toEqual([
-      { id: "dead-turn:13", type: "error" },
-      { id: "dead-turn:14", type: "done" },
+    expect(await read("dead-turn:1")).toEqual([
+      { id: "dead-turn:2", type: "error" },
+      { id: "dead-turn:3", type: "done" },
     ]);
     expect((await read())[0]?.id).toBe("dead-turn:1");
     // A live lease of another machine is not a crash (its turn runs there).
     const other = await store.createSession("shopper");
-    await store.leases.claim(other.id, { turnId: "far", holder: "elsewhere/1/x", ttlMs: 60_000 });
-    expect(await turns.find(other.id)).toBeUndefined();
+    await store.durable.leases.claim(other.id, {
+      turnId: "far",
+      holder: "elsewhere/1/x",
+      ttlMs: 60_000,
+    });
+    await store.durable.events.start(other.id, "far", "elsewhere/1/x");
+    expect(await turns.find(other.id)).toMatchObject({ turnId: "far", running: true });
     await store.close();
   });
 });

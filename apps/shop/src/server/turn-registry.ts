@@ -6,17 +6,21 @@
  * wait for the user's approval wait here too: each turn has its own approval source,
  * answered by {@link TurnRegistry.decide} (the approval route).
  *
- * With {@link TurnRegistryOptions.leases} (the app always gives them: the database's turn leases)
- * a turn first claims its chat in the database ({@link TurnRegistry.claim}), so of two messages
- * for one chat on two instances exactly one starts a turn; the lease is renewed while the turn
- * runs and released before its `done` event is logged, so a reader who saw `done` can send the
- * next message at once. A turn whose lease was taken over (its instance was presumed dead) is
- * aborted, and its writes are refused by the database.
- *
- * The registry keeps the logs of the turns that run in this process. With `REDIS_URL` it is also
- * given {@link SharedTurnLogs} (`redis-turn-logs.ts`): each turn started here is published there
- * and its events copied as they are logged, and {@link TurnRegistry.find} looks there first, so
- * any instance serves a turn that runs on another. Without it, a process sees its own turns only.
+ * With {@link TurnRegistryOptions.durable} (the app always gives it: overlap's durable stores in
+ * the shop's database) every instance sharing the database sees every turn:
+ * - A turn first claims its chat's lease ({@link TurnRegistry.claim}), so of two messages for one
+ *   chat on two instances exactly one starts a turn. The lease is renewed while the turn runs; a
+ *   turn whose lease was taken over (its instance was presumed dead) is aborted, and its writes
+ *   are refused by the database.
+ * - Its events are also written to the turn's durable log (the database's table, or Redis Streams
+ *   with `REDIS_URL`), so {@link TurnRegistry.find} on any instance serves a turn that runs on
+ *   another, live, and ends a dead instance's turn for its readers (`turn_crashed`).
+ * - A cancel asked on any instance (the Stop button, "Forget me") marks the lease row and, on
+ *   PostgreSQL, is announced by NOTIFY: the instance running the turn stops it at once, or at its
+ *   next renewal at the latest; the asker waits for the turn's end.
+ * - An approval answered on another instance is passed on by NOTIFY ({@link RemoteApprovals}).
+ * The turn ends with its `done` logged and its lease released in one transaction, so a reader who
+ * saw `done` can send the next message at once.
  */
 
 import { randomUUID } from "node:crypto";
@@ -28,10 +32,15 @@ import {
   type LoggedEvent,
   TurnEventLog,
 } from "overlap-runtime";
-import type { TurnLease, TurnLeases } from "../db/sql-turn-leases.js";
-import { holderIsGone, TurnLeaseLost } from "../db/sql-turn-leases.js";
+import {
+  type DurableStore,
+  holderIsGone,
+  type TurnEventWriter,
+  type TurnLease,
+  TurnLeaseLostError,
+} from "overlap-runtime/durable";
 import type { TurnContext } from "../turns/turn-context.js";
-import { crashedTurnView } from "./crashed-turn.js";
+import { RemoteApprovals } from "./remote-approvals.js";
 
 /** A turn as its readers see it, wherever it runs. */
 export interface TurnView {
@@ -45,47 +54,21 @@ export interface TurnView {
   read(lastEventId?: string | null, signal?: AbortSignal): AsyncIterable<LoggedEvent>;
 }
 
-/**
- * The turns of every instance, shared (in Redis): where this process publishes the turns it runs
- * and finds those of the others. Failures are the implementation's to log and absorb: a turn
- * never fails because sharing it did.
- */
-export interface SharedTurnLogs {
-  /**
-   * A turn starts here: resolves once other instances can find it (its body waits for that), then
-   * copies its events as they are logged, until the log is closed.
-   */
-  publish(sessionId: string, log: TurnEventLog): Promise<void>;
-  /** The session's running or last turn as the instances published it; rejects when unreachable. */
-  find(sessionId: string): Promise<TurnView | undefined>;
-  /** Answers the other instances' approvals and cancels for the turns that run here. */
-  serve(control: TurnControl): void;
-  /**
-   * Passes an approval to the instance that runs the session's turn, when that is another one;
-   * `undefined` when no other instance runs it (or none answered).
-   */
-  decide(
-    sessionId: string,
-    callId: string,
-    decision: ApprovalDecision,
-  ): Promise<DecideResult | undefined>;
-  /** Cancels the session's turn on the instance that runs it, as {@link decide} finds it. */
-  cancel(sessionId: string): Promise<boolean | undefined>;
-}
-
-/** What another instance may ask of the one that runs a turn. */
-export interface TurnControl {
-  decide(sessionId: string, callId: string, decision: ApprovalDecision): DecideResult;
-  cancel(sessionId: string): Promise<boolean>;
-}
-
-/** Leases of the chats in the database, and who this instance is. */
-export interface RegistryLeases {
-  store: TurnLeases;
+/** The chats' leases and turn logs in the database, and who this instance is. */
+export interface RegistryDurable {
+  store: DurableStore;
   /** This instance, as the lease rows name it. */
   holder: string;
-  /** How long a lease lasts without renewal (`TURN_LEASE_MS`); renewed every third of it. */
+  /** How long a lease lasts without renewal (`TURN_LEASE_MS`). */
   ttlMs: number;
+  /**
+   * How often a running turn renews its lease and looks for a cancel asked on another instance:
+   * the bound on how late such a cancel reaches it without NOTIFY. Default the lesser of 1 s and
+   * a third of the lease.
+   */
+  controlIntervalMs?: number;
+  /** How long a cancel of a turn running elsewhere waits for its end. Default 15 s. */
+  cancelWaitMs?: number;
 }
 
 /** A chat claimed for one turn, to pass to {@link TurnRegistry.start} (or release unused). */
@@ -113,22 +96,28 @@ export type ClaimOutcome =
 export interface TurnRegistryOptions {
   onError?: (error: unknown, sessionId: string) => void;
   /**
-   * How long a finished turn's log stays replayable (a reload long after that renders the
-   * stored conversation instead). Default 15 minutes; bounds the memory of idle sessions.
+   * How long a finished turn's log stays in this process's memory (its own readers read it
+   * there; the durable log serves the others). Default 15 minutes.
    */
   retainMs?: number;
   /** How long a call waits for the user's approval (`APPROVAL_TIMEOUT_MS`). */
   approvalTimeoutMs?: number;
-  /** Where turns are shared with other instances (`REDIS_URL`); default none. */
-  shared?: SharedTurnLogs;
-  /** The chats' turn leases; default none (one process only: the registry alone decides). */
-  leases?: RegistryLeases;
+  /** The chats' leases and turn logs in the database; default none (this process alone). */
+  durable?: RegistryDurable;
   /** Told when a lease could not be renewed or released (the database is unreachable). */
   onLeaseError?: (error: unknown, sessionId: string) => void;
 }
 
 /** The longest Retry-After a refused claim suggests (a live turn renews its lease). */
 const CLAIM_RETRY_MAX_MS = 2_000;
+
+interface Running {
+  controller: AbortController;
+  done: Promise<void>;
+  approvals: InMemoryApprovals;
+  /** Renews the lease now and looks for a cancel (a NOTIFY of another instance wakes it). */
+  check?: () => void;
+}
 
 interface Turn {
   log: TurnEventLog;
@@ -137,7 +126,7 @@ interface Turn {
    * finished log is kept for 15 minutes, and these would keep with it everything that listened
    * to the turn's abort signal (the model client's requests, the round's state).
    */
-  running?: { controller: AbortController; done: Promise<void>; approvals: InMemoryApprovals };
+  running?: Running;
 }
 
 /** Running and last turns, per session. */
@@ -146,23 +135,24 @@ export class TurnRegistry {
   readonly #onError: (error: unknown, sessionId: string) => void;
   readonly #retainMs: number;
   readonly #approvalTimeoutMs: number | undefined;
-  readonly #shared: SharedTurnLogs | undefined;
-  readonly #leases: RegistryLeases | undefined;
+  readonly #durable: RegistryDurable | undefined;
+  readonly #approvals: RemoteApprovals | undefined;
   readonly #onLeaseError: (error: unknown, sessionId: string) => void;
   /** Sessions claimed here whose turn has not started yet (a second claim here is refused). */
   readonly #claiming = new Set<string>();
+  /** The watch of cancels announced by other instances, and of their approvals (PostgreSQL). */
+  #watching: Promise<(() => void) | undefined> | undefined;
 
   constructor(options: TurnRegistryOptions = {}) {
     this.#onError = options.onError ?? (() => {});
-    this.#leases = options.leases;
+    this.#durable = options.durable;
     this.#onLeaseError = options.onLeaseError ?? (() => {});
     this.#retainMs = options.retainMs ?? 15 * 60_000;
     this.#approvalTimeoutMs = options.approvalTimeoutMs;
-    this.#shared = options.shared;
-    this.#shared?.serve({
-      decide: (sessionId, callId, decision) => this.#decideHere(sessionId, callId, decision),
-      cancel: (sessionId) => this.#cancelHere(sessionId),
-    });
+    const store = this.#durable?.store;
+    this.#approvals = store
+      ? new RemoteApprovals(store.driver, `${store.prefix}turn_approvals`)
+      : undefined;
   }
 
   /**
@@ -175,26 +165,26 @@ export class TurnRegistry {
       return { ok: false, retryAfterMs: CLAIM_RETRY_MAX_MS };
     }
     const turnId = randomUUID();
-    const leases = this.#leases;
+    const durable = this.#durable;
     this.#claiming.add(sessionId);
     let released = false;
     const release = async () => {
       if (released) return;
       released = true;
       this.#claiming.delete(sessionId);
-      if (leases) await leases.store.release(sessionId, turnId);
+      if (durable) await durable.store.leases.release(sessionId, turnId);
     };
-    if (!leases) return { ok: true, claim: { sessionId, turnId, leased: false, release } };
+    if (!durable) return { ok: true, claim: { sessionId, turnId, leased: false, release } };
     try {
-      const ask = { turnId, holder: leases.holder, ttlMs: leases.ttlMs };
-      let result = await leases.store.claim(sessionId, ask);
+      // Before the turn can run: a cancel or an approval sent by another instance reaches it.
+      await this.#watch();
+      const leases = durable.store.leases;
+      const ask = { turnId, holder: durable.holder, ttlMs: durable.ttlMs };
+      let result = await leases.claim(sessionId, ask);
       // A lease of a process of this machine that is gone (a restart after a crash) need not be
       // waited out.
       if (!result.ok && holderIsGone(result.heldBy.holder)) {
-        result = await leases.store.claim(sessionId, {
-          ...ask,
-          presumedDead: result.heldBy.turnId,
-        });
+        result = await leases.claim(sessionId, { ...ask, presumedDead: result.heldBy.turnId });
       }
       if (!result.ok) {
         this.#claiming.delete(sessionId);
@@ -213,9 +203,9 @@ export class TurnRegistry {
 
   /**
    * Starts a turn unless one is running for the session (then `undefined`: the caller answers
-   * 409). With leases, `claim` ({@link TurnRegistry.claim}) is required: the turn runs under it,
-   * renews it and releases it. The body must emit the turn's `done`; the log is closed when the
-   * body settles anyway.
+   * 409). With the durable stores, `claim` ({@link TurnRegistry.claim}) is required: the turn
+   * runs under it, renews it, and ends its durable log and its lease together. The body must emit
+   * the turn's `done`; the log is closed when the body settles anyway.
    */
   start(
     sessionId: string,
@@ -223,33 +213,58 @@ export class TurnRegistry {
     claim?: TurnClaim,
   ): TurnEventLog | undefined {
     if (this.running(sessionId)) return undefined;
-    if (this.#leases && !claim?.leased) {
+    const durable = this.#durable;
+    if (durable && !claim?.leased) {
       throw new Error(`A turn of ${sessionId} must claim its chat before it starts.`);
     }
     if (claim) this.#claiming.delete(sessionId);
+    const leased = durable !== undefined && claim?.leased === true;
     const turnId = claim?.turnId ?? randomUUID();
     const log = new TurnEventLog(turnId);
-    const controller = new AbortController();
-    const approvals = new InMemoryApprovals();
-    const shared = this.#shared;
-    const stopRenewing = claim?.leased ? this.#renew(claim, controller) : () => {};
+    const running: Running = {
+      controller: new AbortController(),
+      done: Promise.resolve(),
+      approvals: new InMemoryApprovals(),
+    };
+    const { controller, approvals } = running;
+    // The durable log numbers its events as the in-memory one: both get every event, in order,
+    // the in-memory one (this process's readers) once the durable one has it. So no reader, here
+    // or elsewhere, ever saw an event a crash could lose: a dead turn's end is numbered after
+    // everything any reader saw.
+    let writer: TurnEventWriter | undefined;
+    let written: Promise<void> = Promise.resolve();
     // The `done` waits until the lease is released: whoever reads it may send the next message.
     let heldDone: AgentEvent | undefined;
     const emit = (event: AgentEvent) => {
-      if (event.type === "done" && claim?.leased) heldDone = event;
-      else log.append(event);
+      if (event.type === "done" && leased) {
+        heldDone = event;
+        return;
+      }
+      const durableLog = writer;
+      if (!durableLog) {
+        log.append(event);
+        return;
+      }
+      durableLog.append(event);
+      written = written.then(async () => {
+        await durableLog.flush().catch((error: unknown) => this.#onLeaseError(error, sessionId));
+        log.append(event);
+      });
     };
     const done = (async () => {
+      const stopControl = leased ? this.#control(sessionId, turnId, running) : () => {};
       try {
         // Findable by the other instances before its first event can reach a browser.
-        if (shared) await shared.publish(sessionId, log);
+        if (durable && leased) {
+          writer = await durable.store.events.start(sessionId, turnId, durable.holder);
+        }
         await body({
           turnId,
           emit,
           signal: controller.signal,
           approvals,
           approvalTimeoutMs: this.#approvalTimeoutMs,
-          lease: claim?.leased ? turnId : undefined,
+          lease: leased ? turnId : undefined,
           tookOver: claim?.tookOver,
         });
       } catch (error) {
@@ -262,8 +277,10 @@ export class TurnRegistry {
         emit({ type: "done", roundCount: 0, stopReason: "error" });
       } finally {
         approvals.close();
-        stopRenewing();
-        if (claim) await claim.release().catch((err) => this.#onLeaseError(err, sessionId));
+        stopControl();
+        // Nothing to wait for without a durable log or a claim: the log closes with the body.
+        if (writer) await written;
+        if (writer || claim) await this.#end(sessionId, turnId, writer, heldDone, claim);
         if (heldDone) log.append(heldDone);
         log.close();
         const kept = this.#turns.get(sessionId);
@@ -271,52 +288,94 @@ export class TurnRegistry {
         this.#forgetLater(sessionId, log);
       }
     })();
-    this.#turns.set(sessionId, { log, running: { controller, done, approvals } });
+    running.done = done;
+    this.#turns.set(sessionId, { log, running });
     return log;
   }
 
+  /** Ends the turn's durable log with its held `done` and releases its lease, in one transaction. */
+  async #end(
+    sessionId: string,
+    turnId: string,
+    writer: TurnEventWriter | undefined,
+    heldDone: AgentEvent | undefined,
+    claim: TurnClaim | undefined,
+  ): Promise<void> {
+    const durable = this.#durable;
+    try {
+      if (durable && writer) {
+        await durable.store.events.finish(sessionId, turnId, writer, heldDone ? [heldDone] : []);
+      }
+    } catch (error) {
+      // The lease then goes below; the log is ended by its next reader elsewhere.
+      this.#onLeaseError(error, sessionId);
+    }
+    await claim?.release().catch((error: unknown) => this.#onLeaseError(error, sessionId));
+  }
+
   /**
-   * Renews the claim's lease every third of its time while the turn runs; a lease found taken
-   * over aborts the turn (its writes would be refused anyway). Returns the stop function.
+   * Renews the turn's lease on a timer while it runs; a renewal that finds a cancel asked on
+   * another instance, or the lease taken over, aborts the turn (its writes would be refused
+   * anyway). Returns the stop function.
    */
-  #renew(claim: TurnClaim, controller: AbortController): () => void {
-    const leases = this.#leases;
-    if (!leases) return () => {};
-    let renewing = false;
-    const timer = setInterval(
-      () => {
-        if (renewing) return; // a slow database: one renewal at a time
-        renewing = true;
-        leases.store
-          .renew(claim.sessionId, claim.turnId, leases.ttlMs)
-          .then(
-            (held) => {
-              if (!held) controller.abort(new TurnLeaseLost(claim.sessionId, claim.turnId));
-            },
-            (err: unknown) => this.#onLeaseError(err, claim.sessionId),
-          )
-          .finally(() => {
-            renewing = false;
-          });
-      },
-      Math.max(50, Math.floor(leases.ttlMs / 3)),
-    );
+  #control(sessionId: string, turnId: string, running: Running): () => void {
+    const durable = this.#durable;
+    if (!durable) return () => {};
+    const { controller } = running;
+    let busy = false;
+    const check = () => {
+      if (busy || controller.signal.aborted) return; // a slow database: one renewal at a time
+      busy = true;
+      durable.store.leases
+        .renew(sessionId, turnId, durable.ttlMs)
+        .then(
+          (renewal) => {
+            if (!renewal.held) controller.abort(new TurnLeaseLostError(sessionId, turnId));
+            else if (renewal.cancelReason !== undefined) controller.abort();
+          },
+          (err: unknown) => this.#onLeaseError(err, sessionId),
+        )
+        .finally(() => {
+          busy = false;
+        });
+    };
+    running.check = check;
+    const every =
+      durable.controlIntervalMs ?? Math.max(50, Math.min(1_000, Math.floor(durable.ttlMs / 3)));
+    const timer = setInterval(check, every);
     timer.unref();
-    return () => clearInterval(timer);
+    return () => {
+      clearInterval(timer);
+      running.check = undefined;
+    };
+  }
+
+  /**
+   * With PostgreSQL: the cancels other instances announce reach the turns running here at once
+   * (their next renewal would find them anyway), and their approvals are answered here.
+   */
+  async #watch(): Promise<void> {
+    const store = this.#durable?.store;
+    if (!store) return;
+    this.#watching ??= (async () => {
+      await this.#approvals?.serve((sessionId, callId, decision) =>
+        this.running(sessionId) ? this.#decideHere(sessionId, callId, decision) : undefined,
+      );
+      return store
+        .watchCancels((sessionId) => this.#turns.get(sessionId)?.running?.check?.())
+        .catch(() => undefined);
+    })();
+    await this.#watching;
   }
 
   /**
    * True while a turn of the session runs anywhere: here, or under a live lease (any instance;
-   * not a lease of a process of this machine that is gone); without leases, as the shared turns
-   * say.
+   * not a lease of a process of this machine that is gone).
    */
   async busy(sessionId: string): Promise<boolean> {
     if (this.running(sessionId)) return true;
-    if (this.#leases) {
-      const lease = await this.#leases.store.current(sessionId);
-      return lease !== undefined && lease.expiresAt > Date.now() && !holderIsGone(lease.holder);
-    }
-    return (await this.find(sessionId))?.running === true;
+    const lease = await this.#durable?.store.leases.current(sessionId);
+    return lease !== undefined && leaseAlive(lease);
   }
 
   /** Drops a finished log after the retention time, unless a newer turn replaced it. */
@@ -327,30 +386,33 @@ export class TurnRegistry {
     timer.unref(); // never keeps the process alive
   }
 
-  /** True while a turn of the session runs. */
+  /** True while a turn of the session runs here. */
   running(sessionId: string): boolean {
     const turn = this.#turns.get(sessionId);
     return turn !== undefined && !turn.log.closed;
   }
 
   /**
-   * The session's running or last turn, wherever it runs: this process's own when it is the one
-   * the instances know of (or none is shared, or the shared turns cannot be reached).
+   * The session's running or last turn, wherever it ran: this process's own log when it is the
+   * chat's latest turn, else the durable log of the turn another instance runs or ran (a dead
+   * instance's turn is ended there for its readers).
    */
   async find(sessionId: string): Promise<TurnView | undefined> {
     const local = this.#turns.get(sessionId)?.log;
-    if (this.#shared) {
-      const shared = await this.#shared.find(sessionId).catch(() => undefined);
-      if (shared && shared.turnId !== local?.turnId) return shared;
+    const store = this.#durable?.store;
+    if (store && !this.running(sessionId)) {
+      const latest = await store.events.latest(sessionId).catch(() => undefined);
+      if (latest && latest.turnId !== local?.turnId) {
+        const lease = latest.ended ? undefined : await store.leases.current(sessionId);
+        const running = lease !== undefined && lease.turnId === latest.turnId && leaseAlive(lease);
+        return {
+          turnId: latest.turnId,
+          running,
+          read: (lastEventId, signal) => store.events.read(sessionId, lastEventId, signal),
+        };
+      }
     }
-    if (local) return viewOf(local);
-    // A turn whose instance died left its lease and nothing else (a restart, no Redis): its
-    // readers learn that it ended by a crash.
-    const lease = await this.#leases?.store.current(sessionId).catch(() => undefined);
-    if (lease && (lease.expiresAt <= Date.now() || holderIsGone(lease.holder))) {
-      return crashedTurnView(lease.turnId);
-    }
-    return undefined;
+    return local && viewOf(local);
   }
 
   /** The running turn's log (of this process), or the last one's. */
@@ -361,19 +423,20 @@ export class TurnRegistry {
   /**
    * Answers a call of the session's running turn that waits for the user's approval: `resolved`,
    * `unknown` (no such call waits or waited in the running turn; the turn ended), or `ended` (it
-   * was decided already, timed out, or was cancelled). With shared turns, a turn running on
-   * another instance is answered there.
+   * was decided already, timed out, or was cancelled). A turn running on another instance is
+   * answered there.
    */
   async decide(
     sessionId: string,
     callId: string,
     decision: ApprovalDecision,
   ): Promise<DecideResult> {
-    if (this.running(sessionId) || !this.#shared) {
+    if (this.running(sessionId) || !this.#approvals) {
       return this.#decideHere(sessionId, callId, decision);
     }
-    const remote = await this.#shared.decide(sessionId, callId, decision).catch(() => undefined);
-    return remote ?? { status: "unknown" };
+    if (!(await this.busy(sessionId))) return { status: "unknown" };
+    await this.#watch();
+    return (await this.#approvals.ask(sessionId, callId, decision)) ?? { status: "unknown" };
   }
 
   #decideHere(sessionId: string, callId: string, decision: ApprovalDecision): DecideResult {
@@ -384,12 +447,22 @@ export class TurnRegistry {
   }
 
   /**
-   * Cancels the running turn (here, or on the instance that runs it); resolves when it has
-   * ended. False when none was running.
+   * Cancels the running turn, here or on the instance that runs it; resolves when it has ended
+   * (for a turn elsewhere: when its lease is gone, or after `cancelWaitMs`). False when none was
+   * running.
    */
   async cancel(sessionId: string): Promise<boolean> {
-    if (this.running(sessionId) || !this.#shared) return this.#cancelHere(sessionId);
-    return (await this.#shared.cancel(sessionId).catch(() => undefined)) ?? false;
+    if (this.running(sessionId) || !this.#durable) return this.#cancelHere(sessionId);
+    const { store, cancelWaitMs } = this.#durable;
+    if (!(await store.leases.requestCancel(sessionId, "cancelled"))) return false;
+    await store.announceCancel(sessionId).catch(() => {});
+    const until = Date.now() + (cancelWaitMs ?? 15_000);
+    while (Date.now() < until) {
+      const lease = await store.leases.current(sessionId);
+      if (!lease || !leaseAlive(lease)) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return true;
   }
 
   async #cancelHere(sessionId: string): Promise<boolean> {
@@ -406,7 +479,16 @@ export class TurnRegistry {
     const running = [...this.#turns.values()].flatMap((t) => (t.running ? [t.running] : []));
     for (const turn of running) turn.controller.abort();
     await Promise.all(running.map((t) => t.done));
+    const unwatch = await this.#watching;
+    this.#watching = undefined;
+    unwatch?.();
+    await this.#approvals?.close();
   }
+}
+
+/** True while a lease holds: not expired, and not of a process of this machine that is gone. */
+function leaseAlive(lease: TurnLease): boolean {
+  return lease.expiresAt > Date.now() && !holderIsGone(lease.holder);
 }
 
 /** A log of this process as a {@link TurnView}. */

@@ -4,7 +4,7 @@
  */
 
 import type { AgentEvent, ApprovalSource } from "overlap-runtime";
-import type { TurnLease } from "../db/sql-turn-leases.js";
+import type { TurnLease } from "overlap-runtime/durable";
 
 /** What a turn's body receives. */
 export interface TurnContext {

@@ -98,9 +98,13 @@ describe("versionedWriter: the one way both turn bodies store their conversation
 
   it("a chat another instance took over: the turn holding the old lease is refused", async () => {
     const chat = await store.createSession("shopper");
-    await store.leases.claim(chat.id, { turnId: "old", holder: "holder-old", ttlMs: 30 });
+    await store.durable.leases.claim(chat.id, { turnId: "old", holder: "holder-old", ttlMs: 30 });
     await sleep(60);
-    await store.leases.claim(chat.id, { turnId: "new", holder: "holder-new", ttlMs: 60_000 });
+    await store.durable.leases.claim(chat.id, {
+      turnId: "new",
+      holder: "holder-new",
+      ttlMs: 60_000,
+    });
     const { turn, events } = turnOf("old");
     const { logger } = capturedLog();
     const write = await versionedWriter({ store, sessionId: chat.id, turn, log: logger }, 0, {

@@ -11,9 +11,9 @@
  */
 
 import { isOverlapError, type Message } from "overlap-runtime";
+import { TurnLeaseLostError } from "overlap-runtime/durable";
 import type { Logger } from "pino";
 import type { ShopStore } from "../db/shop-store.js";
-import { isTurnLeaseLost } from "../db/sql-turn-leases.js";
 import type { TurnContext } from "./turn-context.js";
 
 /** Stores `messages` from position `from` on, in one versioned write. */
@@ -43,14 +43,15 @@ export async function versionedWriter(
   const write: ConversationWrite = async (from, messages) => {
     version = await store.conversations.writeVersioned(sessionId, from, messages, {
       expectedVersion: version,
-      clearRoundJournal: true,
+      clearJournal: true,
       ...(turn.lease === undefined ? {} : { lease: turn.lease }),
     });
   };
   try {
     await write(first.from, first.messages);
   } catch (err) {
-    if (!isOverlapError(err, "conversation_conflict") && !isTurnLeaseLost(err)) throw err;
+    if (!isOverlapError(err, "conversation_conflict") && !(err instanceof TurnLeaseLostError))
+      throw err;
     refuseTurn(turn, input.log, err);
     return undefined;
   }

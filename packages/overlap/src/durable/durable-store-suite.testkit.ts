@@ -8,7 +8,9 @@
  * store, and ended for its readers when its instance died.
  */
 
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ConversationStore } from "../agent/conversation-store.js";
 import type { ToolLedger } from "../dispatch/tool-ledger.js";
@@ -19,6 +21,7 @@ import type { Message } from "../stream/message.js";
 import { type ToolCall, toolCallOf } from "../stream/tool-call.js";
 import type { ToolContext } from "../tools/define-tool.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
+import { durableHolderId } from "./durable-identity.js";
 import type { DurableStore, DurableStoreOptions } from "./durable-store.js";
 import { TurnLeaseLostError } from "./durable-turn-leases.js";
 import type { SqlExecutor } from "./sql-driver.js";
@@ -256,6 +259,59 @@ export function registerDurableStoreSuite(
       expect(records.map((r) => r.outcome.resultText)).toEqual(["paid"]);
     });
 
+    it("records an effect in a transaction the host opened: both commit, or neither; refused once the lease is lost", async () => {
+      const effectRows = async () =>
+        (
+          await store.driver.query(
+            `SELECT call_id FROM ${store.tables.ledger} WHERE conversation_id = 'host-effect'`,
+          )
+        ).rows.map((row) => row.call_id);
+      const effect = (tx: SqlExecutor, id: string) =>
+        tx.query(
+          `INSERT INTO ${store.tables.ledger} (conversation_id, call_id, name, status, outcome, created_at) VALUES ('host-effect', ?, 't', 'ok', '{}', 0)`,
+          [id],
+        );
+      expect(await store.leases.claim("c", { turnId: "t1", holder: "a", ttlMs: 60_000 })).toEqual({
+        ok: true,
+      });
+      const effects = store.effects("c", "t1");
+      await store.driver.transaction(async (tx) => {
+        await effect(tx, "e1");
+        await effects.recordIn(tx, recordOf(callOf("c1", "t", 1, 0), "key-1", "paid"));
+      });
+      const rolledBack = await store.driver
+        .transaction(async (tx) => {
+          await effect(tx, "e2");
+          await effects.recordIn(tx, recordOf(callOf("c2", "t", 1, 1), "key-2", "no"));
+          throw new Error("the host's own check failed after the record");
+        })
+        .catch((error: unknown) => error);
+      expect(rolledBack).toBeInstanceOf(Error);
+      await store.leases.release("c", "t1");
+      const late = await store.driver
+        .transaction(async (tx) => {
+          await effect(tx, "e3");
+          await effects.recordIn(tx, recordOf(callOf("c3", "t", 1, 2), "key-3", "late"));
+        })
+        .catch((error: unknown) => error);
+      expect(late).toBeInstanceOf(TurnLeaseLostError);
+      const fenced = await store.driver
+        .transaction(async (tx) => {
+          await effect(tx, "e4");
+          await store.assertLeaseIn(tx, "c", "t1");
+        })
+        .catch((error: unknown) => error);
+      expect(fenced).toBeInstanceOf(TurnLeaseLostError);
+      expect(await effectRows()).toEqual(["e1"]);
+      const ledger = store.ledger("c");
+      expect((await ledger.lookup("c1"))?.resultText).toBe("paid");
+      expect(await ledger.lookup("c2")).toBeUndefined();
+      expect(await ledger.lookup("c3")).toBeUndefined();
+      expect(
+        (await store.journaled("c")).map((e) => [e.block.id, e.turnId, e.idempotencyKey]),
+      ).toEqual([["c1", "t1", "key-1"]]);
+    });
+
     it("of many claims at the same moment, from two instances, exactly one wins", async () => {
       const peer = await harness.open();
       for (let trial = 0; trial < 8; trial++) {
@@ -365,7 +421,38 @@ export function registerDurableStoreSuite(
         "done",
       ]);
     });
+
+    it("ends at once the turn of a process of this machine that is gone, its lease still running", async () => {
+      const gone = spawnSync(process.execPath, ["-e", ""]).pid;
+      const holder = `${hostname()}/${gone}/abcd1234`;
+      await store.leases.claim("c", { turnId: "turn-g", holder, ttlMs: 60_000 });
+      const writer = await store.events.start("c", "turn-g", holder);
+      writer.append({ type: "text-delta", text: "half" } as AgentEvent);
+      await writer.flush();
+      const read = await collect(store.events.read("c", "turn-g:1"));
+      expect(read.map((e) => [e.id, e.event.type])).toEqual([
+        ["turn-g:2", "error"],
+        ["turn-g:3", "done"],
+      ]);
+      // A reader ahead of the log (it saw events the dead writer never wrote) learns the end too.
+      const ahead = await collect(store.events.read("c", "turn-g:9"));
+      expect(ahead.map((e) => [e.id, e.event.type])).toEqual([
+        ["turn-g:10", "error"],
+        ["turn-g:11", "done"],
+      ]);
+      expect(ahead[0]?.event).toMatchObject({ code: "turn_crashed" });
+      // A live process's turn (this one's) is not ended by a reader.
+      await store.leases.claim("d", { turnId: "turn-l", holder: durableHolderId(), ttlMs: 60_000 });
+      await store.events.start("d", "turn-l", "here");
+      expect(await store.events.endCrashed("d", "turn-l")).toBe(false);
+    });
   });
+}
+
+/** A call's record as a host writes it in its own transaction. */
+function recordOf(call: ToolCall, idempotencyKey: string, resultText: string) {
+  const ctx = fakeCtx(call, idempotencyKey);
+  return { outcome: ctx.outcome({ text: resultText }), call, idempotencyKey };
 }
 
 /** A tool context for a call, as the executor makes it. */

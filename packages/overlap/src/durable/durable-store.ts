@@ -5,9 +5,11 @@
  * process may open the store at its start).
  */
 
-import type { StoredCall } from "../agent/restore-round.js";
+import { type RestoredRound, restoreRound, type StoredCall } from "../agent/restore-round.js";
+import type { Message, ToolUseBlock } from "../stream/message.js";
 import type { ToolCall } from "../stream/tool-call.js";
 import type { ToolContext, ToolReturn } from "../tools/define-tool.js";
+import type { ToolOutcome } from "../tools/tool-outcome.js";
 import { DurableConversationStore } from "./durable-conversation-store.js";
 import {
   DurableRoundJournal,
@@ -19,7 +21,12 @@ import { type DurableTables, durableTables, migrateDurableSchema } from "./durab
 import { DurableToolLedger, insertLedgerRecord, ledgerRecords } from "./durable-tool-ledger.js";
 import { DurableTurnEvents, type DurableTurnEventsOptions } from "./durable-turn-events.js";
 import { assertLeaseHeld, chatLock, DurableTurnLeases } from "./durable-turn-leases.js";
-import { checkTablePrefix, type SqlDriver, type SqlExecutor } from "./sql-driver.js";
+import {
+  checkTablePrefix,
+  lockInTransaction,
+  type SqlDriver,
+  type SqlExecutor,
+} from "./sql-driver.js";
 
 /** Options of {@link DurableStore.open}. */
 export interface DurableStoreOptions {
@@ -46,6 +53,41 @@ export interface DurableEffects {
     ctx: ToolContext<unknown>,
     effect: (tx: SqlExecutor) => Promise<T> | T,
   ): Promise<T>;
+  /**
+   * For an effect in a transaction the host opened itself (its own query builder's, on the
+   * store's connection): inside `tx`, takes the chat's lock, refuses (`TurnLeaseLostError`) once
+   * the turn lost its chat, and writes the call's ledger record (and, with its call, its journal
+   * row). Call it after the effect's writes, before the host commits: the effect and its record
+   * then commit together or not at all, as with {@link record}.
+   */
+  recordIn(tx: SqlExecutor, record: DurableCallRecord): Promise<void>;
+}
+
+/** A call's outcome as {@link DurableEffects.recordIn} records it. */
+export interface DurableCallRecord {
+  /** What the tool returned (`ctx.outcome(value)`). */
+  outcome: ToolOutcome;
+  /** The call (`ctx.call`): journaled with the record, so a crash restores it. */
+  call?: StoredCall;
+  /** The call's idempotency key (`ctx.idempotencyKey`); default its call id. */
+  idempotencyKey?: string;
+}
+
+/** Options of {@link DurableStore.recover}. */
+export interface RecoverOptions {
+  /**
+   * The answer of a restored call without a record, given its idempotency key; default
+   * `notRunAfterRestartText` (true for tools that record their effects with their record).
+   */
+  notRunText?: (block: ToolUseBlock, idempotencyKey: string | undefined) => string;
+}
+
+/** A chat's conversation with the round a crash cut off restored ({@link DurableStore.recover}). */
+export interface RecoveredConversation extends RestoredRound {
+  /** The messages as stored. */
+  stored: Message[];
+  /** The version `stored` was read at (what a write's `expectedVersion` refers to). */
+  version: number;
 }
 
 /** Durable stores over one database. */
@@ -99,6 +141,29 @@ export class DurableStore {
     return journaledCalls(this.driver, this.tables, chatId);
   }
 
+  /**
+   * The chat's conversation as its next turn continues it: the stored messages with the version
+   * they were read at, plus the round a crash cut off, restored from the journal and the ledger
+   * (`restoreRound`: each call that ran with its real result, the others answered by
+   * `options.notRunText`). Write `messages` from `from` (with `clearJournal`) to keep it.
+   */
+  async recover(chatId: string, options: RecoverOptions = {}): Promise<RecoveredConversation> {
+    const { messages: stored, version } = await this.conversations.loadVersioned(chatId);
+    const journaled = await this.journaled(chatId);
+    if (journaled.length === 0) {
+      return { stored, version, messages: [...stored], from: stored.length, restored: [] };
+    }
+    const recorded = await this.records(chatId, journaled);
+    const keys = new Map(journaled.map((call) => [call.block.id, call.idempotencyKey]));
+    const text = options.notRunText;
+    const restored = restoreRound(
+      stored,
+      { journaled, recorded },
+      text ? { notRunText: (block) => text(block, keys.get(block.id)) } : {},
+    );
+    return { stored, version, ...restored };
+  }
+
   /** The ledger records of some of a chat's calls. */
   records(chatId: string, calls: readonly StoredCall[]) {
     return ledgerRecords(this.driver, this.tables, chatId, calls);
@@ -107,26 +172,47 @@ export class DurableStore {
   /** The effects of a chat's turn (see {@link DurableEffects}). */
   effects(chatId: string, turnId: string | undefined): DurableEffects {
     const { driver, tables: t } = this;
+    const write = async (tx: SqlExecutor, { outcome, call, idempotencyKey }: DurableCallRecord) => {
+      if (call) {
+        await insertJournalRow(tx, t, chatId, {
+          round: call.round,
+          index: call.index,
+          block: call.block,
+          turnId: turnId ?? "",
+          idempotencyKey: idempotencyKey ?? call.block.id,
+        });
+      }
+      await insertLedgerRecord(tx, t, chatId, outcome, call, idempotencyKey);
+    };
     return {
       record: (ctx, effect) =>
         driver.transaction(
           async (tx) => {
             if (turnId !== undefined) await assertLeaseHeld(tx, t, chatId, turnId);
             const value = await effect(tx);
-            const call = ctx.call;
-            await insertJournalRow(tx, t, chatId, {
-              round: call.round,
-              index: call.index,
-              block: call.block,
-              turnId: turnId ?? "",
-              idempotencyKey: ctx.idempotencyKey,
-            });
-            await insertLedgerRecord(tx, t, chatId, ctx.outcome(value), call, ctx.idempotencyKey);
+            const { call, idempotencyKey } = ctx;
+            await write(tx, { outcome: ctx.outcome(value), call, idempotencyKey });
             return value;
           },
           chatLock(t, chatId),
         ),
+      recordIn: async (tx, record) => {
+        if (turnId !== undefined) await this.assertLeaseIn(tx, chatId, turnId);
+        else await lockInTransaction(tx, chatLock(t, chatId));
+        await write(tx, record);
+      },
     };
+  }
+
+  /**
+   * For a host's own write in a transaction it opened itself (on the store's connection): takes
+   * the chat's lock in `tx` and throws `TurnLeaseLostError` unless `turnId` holds the chat's
+   * lease, so the write is rolled back once another instance took the chat over or the turn
+   * ended, as the stores' own writes that name a lease are.
+   */
+  async assertLeaseIn(tx: SqlExecutor, chatId: string, turnId: string): Promise<void> {
+    await lockInTransaction(tx, chatLock(this.tables, chatId));
+    await assertLeaseHeld(tx, this.tables, chatId, turnId);
   }
 
   /**

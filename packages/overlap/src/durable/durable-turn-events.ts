@@ -8,14 +8,15 @@
  *
  * A turn ends in one transaction with its lease (`finish`), so a reader never sees a turn whose
  * lease is gone but which has not ended, unless its instance died: the reader then ends it for
- * everyone (`endCrashed`: an `error` with code `turn_crashed` and a `done`).
+ * everyone (`endCrashed`: an `error` with code `turn_crashed` and a `done`). An instance is dead
+ * once its lease expired, or at once when it was a process of this machine that is gone.
  */
 
 import type { AgentEvent } from "../protocol/agent-event.js";
 import type { LoggedEvent } from "../sse/turn-event-log.js";
 import { holderIsGone } from "./durable-identity.js";
 import type { DurableTables } from "./durable-schema.js";
-import { chatLock, readLease } from "./durable-turn-leases.js";
+import { chatLock, readLease, type TurnLease } from "./durable-turn-leases.js";
 import type { SqlDriver, SqlExecutor } from "./sql-driver.js";
 
 /** The sentence of the `turn_crashed` error a reader of a dead instance's turn gets. */
@@ -199,10 +200,7 @@ export class DurableTurnEvents {
         if (!rows[0] || rows[0].ended_at !== null) return false;
         const lease = await readLease(tx, t, chatId);
         const now = this.#now();
-        // Still alive: its lease runs, and its process is not known to be gone.
-        if (lease?.turnId === turnId && lease.expiresAt > now && !holderIsGone(lease.holder)) {
-          return false;
-        }
+        if (lease?.turnId === turnId && leaseLives(lease, now)) return false; // still alive
         if (lease?.turnId === turnId) {
           await tx.query(`DELETE FROM ${t.leases} WHERE conversation_id = ? AND turn_id = ?`, [
             chatId,
@@ -294,10 +292,15 @@ export class DurableTurnEvents {
         if (state.rows[0]?.ended_at !== null) {
           // Ended: what was written before the end is read once more, then the reader stops.
           if (await this.#hasAfter(id, next)) continue;
+          // A reader ahead of the log (it read, elsewhere, events its dead writer never wrote
+          // here) is still told how the turn ended, with the ids its next events would have had.
+          for (const [i, event] of (await this.#endAfter(id, next)).entries()) {
+            yield { id: `${id}:${next + i + 1}`, event };
+          }
           return;
         }
         const lease = await readLease(this.#driver, t, chatId);
-        if (lease?.turnId !== id || lease.expiresAt <= this.#now() || holderIsGone(lease.holder)) {
+        if (lease?.turnId !== id || !leaseLives(lease, this.#now())) {
           await this.endCrashed(chatId, id);
           continue;
         }
@@ -319,6 +322,17 @@ export class DurableTurnEvents {
     const unlisten = await this.#unlisten;
     this.#unlisten = undefined;
     await unlisten?.();
+  }
+
+  /** The turn's closing `error` and `done` when the log ends before `seq`; else none. */
+  async #endAfter(turnId: string, seq: number): Promise<AgentEvent[]> {
+    const last = this.#transport
+      ? await this.#transport.last(turnId)
+      : await lastSeq(this.#driver, this.#tables, turnId);
+    if (last >= seq) return [];
+    const tail = (await this.#after(turnId, Math.max(0, last - 2), 2)).map((row) => row.event);
+    const end = tail.findIndex((event) => event.type === "error" || event.type === "done");
+    return end === -1 ? [] : tail.slice(end);
   }
 
   async #hasAfter(turnId: string, seq: number): Promise<boolean> {
@@ -355,6 +369,14 @@ export class DurableTurnEvents {
       .catch(() => undefined); // polling still works
     await this.#unlisten;
   }
+}
+
+/**
+ * True while a lease holds: not expired, and not of a process of this machine known to be gone
+ * (a restart after a crash: its turn's readers need not wait out the lease).
+ */
+function leaseLives(lease: TurnLease, now: number): boolean {
+  return lease.expiresAt > now && !holderIsGone(lease.holder);
 }
 
 /** The turn and seq an event id names, if it is one. */

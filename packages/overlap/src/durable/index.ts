@@ -30,7 +30,14 @@ export {
   durableTables,
   migrateDurableSchema,
 } from "./durable-schema.js";
-export { type DurableEffects, DurableStore, type DurableStoreOptions } from "./durable-store.js";
+export {
+  type DurableCallRecord,
+  type DurableEffects,
+  DurableStore,
+  type DurableStoreOptions,
+  type RecoveredConversation,
+  type RecoverOptions,
+} from "./durable-store.js";
 export { DurableToolLedger } from "./durable-tool-ledger.js";
 export {
   DurableTurnEvents,
@@ -49,6 +56,7 @@ export {
 } from "./durable-turn-leases.js";
 export {
   checkTablePrefix,
+  lockInTransaction,
   type SqlDialect,
   type SqlDriver,
   type SqlExecutor,

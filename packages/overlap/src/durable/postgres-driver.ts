@@ -4,7 +4,12 @@
  * it; the pool is given.
  */
 
-import type { SqlDriver, SqlExecutor, SqlResult } from "./sql-driver.js";
+import {
+  lockInTransaction,
+  type SqlDriver,
+  type SqlExecutor,
+  type SqlResult,
+} from "./sql-driver.js";
 
 /** A notification as `pg` delivers it. */
 export interface PgNotification {
@@ -58,11 +63,9 @@ export function postgresDriver(pool: PgPoolLike): SqlDriver {
       try {
         await client.query("BEGIN");
         try {
-          // hashtextextended gives the 64-bit key the advisory lock takes.
-          if (lock !== undefined) {
-            await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [lock]);
-          }
-          const out = await fn(executorOf(client));
+          const tx = executorOf(client);
+          if (lock !== undefined) await lockInTransaction(tx, lock);
+          const out = await fn(tx);
           await client.query("COMMIT");
           return out;
         } catch (error) {

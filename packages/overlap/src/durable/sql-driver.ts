@@ -43,6 +43,19 @@ export interface SqlDriver extends SqlExecutor {
 }
 
 /**
+ * Inside a transaction: takes the named lock until the transaction ends, as
+ * {@link SqlDriver.transaction}'s `lock` does (PostgreSQL: a transaction-level advisory lock). On
+ * SQLite nothing: the transaction must hold the database's write lock already (`BEGIN
+ * IMMEDIATE`). For transactions the host opened itself, on the connection behind `tx`.
+ */
+export async function lockInTransaction(tx: SqlExecutor, lock: string): Promise<void> {
+  // hashtextextended gives the 64-bit key the advisory lock takes.
+  if (tx.dialect === "postgres") {
+    await tx.query("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [lock]);
+  }
+}
+
+/**
  * Checks a table prefix the host chose: the stores put it in front of every table name, unquoted,
  * so only letters, digits and underscores are allowed (and a letter or underscore first).
  */

@@ -10,7 +10,6 @@
  */
 
 import { appendUserText, runAgentTurn } from "overlap-runtime";
-import { loadRecoveredConversation } from "../../db/recover-conversation.js";
 import { logTurnEnd, type ShopTurnInput, turnRunOptions } from "../turn-body.js";
 import type { TurnContext } from "../turn-context.js";
 import { versionedWriter } from "../versioned-writer.js";
@@ -27,7 +26,9 @@ export function streamedShopTurn(input: ShopTurnInput): (turn: TurnContext) => P
         "took over a chat whose turn's instance stopped (its lease expired); repairing first",
       );
     }
-    const recovered = await loadRecoveredConversation(store, sessionId);
+    // Every shop tool with an effect records it with its ledger record: a call without a record
+    // did not run, and is answered so.
+    const recovered = await store.durable.recover(sessionId);
     if (recovered.restored.length > 0) {
       log.warn({ callIds: recovered.restored }, "restored the calls of a round cut off by a crash");
     }
@@ -54,7 +55,7 @@ export function streamedShopTurn(input: ShopTurnInput): (turn: TurnContext) => P
         turn.emit(event);
         display.observe(event);
       },
-      journal: store.roundJournal(sessionId),
+      journal: store.roundJournal(sessionId, turn.turnId),
       onMessages: ({ from, messages }) => write(from, messages),
       onLedgerError: (err, call) =>
         log.error({ err, callId: call.id, tool: call.name }, "ledger write failed"),
