@@ -14,6 +14,7 @@
  * round loop, repair, validator, stores), then providers, mcp and testing.
  */
 
+export type { ModelMediaPartOut, UIFilePartOut } from "./agent/ai-sdk-media.js";
 export {
   fromModelMessages,
   fromUIMessages,
@@ -56,6 +57,7 @@ export type { ModelClient, ModelRequest } from "./agent/model-client.js";
 export {
   fromOpenAIChatMessages,
   type OpenAIChatMessageOut,
+  type OpenAIChatUserPartOut,
   toOpenAIChatMessages,
 } from "./agent/openai-chat-messages.js";
 export { appendUserText, repairConversation } from "./agent/repair-conversation.js";
@@ -133,7 +135,10 @@ export type {
   AssistantMessage,
   CallBlock,
   Citation,
+  DocumentBlock,
+  FileSource,
   GeminiThoughtSignature,
+  ImageBlock,
   McpToolUseBlock,
   Message,
   OpenAIItemFields,
@@ -170,6 +175,8 @@ export {
 } from "./tools/define-json-schema-tool.js";
 export {
   type AnyTool,
+  type ContextNeed,
+  type ContextOfTools,
   type DispatchPolicy,
   defineTool,
   type Tool,
@@ -192,5 +199,6 @@ export {
   type ExecuteOptions,
   ToolExecutor,
   type ToolExecutorOptions,
+  type ToolExecutorOptionsArg,
 } from "./tools/tool-executor.js";
 export type { ToolOutcome, ToolOutcomeStatus } from "./tools/tool-outcome.js";

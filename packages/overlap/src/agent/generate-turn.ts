@@ -9,9 +9,9 @@ import type { StopReason } from "../protocol/stop-reason.js";
 import type { Usage } from "../protocol/usage.js";
 import type { RoundResult } from "../round/streamed-round.js";
 import type { Message } from "../stream/message.js";
-import type { AnyTool } from "../tools/define-tool.js";
+import type { AnyTool, ContextOfTools } from "../tools/define-tool.js";
 import type { AgentEventSinkOf } from "../tools/tool-events.js";
-import { ToolExecutor } from "../tools/tool-executor.js";
+import { ToolExecutor, type ToolExecutorOptionsArg } from "../tools/tool-executor.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
 import { type AgentTurnOptions, runAgentTurn } from "./run-agent-turn.js";
 import type { OutputOf, OutputSchema } from "./structured-output.js";
@@ -32,11 +32,16 @@ export type GenerateTurnOptions<
         executor: ToolExecutor<any, T>;
         tools?: never;
       }
-    | {
+    | ({
         executor?: never;
         /** The tools, run by a `ToolExecutor` with default options; none when absent. */
         tools?: readonly T[];
-      }
+      } & (unknown extends ContextOfTools<T>
+        ? { context?: undefined }
+        : {
+            /** The host context the tools declare (`ToolContext<C>`), given to the executor. */
+            context: ContextOfTools<T>;
+          }))
   );
 
 /** What {@link generateTurn} gives back. */
@@ -70,10 +75,17 @@ export interface GeneratedTurn<O = unknown> {
 export async function generateTurn<T extends AnyTool = AnyTool, S extends OutputSchema = never>(
   options: GenerateTurnOptions<T, S>,
 ): Promise<GeneratedTurn<OutputOf<S>>> {
-  const { tools, sink, executor, ...rest } = options;
+  const { tools, sink, executor, context, ...rest } = options as GenerateTurnOptions<T, S> & {
+    context?: unknown;
+  };
   const turn = await runAgentTurn<T, S>({
     ...(rest as Omit<AgentTurnOptions<T, S>, "sink" | "executor">),
-    executor: executor ?? new ToolExecutor<unknown, T>(tools ?? []),
+    executor:
+      executor ??
+      new ToolExecutor<unknown, T>(
+        tools ?? [],
+        ...([context !== undefined ? { context } : {}] as ToolExecutorOptionsArg<unknown, T>),
+      ),
     sink: sink ?? (() => {}),
   });
   const last = turn.added.findLast((message) => message.role === "assistant");

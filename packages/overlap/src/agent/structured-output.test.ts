@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { AgentEvent } from "../protocol/agent-event.js";
 import type { Message } from "../stream/message.js";
 import { buildStreamEvents, fakeModel } from "../testing/stream-builder.js";
-import { defineTool } from "../tools/define-tool.js";
+import { defineTool, type ToolContext } from "../tools/define-tool.js";
 import { ToolExecutor } from "../tools/tool-executor.js";
 import { generateTurn } from "./generate-turn.js";
 import { runAgentTurn } from "./run-agent-turn.js";
@@ -266,5 +266,27 @@ describe("generateTurn", () => {
     expect(result.error?.code).toBe("invalid_tool_choice");
     expect(result.text).toBe("");
     expectTypeOf(result.output).toEqualTypeOf<unknown>();
+  });
+
+  it("requires the context its tools declare with a plain tool list, and hands it to them", async () => {
+    const whoAmI = defineTool({
+      name: "who_am_i",
+      description: "Names the shopper.",
+      input: z.object({}),
+      run: (_input, ctx: ToolContext<{ shopper: string }>) => ctx.context.shopper,
+    });
+    const round = buildStreamEvents([
+      { type: "tool_use", id: "toolu_1", name: "who_am_i", input: {} },
+    ]);
+    // @ts-expect-error the tool declares a context, so a plain tool list needs it
+    await generateTurn({ model: fakeModel([]), tools: [whoAmI], messages: [user("who")] });
+    const result = await generateTurn({
+      model: fakeModel([round, textRound("Ada.")]),
+      tools: [whoAmI],
+      context: { shopper: "Ada" },
+      messages: [user("who")],
+    });
+    expect(result.toolResults.map((o) => o.resultText)).toEqual(["Ada"]);
+    expect(result.text).toBe("Ada.");
   });
 });

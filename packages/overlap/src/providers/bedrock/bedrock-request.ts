@@ -4,8 +4,10 @@
  *
  * - user messages: text → `{ text }`; each tool_result → `{ toolResult: { toolUseId, content:
  *   [{ text }], status: "error" } }` (`status` only for an error result; an empty result has no
- *   content block, as Converse rejects blank text); base64 images → `{ image: { format, source: {
- *   bytes } } }`;
+ *   content block, as Converse rejects blank text); inline images (PNG, JPEG, GIF, WebP) →
+ *   `{ image: { format, source: { bytes } } }`; inline documents of the formats Converse reads
+ *   (PDF, CSV, Word, Excel, HTML, Markdown, text) → `{ document: { format, name, source: {
+ *   bytes } } }`; any other file, or one at a URL, ends the turn with an error naming the part;
  * - assistant messages: text → `{ text }` (blank text left out, Converse rejects it); tool_use →
  *   `{ toolUse: { toolUseId, name, input } }`; thinking with a signature → `{ reasoningContent: {
  *   reasoningText: { text, signature } } }` and redacted_thinking → `{ reasoningContent: {
@@ -36,10 +38,17 @@ import type {
   ContentBlock,
   Message as ConverseMessage,
   ConverseStreamCommandInput,
+  DocumentFormat,
   ToolChoice as ConverseToolChoice,
   ImageFormat,
   Tool,
 } from "@aws-sdk/client-bedrock-runtime";
+import {
+  base64OfSource,
+  isMediaBlock,
+  type MediaBlock,
+  unsupportedMedia,
+} from "../../agent/media-parts.js";
 import type { ModelRequest } from "../../agent/model-client.js";
 import type { ToolChoice } from "../../agent/tool-choice.js";
 import type { AssistantContentBlock, Citation, Message, TextBlock } from "../../stream/message.js";
@@ -135,9 +144,11 @@ function holdsToolBlocks(messages: readonly ConverseMessage[]): boolean {
 /** The conversation as Converse `messages` (see the module comment). */
 export function toConverseMessages(messages: readonly Message[]): ConverseMessage[] {
   const out: ConverseMessage[] = [];
-  for (const message of messages) {
+  for (const [index, message] of messages.entries()) {
     const content =
-      message.role === "user" ? userContent(message.content) : assistantContent(message.content);
+      message.role === "user"
+        ? userContent(message.content, index)
+        : assistantContent(message.content);
     if (content.length === 0) continue;
     const last = out.at(-1);
     if (last?.role === message.role) last.content = [...(last.content ?? []), ...content];
@@ -146,13 +157,16 @@ export function toConverseMessages(messages: readonly Message[]): ConverseMessag
   return out;
 }
 
-function userContent(content: Extract<Message, { role: "user" }>["content"]): ContentBlock[] {
+function userContent(
+  content: Extract<Message, { role: "user" }>["content"],
+  index: number,
+): ContentBlock[] {
   if (typeof content === "string") return content.trim() === "" ? [] : [{ text: content }];
   const blocks: ContentBlock[] = [];
-  for (const block of content as unknown as ReadonlyArray<
-    { type: string } & Record<string, unknown>
-  >) {
-    if (block.type === "text") {
+  for (const [j, block] of content.entries()) {
+    if (isMediaBlock(block)) {
+      blocks.push(mediaContent(block, index, j));
+    } else if (block.type === "text") {
       const text = String(block.text ?? "");
       if (text.trim() !== "") blocks.push({ text });
     } else if (block.type === "tool_result") {
@@ -164,9 +178,6 @@ function userContent(content: Extract<Message, { role: "user" }>["content"]): Co
           ...(block.is_error === true ? { status: "error" as const } : {}),
         },
       });
-    } else if (block.type === "image") {
-      const image = imageBlock(block.source);
-      if (image) blocks.push(image);
     }
   }
   return blocks;
@@ -238,12 +249,55 @@ const IMAGE_FORMATS: Readonly<Record<string, ImageFormat>> = {
   "image/webp": "webp",
 };
 
-function imageBlock(source: unknown): ContentBlock | undefined {
-  if (typeof source !== "object" || source === null) return undefined;
-  const { type, media_type: mediaType, data } = source as Record<string, unknown>;
-  const format = IMAGE_FORMATS[String(mediaType)];
-  if (type !== "base64" || format === undefined || typeof data !== "string") return undefined;
-  return { image: { format, source: { bytes: fromBase64(data) } } };
+const DOCUMENT_FORMATS: Readonly<Record<string, DocumentFormat>> = {
+  "application/pdf": "pdf",
+  "text/csv": "csv",
+  "application/msword": "doc",
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
+  "application/vnd.ms-excel": "xls",
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "xlsx",
+  "text/html": "html",
+  "text/markdown": "md",
+  "text/plain": "txt",
+};
+
+const TAKES =
+  "inline images (PNG, JPEG, GIF, WebP) and inline documents (PDF, CSV, DOC, DOCX, XLS, XLSX, HTML, Markdown, text)";
+
+/** An image or a document as a Converse content block (see the module comment). */
+function mediaContent(block: MediaBlock, index: number, part: number): ContentBlock {
+  const data = base64OfSource(block.source);
+  const mediaType = block.source.media_type ?? "";
+  const refused = () => unsupportedMedia(index, part, block, "Amazon Bedrock Converse", TAKES);
+  if (data === undefined) throw refused();
+  if (block.type === "image") {
+    const format = IMAGE_FORMATS[mediaType];
+    if (format === undefined) throw refused();
+    return { image: { format, source: { bytes: fromBase64(data) } } };
+  }
+  const format = DOCUMENT_FORMATS[mediaType];
+  if (format === undefined) throw refused();
+  return {
+    document: {
+      format,
+      name: documentName(block.title, index, part),
+      source: { bytes: fromBase64(data) },
+    },
+  };
+}
+
+/**
+ * A document's name as Converse takes it (letters, digits, single spaces, hyphens, parentheses,
+ * square brackets; the extension goes: the format says it).
+ */
+function documentName(title: string | null | undefined, index: number, part: number): string {
+  const base = (title ?? "").replace(/\.[a-z0-9]{1,5}$/i, "");
+  const name = base
+    .replace(/[^a-zA-Z0-9\s\-()[\]]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, 200);
+  return name === "" ? `document ${index}-${part}` : name;
 }
 
 /** A call id as Converse accepts it (`[a-zA-Z0-9_-]{1,64}`); valid ids are kept as they are. */

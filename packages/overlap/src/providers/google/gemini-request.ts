@@ -2,7 +2,9 @@
  * The Gemini API request body for a neutral request (pure). The conversation is kept in the
  * Messages API's shape; here it becomes `contents`:
  *
- * - user messages → `role: "user"`: text → `{ text }`, base64 images → `inlineData`, each
+ * - user messages → `role: "user"`: text → `{ text }`, inline images and files → `inlineData`,
+ *   files at a URL → `fileData` (which needs the media type; one without ends the turn with an
+ *   error naming the part), a plain text document → `{ text }`, each
  *   tool_result → a `functionResponse` part `{ name, response: { result } }` (`{ error }` for an
  *   error result), placed first. Gemini pairs responses with calls by name and position, so the
  *   name is looked up from the tool_use the result answers;
@@ -26,6 +28,7 @@
  *   `generationConfig.maxOutputTokens`.
  */
 
+import { isMediaBlock, type MediaBlock, unsupportedMedia } from "../../agent/media-parts.js";
 import type { ModelRequest } from "../../agent/model-client.js";
 import type { ToolChoice } from "../../agent/tool-choice.js";
 import type { AssistantContentBlock, Message, TextBlock } from "../../stream/message.js";
@@ -170,9 +173,11 @@ export function toGeminiContents(messages: readonly Message[]): GeminiContent[] 
       if (block.type === "tool_use") names.set(block.id, block.name);
   }
   const contents: GeminiContent[] = [];
-  for (const message of messages) {
+  for (const [index, message] of messages.entries()) {
     const parts =
-      message.role === "user" ? userParts(message.content, names) : modelParts(message.content);
+      message.role === "user"
+        ? userParts(message.content, names, index)
+        : modelParts(message.content);
     if (parts.length > 0)
       contents.push({ role: message.role === "user" ? "user" : "model", parts });
   }
@@ -182,14 +187,15 @@ export function toGeminiContents(messages: readonly Message[]): GeminiContent[] 
 function userParts(
   content: Extract<Message, { role: "user" }>["content"],
   names: ReadonlyMap<string, string>,
+  index: number,
 ): GeminiRequestPart[] {
   if (typeof content === "string") return [{ text: content }];
   const responses: GeminiRequestPart[] = [];
   const others: GeminiRequestPart[] = [];
-  for (const block of content as unknown as ReadonlyArray<
-    { type: string } & Record<string, unknown>
-  >) {
-    if (block.type === "tool_result") {
+  for (const [j, block] of content.entries()) {
+    if (isMediaBlock(block)) {
+      others.push(mediaPart(block, index, j));
+    } else if (block.type === "tool_result") {
       const id = String(block.tool_use_id);
       const text = resultText(block.content as string | TextBlock[]);
       const functionResponse: Record<string, unknown> = {
@@ -200,13 +206,29 @@ function userParts(
       responses.push({ functionResponse });
     } else if (block.type === "text") {
       others.push({ text: String(block.text) });
-    } else if (block.type === "image" && isObject(block.source) && block.source.type === "base64") {
-      others.push({
-        inlineData: { mimeType: String(block.source.media_type), data: String(block.source.data) },
-      });
     }
   }
   return [...responses, ...others];
+}
+
+/** An image or a file as a Gemini part (see the module comment). */
+function mediaPart(block: MediaBlock, index: number, part: number): GeminiRequestPart {
+  const source = block.source;
+  if (source.type === "text") return { text: source.data };
+  if (source.type === "base64") {
+    return { inlineData: { mimeType: source.media_type, data: source.data } };
+  }
+  const mimeType = source.media_type;
+  if (source.type !== "url" || !mimeType || mimeType.endsWith("/*")) {
+    throw unsupportedMedia(
+      index,
+      part,
+      block,
+      "the Gemini API",
+      "files inline, or at a URL with their media type (`fileData` needs one)",
+    );
+  }
+  return { fileData: { mimeType, fileUri: source.url } };
 }
 
 function modelParts(content: readonly AssistantContentBlock[]): GeminiRequestPart[] {

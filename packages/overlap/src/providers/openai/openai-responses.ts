@@ -89,7 +89,13 @@ export interface OpenAIResponsesModelOptions {
 
 /** A ModelClient for the OpenAI Responses API (or a server speaking it, like overlap-sim). */
 export function openaiResponsesModel(options: OpenAIResponsesModelOptions): ModelClient {
-  const client = options.client ?? new OpenAI();
+  // Made at the first request: without a key the SDK's constructor throws, and a turn reports
+  // that (an `authentication` error in its result) instead of the setup throwing.
+  let made: OpenAI | undefined;
+  const clientOf = (): OpenAI => {
+    made ??= options.client ?? new OpenAI();
+    return made;
+  };
   const body = (request: ModelRequest) => ({
     ...responsesParams(request, options),
     stream: true as const,
@@ -98,7 +104,10 @@ export function openaiResponsesModel(options: OpenAIResponsesModelOptions): Mode
     label: options.model,
     provider: "openai",
     send: (request, signal) =>
-      sdkResponse(() => client.responses.create(body(request), { signal }).asResponse(), signal),
+      sdkResponse(
+        () => clientOf().responses.create(body(request), { signal }).asResponse(),
+        signal,
+      ),
     translation: () => {
       const translator = new ResponsesEventTranslator();
       return {

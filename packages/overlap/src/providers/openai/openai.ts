@@ -71,13 +71,20 @@ export interface OpenAIChatModelOptions {
 
 /** A ModelClient for an OpenAI-compatible Chat Completions server. */
 export function openaiChatModel(options: OpenAIChatModelOptions): ModelClient {
-  const client = options.client ?? new OpenAI();
+  // Made at the first request: without a key the SDK's constructor throws, and a turn reports
+  // that (an `authentication` error in its result) instead of the setup throwing.
+  let made: OpenAI | undefined;
+  const clientOf = (): OpenAI => {
+    made ??= options.client ?? new OpenAI();
+    return made;
+  };
   return sseModel({
     label: options.model,
     provider: "openai",
     send: (request, signal) =>
       sdkResponse(
-        () => client.chat.completions.create(chatParams(request, options), { signal }).asResponse(),
+        () =>
+          clientOf().chat.completions.create(chatParams(request, options), { signal }).asResponse(),
         signal,
       ),
     translation: () => {
