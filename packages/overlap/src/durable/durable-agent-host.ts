@@ -12,10 +12,6 @@
 
 import { randomUUID } from "node:crypto";
 import type { ModelClient } from "../agent/model-client.js";
-<<<<<<< HEAD
-=======
-import { appendUserText } from "../agent/repair-conversation.js";
->>>>>>> shopdurable
 import { type AgentTurnResult, runAgentTurn } from "../agent/run-agent-turn.js";
 import { OverlapError } from "../errors.js";
 import type { AgentEvent, AgentEventSink } from "../protocol/agent-event.js";
@@ -24,7 +20,11 @@ import type { LoggedEvent } from "../sse/turn-event-log.js";
 import type { ToolUseBlock, UserMessage } from "../stream/message.js";
 import type { ToolCall } from "../stream/tool-call.js";
 import type { AnyTool, ToolEffects } from "../tools/define-tool.js";
-import { ToolExecutor, type ToolExecutorOptions } from "../tools/tool-executor.js";
+import {
+  ToolExecutor,
+  type ToolExecutorOptions,
+  type ToolExecutorOptionsArg,
+} from "../tools/tool-executor.js";
 import { durableHolderId, holderIsGone, idempotencyKeyOf } from "./durable-identity.js";
 import type { DurableEffects, DurableStore } from "./durable-store.js";
 import { type TurnLease, TurnLeaseLostError } from "./durable-turn-leases.js";
@@ -320,40 +320,10 @@ export class DurableAgentHost<C = unknown> {
     };
     try {
       const keyOf = (call: ToolCall) => idempotencyKeyOf(chatId, turnId, call);
-<<<<<<< HEAD
       const stored = await prepared;
       let { version } = stored;
       const { messages } = stored;
       out.restored = stored.restored;
-=======
-      const restored = await store.recover(chatId, {
-        notRunText: (block, key) =>
-          this.#effectsOf(block.name) === "external"
-            ? unknownOutcomeText(block, key)
-            : notRunText(block),
-      });
-      let { messages, version } = restored;
-      if (restored.restored.length > 0) {
-        version = await store.conversations.writeVersioned(
-          chatId,
-          restored.from,
-          restored.messages.slice(restored.from),
-          { expectedVersion: version, lease: turnId, clearJournal: true },
-        );
-        messages = restored.messages;
-        out.restored = restored.restored;
-      }
-      // A trailing user message (the results of a restored round) takes the new one in: roles
-      // must alternate.
-      const appended = appendUserMessage(messages, request.message);
-      version = await store.conversations.writeVersioned(
-        chatId,
-        appended.from,
-        appended.messages.slice(appended.from),
-        { expectedVersion: version, lease: turnId },
-      );
-      messages = appended.messages;
->>>>>>> shopdurable
       const context = options.context?.({
         chatId,
         turnId,
@@ -363,11 +333,17 @@ export class DurableAgentHost<C = unknown> {
       const tools = options.tools.map((tool) =>
         this.#effectsOf(tool.name) === "external" ? journal.gate(tool) : tool,
       );
-      const executor = new ToolExecutor<C>(tools, {
+      // The host's context factory is optional for tools of any context: the options are
+      // checked here as the executor's, not as a list of known tools.
+      const executorOptions: ToolExecutorOptions<C> = {
         ...options.executor,
         ...(context !== undefined ? { context } : {}),
         idempotencyKey: keyOf,
-      });
+      };
+      const executor = new ToolExecutor<C>(
+        tools,
+        ...([executorOptions] as ToolExecutorOptionsArg<C, AnyTool<C>>),
+      );
       const {
         store: _store,
         model,

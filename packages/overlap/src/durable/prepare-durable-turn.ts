@@ -6,7 +6,6 @@
  */
 
 import { appendUserText } from "../agent/repair-conversation.js";
-import { restoreRound } from "../agent/restore-round.js";
 import type { Message, ToolUseBlock, UserMessage } from "../stream/message.js";
 import type { DurableStore } from "./durable-store.js";
 
@@ -29,25 +28,15 @@ export async function prepareDurableTurn(
   message: string | UserMessage,
   notRunText: (block: ToolUseBlock, idempotencyKey: string | undefined) => string,
 ): Promise<PreparedTurn> {
-  let { messages, version } = await store.conversations.loadVersioned(chatId);
-  let restoredIds: string[] = [];
-  const journaled = await store.journaled(chatId);
-  if (journaled.length > 0) {
-    const keys = new Map(journaled.map((call) => [call.block.id, call.idempotencyKey]));
-    const recorded = await store.records(chatId, journaled);
-    const restored = restoreRound(
-      messages,
-      { journaled, recorded },
-      { notRunText: (block) => notRunText(block, keys.get(block.id)) },
-    );
+  const recovered = await store.recover(chatId, { notRunText });
+  let { messages, version } = recovered;
+  if (recovered.restored.length > 0) {
     version = await store.conversations.writeVersioned(
       chatId,
-      restored.from,
-      restored.messages.slice(restored.from),
+      recovered.from,
+      recovered.messages.slice(recovered.from),
       { expectedVersion: version, lease: turnId, clearJournal: true },
     );
-    messages = restored.messages;
-    restoredIds = restored.restored;
   }
   // A trailing user message (the results of a restored round) takes the new one in: roles must
   // alternate.
@@ -58,7 +47,7 @@ export async function prepareDurableTurn(
     appended.messages.slice(appended.from),
     { expectedVersion: version, lease: turnId },
   );
-  return { messages: appended.messages, version, restored: restoredIds };
+  return { messages: appended.messages, version, restored: recovered.restored };
 }
 
 /** The conversation with the user's new message appended, or merged into a trailing user one. */
