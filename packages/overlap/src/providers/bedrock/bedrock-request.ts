@@ -38,8 +38,8 @@ import type {
   ContentBlock,
   Message as ConverseMessage,
   ConverseStreamCommandInput,
-  DocumentFormat,
   ToolChoice as ConverseToolChoice,
+  DocumentFormat,
   ImageFormat,
   Tool,
 } from "@aws-sdk/client-bedrock-runtime";
