@@ -31,7 +31,7 @@
  *   out.
  */
 
-import type { AgentEvent, AgentEventSink } from "../protocol/agent-event.js";
+import type { AgentEvent } from "../protocol/agent-event.js";
 import type { JsonPreview } from "../protocol/json-preview.js";
 import type { StopReason } from "../protocol/stop-reason.js";
 import type { UiEvent } from "../protocol/ui-event.js";
