@@ -10,6 +10,10 @@
  * lease is gone but which has not ended, unless its instance died: the reader then ends it for
  * everyone (`endCrashed`: an `error` with code `turn_crashed` and a `done`). An instance is dead
  * once its lease expired, or at once when it was a process of this machine that is gone.
+ *
+ * Ended turns are deleted `retainEndedMs` after their end (see `prune-ended-turns.ts`), by a
+ * pruning a turn's end starts now and then; a reader resuming a deleted turn is told it ended
+ * (`turn_log_expired`, then `done`).
  */
 
 import type { AgentEvent } from "../protocol/agent-event.js";
@@ -17,11 +21,24 @@ import type { LoggedEvent } from "../sse/turn-event-log.js";
 import { holderIsGone } from "./durable-identity.js";
 import type { DurableTables } from "./durable-schema.js";
 import { chatLock, readLease, type TurnLease } from "./durable-turn-leases.js";
+import {
+  deadTurns,
+  deleteEndedTurns,
+  type PrunedTurns,
+  type PruneEndedTurnsOptions,
+} from "./prune-ended-turns.js";
 import type { SqlDriver, SqlExecutor } from "./sql-driver.js";
 
 /** The sentence of the `turn_crashed` error a reader of a dead instance's turn gets. */
 export const TURN_CRASHED_MESSAGE =
   "The server writing this reply stopped. Whatever it finished is kept; send your message again to continue.";
+
+/** The sentence of the `turn_log_expired` error a reader resuming a deleted turn log gets. */
+export const TURN_LOG_EXPIRED_MESSAGE =
+  "This reply ended a while ago and its stream is no longer kept. Reload the conversation to see it.";
+
+/** How often at most a process prunes ended turns on its own (when a turn ends), in ms. */
+const PRUNE_EVERY_MS = 60_000;
 
 /** Options of {@link DurableTurnEvents}. */
 export interface DurableTurnEventsOptions {
@@ -34,6 +51,15 @@ export interface DurableTurnEventsOptions {
    * turns' lifecycle (started, ended, their leases) stays in the database either way.
    */
   transport?: TurnEventTransport;
+  /**
+   * How long an ended turn's log (its events and its row) is kept, in ms; a turn's end then
+   * deletes the older ones now and then (at most once a minute per process, in batches). Default
+   * 15 minutes: the log is for resuming a stream (a reader that lost its connection), which takes
+   * seconds to minutes, while a reload shows the stored conversation; it is also how long the
+   * Redis transport and an in-memory `TurnEventLog` keep a turn. `Infinity`: never on its own
+   * (call `DurableStore.pruneEndedTurns` from a job of your own).
+   */
+  retainEndedMs?: number;
   now?: () => number;
 }
 
@@ -76,6 +102,9 @@ export class DurableTurnEvents {
   /** Readers of this process waiting for a turn's next events. */
   readonly #waiters = new Map<string, Set<() => void>>();
   #unlisten: Promise<(() => Promise<void>) | undefined> | undefined;
+  readonly #retainEndedMs: number;
+  #lastPrune = Number.NEGATIVE_INFINITY;
+  #pruning: Promise<unknown> | undefined;
 
   constructor(driver: SqlDriver, tables: DurableTables, options: DurableTurnEventsOptions = {}) {
     this.#driver = driver;
@@ -83,6 +112,7 @@ export class DurableTurnEvents {
     this.#pollMs = options.pollMs ?? 250;
     this.#now = options.now ?? Date.now;
     this.#transport = options.transport;
+    this.#retainEndedMs = options.retainEndedMs ?? 15 * 60_000;
     const notify = options.notify ?? true;
     this.#channel = notify && driver.listen && driver.notify ? `${tables.events}` : undefined;
   }
@@ -181,6 +211,44 @@ export class DurableTurnEvents {
     );
     this.#wake(turnId);
     await this.#notify(turnId).catch(() => undefined);
+    this.#pruneNowAndThen();
+  }
+
+  /**
+   * Deletes the turns that ended more than `olderThanMs` ago (default `retainEndedMs`), their
+   * events with them, in batches; never a turn that runs. A dead instance's turn nobody ended
+   * (no reader came) is ended now (`turn_crashed`), to be deleted as ended turns are.
+   */
+  async prune(options: PruneEndedTurnsOptions = {}): Promise<PrunedTurns> {
+    const olderThanMs = options.olderThanMs ?? this.#retainEndedMs;
+    const batchSize = options.batchSize ?? 50;
+    if (!(olderThanMs >= 0 && Number.isFinite(olderThanMs)))
+      return { turns: 0, events: 0, ended: 0 };
+    const now = this.#now();
+    const cutoff = now - olderThanMs;
+    let ended = 0;
+    for (const dead of await deadTurns(this.#driver, this.#tables, cutoff, now, batchSize)) {
+      if (await this.endCrashed(dead.chatId, dead.turnId)) ended++;
+    }
+    const deleted = await deleteEndedTurns(this.#driver, this.#tables, cutoff, {
+      batchSize,
+      events: !this.#transport,
+    });
+    return { ...deleted, ended };
+  }
+
+  /** Starts a pruning unless one ran in the last minute (or runs): a turn's end pays nothing. */
+  #pruneNowAndThen(): void {
+    const retain = this.#retainEndedMs;
+    if (!Number.isFinite(retain) || this.#pruning) return;
+    const now = this.#now();
+    if (now - this.#lastPrune < Math.min(PRUNE_EVERY_MS, retain)) return;
+    this.#lastPrune = now;
+    this.#pruning = this.prune()
+      .catch(() => undefined) // the next turn's end tries again
+      .finally(() => {
+        this.#pruning = undefined;
+      });
   }
 
   /**
@@ -260,7 +328,11 @@ export class DurableTurnEvents {
       }
     }
     turnId ??= (await this.latest(chatId))?.turnId;
-    if (turnId === undefined) return;
+    if (turnId === undefined) {
+      // The turn the reader was reading is deleted (its log expired) and the chat has no other.
+      if (named) yield* expiredEnd(named.turnId, named.seq);
+      return;
+    }
     const id = turnId;
     let resume: (() => void) | undefined;
     const wake = () => {
@@ -289,6 +361,11 @@ export class DurableTurnEvents {
           `SELECT ended_at FROM ${t.turns} WHERE turn_id = ?`,
           [id],
         );
+        if (state.rows.length === 0) {
+          // Deleted while this reader was away: it learns the turn ended, not how.
+          if (next > 0) yield* expiredEnd(id, next);
+          return;
+        }
         if (state.rows[0]?.ended_at !== null) {
           // Ended: what was written before the end is read once more, then the reader stops.
           if (await this.#hasAfter(id, next)) continue;
@@ -317,8 +394,9 @@ export class DurableTurnEvents {
     }
   }
 
-  /** Stops listening for other processes' notifications. */
+  /** Stops listening for other processes' notifications (after a pruning under way). */
   async close(): Promise<void> {
+    await this.#pruning;
     const unlisten = await this.#unlisten;
     this.#unlisten = undefined;
     await unlisten?.();
@@ -330,6 +408,8 @@ export class DurableTurnEvents {
       ? await this.#transport.last(turnId)
       : await lastSeq(this.#driver, this.#tables, turnId);
     if (last >= seq) return [];
+    // Nothing left of the log (the transport's copy expired): the reader learns the turn ended.
+    if (last === 0) return expiredEnd(turnId, seq).map((logged) => logged.event);
     const tail = (await this.#after(turnId, Math.max(0, last - 2), 2)).map((row) => row.event);
     const end = tail.findIndex((event) => event.type === "error" || event.type === "done");
     return end === -1 ? [] : tail.slice(end);
@@ -399,6 +479,17 @@ function crashEnd(last: number): NumberedEvent[] {
       event: { type: "error", code: "turn_crashed", message: TURN_CRASHED_MESSAGE },
     },
     { seq: last + 2, event: { type: "done", roundCount: 0, stopReason: "error" } },
+  ];
+}
+
+/** What a reader resuming after `seq` a turn whose log was deleted is told. */
+function expiredEnd(turnId: string, seq: number): LoggedEvent[] {
+  return [
+    {
+      id: `${turnId}:${seq + 1}`,
+      event: { type: "error", code: "turn_log_expired", message: TURN_LOG_EXPIRED_MESSAGE },
+    },
+    { id: `${turnId}:${seq + 2}`, event: { type: "done", roundCount: 0, stopReason: "error" } },
   ];
 }
 

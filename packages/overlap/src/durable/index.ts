@@ -44,6 +44,7 @@ export {
   type DurableTurnEventsOptions,
   parseEventId,
   TURN_CRASHED_MESSAGE,
+  TURN_LOG_EXPIRED_MESSAGE,
   type TurnEventWriter,
 } from "./durable-turn-events.js";
 export {
@@ -54,6 +55,7 @@ export {
   type TurnLease,
   TurnLeaseLostError,
 } from "./durable-turn-leases.js";
+export type { PrunedTurns, PruneEndedTurnsOptions } from "./prune-ended-turns.js";
 export {
   checkTablePrefix,
   lockInTransaction,
