@@ -28,14 +28,7 @@ import {
   type PruneEndedTurnsOptions,
 } from "./prune-ended-turns.js";
 import type { SqlDriver, SqlExecutor } from "./sql-driver.js";
-
-/** The sentence of the `turn_crashed` error a reader of a dead instance's turn gets. */
-export const TURN_CRASHED_MESSAGE =
-  "The server writing this reply stopped. Whatever it finished is kept; send your message again to continue.";
-
-/** The sentence of the `turn_log_expired` error a reader resuming a deleted turn log gets. */
-export const TURN_LOG_EXPIRED_MESSAGE =
-  "This reply ended a while ago and its stream is no longer kept. Reload the conversation to see it.";
+import { crashEnd, expiredEnd } from "./turn-log-endings.js";
 
 /** How often at most a process prunes ended turns on its own (when a turn ends), in ms. */
 const PRUNE_EVERY_MS = 60_000;
@@ -469,28 +462,6 @@ export function parseEventId(
   const seq = Number(id.slice(at + 1));
   if (!Number.isInteger(seq) || seq < 0) return undefined;
   return { turnId: id.slice(0, at), seq };
-}
-
-/** What a reader of a turn whose instance died is told, after the turn's last event. */
-function crashEnd(last: number): NumberedEvent[] {
-  return [
-    {
-      seq: last + 1,
-      event: { type: "error", code: "turn_crashed", message: TURN_CRASHED_MESSAGE },
-    },
-    { seq: last + 2, event: { type: "done", roundCount: 0, stopReason: "error" } },
-  ];
-}
-
-/** What a reader resuming after `seq` a turn whose log was deleted is told. */
-function expiredEnd(turnId: string, seq: number): LoggedEvent[] {
-  return [
-    {
-      id: `${turnId}:${seq + 1}`,
-      event: { type: "error", code: "turn_log_expired", message: TURN_LOG_EXPIRED_MESSAGE },
-    },
-    { id: `${turnId}:${seq + 2}`, event: { type: "done", roundCount: 0, stopReason: "error" } },
-  ];
 }
 
 async function lastSeq(tx: SqlExecutor, t: DurableTables, turnId: string): Promise<number> {

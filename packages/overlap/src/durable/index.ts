@@ -43,8 +43,6 @@ export {
   DurableTurnEvents,
   type DurableTurnEventsOptions,
   parseEventId,
-  TURN_CRASHED_MESSAGE,
-  TURN_LOG_EXPIRED_MESSAGE,
   type TurnEventWriter,
 } from "./durable-turn-events.js";
 export {
@@ -64,3 +62,4 @@ export {
   type SqlExecutor,
   type SqlResult,
 } from "./sql-driver.js";
+export { TURN_CRASHED_MESSAGE, TURN_LOG_EXPIRED_MESSAGE } from "./turn-log-endings.js";
