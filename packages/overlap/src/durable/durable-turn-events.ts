@@ -18,16 +18,18 @@
 
 import type { AgentEvent } from "../protocol/agent-event.js";
 import type { LoggedEvent } from "../sse/turn-event-log.js";
-import { holderIsGone } from "./durable-identity.js";
+import { appendWithRetries, markTableFrom, TRANSPORT_RETRY_MS } from "./append-with-retries.js";
 import type { DurableTables } from "./durable-schema.js";
-import { chatLock, readLease, type TurnLease } from "./durable-turn-leases.js";
+import { chatLock, leaseLives, readLease } from "./durable-turn-leases.js";
+import { insertEvents, lastSeq } from "./insert-events.js";
+import { parseEventId } from "./parse-event-id.js";
 import {
-  deadTurns,
-  deleteEndedTurns,
   type PrunedTurns,
   type PruneEndedTurnsOptions,
+  pruneEndedTurns,
 } from "./prune-ended-turns.js";
-import type { SqlDriver, SqlExecutor } from "./sql-driver.js";
+import type { SqlDriver } from "./sql-driver.js";
+import type { NumberedEvent, TurnEventTransport } from "./turn-event-transport.js";
 import { crashEnd, expiredEnd } from "./turn-log-endings.js";
 
 /** How often at most a process prunes ended turns on its own (when a turn ends), in ms. */
@@ -45,6 +47,12 @@ export interface DurableTurnEventsOptions {
    */
   transport?: TurnEventTransport;
   /**
+   * With a `transport`: the delays before each new attempt of a write that failed, in ms
+   * (default 100, 200, 400, 800, 1600). The turn goes on meanwhile; once they are spent, the
+   * turn's events go to the database's table from there on, where every reader finds them.
+   */
+  transportRetryMs?: readonly number[];
+  /**
    * How long an ended turn's log (its events and its row) is kept, in ms; a turn's end then
    * deletes the older ones now and then (at most once a minute per process, in batches). Default
    * 15 minutes: the log is for resuming a stream (a reader that lost its connection), which takes
@@ -54,25 +62,6 @@ export interface DurableTurnEventsOptions {
    */
   retainEndedMs?: number;
   now?: () => number;
-}
-
-/** One numbered event of a turn. */
-export interface NumberedEvent {
-  seq: number;
-  event: AgentEvent;
-}
-
-/**
- * Where a turn's events are kept when not in the database (`redisTurnEvents`: Redis Streams). An
- * event whose seq is taken already must be dropped, never overwrite the one there.
- */
-export interface TurnEventTransport {
-  /** Appends events in seq order. */
-  append(turnId: string, events: readonly NumberedEvent[]): Promise<void>;
-  /** Up to `limit` events after `seq`, in order. */
-  after(turnId: string, seq: number, limit: number): Promise<NumberedEvent[]>;
-  /** The last seq written (0 for none). */
-  last(turnId: string): Promise<number>;
 }
 
 /** The writer of one turn's log. */
@@ -96,6 +85,9 @@ export class DurableTurnEvents {
   readonly #waiters = new Map<string, Set<() => void>>();
   #unlisten: Promise<(() => Promise<void>) | undefined> | undefined;
   readonly #retainEndedMs: number;
+  readonly #retryMs: readonly number[];
+  /** Per writer: its last seq, and from which seq its events went to the table instead. */
+  readonly #writers = new WeakMap<TurnEventWriter, { seq: number; tableFrom?: number }>();
   #lastPrune = Number.NEGATIVE_INFINITY;
   #pruning: Promise<unknown> | undefined;
 
@@ -106,6 +98,7 @@ export class DurableTurnEvents {
     this.#now = options.now ?? Date.now;
     this.#transport = options.transport;
     this.#retainEndedMs = options.retainEndedMs ?? 15 * 60_000;
+    this.#retryMs = options.transportRetryMs ?? TRANSPORT_RETRY_MS;
     const notify = options.notify ?? true;
     this.#channel = notify && driver.listen && driver.notify ? `${tables.events}` : undefined;
   }
@@ -120,7 +113,7 @@ export class DurableTurnEvents {
   }
 
   #writer(turnId: string): TurnEventWriter {
-    let seq = 0;
+    const state: { seq: number; tableFrom?: number } = { seq: 0 };
     let pending: { seq: number; event: AgentEvent }[] = [];
     let writing: Promise<void> = Promise.resolve();
     let failure: unknown;
@@ -129,19 +122,17 @@ export class DurableTurnEvents {
       pending = [];
       if (batch.length === 0) return;
       try {
-        await (this.#transport
-          ? this.#transport.append(turnId, batch)
-          : insertEvents(this.#driver, this.#tables, turnId, batch));
+        await this.#store(turnId, batch, state);
         this.#wake(turnId);
         await this.#notify(turnId);
       } catch (error) {
         failure ??= error;
       }
     };
-    return {
+    const writer: TurnEventWriter = {
       turnId,
       append: (event) => {
-        seq++;
+        const seq = ++state.seq;
         pending.push({ seq, event });
         // One batch at a time: the events that come while one is written go in the next.
         if (pending.length === 1) writing = writing.then(write);
@@ -156,6 +147,29 @@ export class DurableTurnEvents {
         }
       },
     };
+    this.#writers.set(writer, state);
+    return writer;
+  }
+
+  /** Writes a batch: to the transport (retried), or to the table once the transport failed. */
+  async #store(
+    turnId: string,
+    batch: readonly NumberedEvent[],
+    state: { tableFrom?: number },
+  ): Promise<void> {
+    const transport = this.#transport;
+    if (transport && state.tableFrom === undefined) {
+      try {
+        await appendWithRetries(transport, turnId, batch, this.#retryMs);
+        return;
+      } catch {
+        // Readers elsewhere would have a gap: the rest of the turn goes where they all look.
+        const from = batch[0]?.seq ?? 1;
+        await markTableFrom(this.#driver, this.#tables, turnId, from);
+        state.tableFrom = from;
+      }
+    }
+    await insertEvents(this.#driver, this.#tables, turnId, batch);
   }
 
   /**
@@ -171,19 +185,25 @@ export class DurableTurnEvents {
     await writer.flush().catch(() => undefined);
     const t = this.#tables;
     const transport = this.#transport;
-    if (transport && held.length > 0) {
+    const state = this.#writers.get(writer);
+    // In the table: without a transport, or once it failed for this turn.
+    let toTable = !transport || state?.tableFrom !== undefined;
+    if (transport && !toTable && held.length > 0) {
       // Elsewhere than the database: the last events first, so that a reader who sees the turn
       // ended (or its lease gone) finds them.
-      const last = await transport.last(turnId);
-      await transport.append(
-        turnId,
-        held.map((event, i) => ({ seq: last + 1 + i, event })),
-      );
+      try {
+        const last = await transport.last(turnId);
+        const events = held.map((event, i) => ({ seq: last + 1 + i, event }));
+        await appendWithRetries(transport, turnId, events, this.#retryMs);
+      } catch {
+        toTable = true; // the turn's end reaches every reader through the table
+      }
     }
     await this.#driver.transaction(
       async (tx) => {
-        const last = transport ? 0 : await lastSeq(tx, t, turnId);
-        if (!transport && held.length > 0) {
+        if (toTable && held.length > 0) {
+          const last = Math.max(state?.seq ?? 0, await lastSeq(tx, t, turnId));
+          if (transport) await markTableFrom(tx, t, turnId, last + 1);
           await insertEvents(
             tx,
             t,
@@ -213,21 +233,13 @@ export class DurableTurnEvents {
    * (no reader came) is ended now (`turn_crashed`), to be deleted as ended turns are.
    */
   async prune(options: PruneEndedTurnsOptions = {}): Promise<PrunedTurns> {
-    const olderThanMs = options.olderThanMs ?? this.#retainEndedMs;
-    const batchSize = options.batchSize ?? 50;
-    if (!(olderThanMs >= 0 && Number.isFinite(olderThanMs)))
-      return { turns: 0, events: 0, ended: 0 };
-    const now = this.#now();
-    const cutoff = now - olderThanMs;
-    let ended = 0;
-    for (const dead of await deadTurns(this.#driver, this.#tables, cutoff, now, batchSize)) {
-      if (await this.endCrashed(dead.chatId, dead.turnId)) ended++;
-    }
-    const deleted = await deleteEndedTurns(this.#driver, this.#tables, cutoff, {
-      batchSize,
+    return pruneEndedTurns(this.#driver, this.#tables, {
+      olderThanMs: options.olderThanMs ?? this.#retainEndedMs,
+      batchSize: options.batchSize ?? 50,
+      now: this.#now(),
       events: !this.#transport,
+      endCrashed: (chatId, turnId) => this.endCrashed(chatId, turnId),
     });
-    return { ...deleted, ended };
   }
 
   /** Starts a pruning unless one ran in the last minute (or runs): a turn's end pays nothing. */
@@ -252,10 +264,11 @@ export class DurableTurnEvents {
    */
   async endCrashed(chatId: string, turnId: string): Promise<boolean> {
     const t = this.#tables;
+    let inTransport = false;
     const ended = await this.#driver.transaction(
       async (tx) => {
-        const { rows } = await tx.query<{ ended_at: number | string | null }>(
-          `SELECT ended_at FROM ${t.turns} WHERE turn_id = ?`,
+        const { rows } = await tx.query<{ ended_at: unknown; table_from: unknown }>(
+          `SELECT ended_at, table_from FROM ${t.turns} WHERE turn_id = ?`,
           [turnId],
         );
         if (!rows[0] || rows[0].ended_at !== null) return false;
@@ -268,14 +281,16 @@ export class DurableTurnEvents {
             turnId,
           ]);
         }
-        if (!this.#transport)
+        inTransport = this.#transport !== undefined && rows[0].table_from === null;
+        if (!inTransport) {
           await insertEvents(tx, t, turnId, crashEnd(await lastSeq(tx, t, turnId)));
+        }
         await tx.query(`UPDATE ${t.turns} SET ended_at = ? WHERE turn_id = ?`, [now, turnId]);
         return true;
       },
       chatLock(t, chatId),
     );
-    if (ended && this.#transport) {
+    if (ended && inTransport && this.#transport) {
       await this.#transport.append(turnId, crashEnd(await this.#transport.last(turnId)));
     }
     if (ended) {
@@ -341,19 +356,33 @@ export class DurableTurnEvents {
     waiters.add(wake);
     signal?.addEventListener("abort", wake, { once: true });
     await this.#listen();
+    // From which seq the turn's events are in the table (its transport failed), once known.
+    let from: number | undefined;
     try {
       while (!signal?.aborted) {
-        const rows = await this.#after(id, next, 500);
+        let rows: NumberedEvent[];
+        try {
+          rows = await this.#after(id, next, 500, from);
+        } catch (error) {
+          // The transport is out: the turn's row says whether its writer moved to the table.
+          if (!this.#transport) throw error;
+          rows = [];
+        }
         for (const row of rows) {
           next = row.seq;
           yield { id: `${id}:${next}`, event: row.event };
           if (signal?.aborted) return;
         }
         if (rows.length > 0) continue;
-        const state = await this.#driver.query<{ ended_at: unknown }>(
-          `SELECT ended_at FROM ${t.turns} WHERE turn_id = ?`,
+        const state = await this.#driver.query<{ ended_at: unknown; table_from: unknown }>(
+          `SELECT ended_at, table_from FROM ${t.turns} WHERE turn_id = ?`,
           [id],
         );
+        const tableFrom = state.rows[0]?.table_from;
+        if (tableFrom !== null && tableFrom !== undefined && from === undefined) {
+          from = Number(tableFrom);
+          continue;
+        }
         if (state.rows.length === 0) {
           // Deleted while this reader was away: it learns the turn ended, not how.
           if (next > 0) yield* expiredEnd(id, next);
@@ -361,10 +390,10 @@ export class DurableTurnEvents {
         }
         if (state.rows[0]?.ended_at !== null) {
           // Ended: what was written before the end is read once more, then the reader stops.
-          if (await this.#hasAfter(id, next)) continue;
+          if (await this.#hasAfter(id, next, from)) continue;
           // A reader ahead of the log (it read, elsewhere, events its dead writer never wrote
           // here) is still told how the turn ended, with the ids its next events would have had.
-          for (const [i, event] of (await this.#endAfter(id, next)).entries()) {
+          for (const [i, event] of (await this.#endAfter(id, next, from)).entries()) {
             yield { id: `${id}:${next + i + 1}`, event };
           }
           return;
@@ -396,24 +425,34 @@ export class DurableTurnEvents {
   }
 
   /** The turn's closing `error` and `done` when the log ends before `seq`; else none. */
-  async #endAfter(turnId: string, seq: number): Promise<AgentEvent[]> {
-    const last = this.#transport
-      ? await this.#transport.last(turnId)
-      : await lastSeq(this.#driver, this.#tables, turnId);
+  async #endAfter(turnId: string, seq: number, from?: number): Promise<AgentEvent[]> {
+    const last =
+      this.#transport && from === undefined
+        ? await this.#transport.last(turnId)
+        : await lastSeq(this.#driver, this.#tables, turnId);
     if (last >= seq) return [];
     // Nothing left of the log (the transport's copy expired): the reader learns the turn ended.
     if (last === 0) return expiredEnd(turnId, seq).map((logged) => logged.event);
-    const tail = (await this.#after(turnId, Math.max(0, last - 2), 2)).map((row) => row.event);
+    const after = Math.max(0, last - 2, (from ?? 1) - 1);
+    const tail = (await this.#after(turnId, after, 2, from)).map((row) => row.event);
     const end = tail.findIndex((event) => event.type === "error" || event.type === "done");
     return end === -1 ? [] : tail.slice(end);
   }
 
-  async #hasAfter(turnId: string, seq: number): Promise<boolean> {
-    return (await this.#after(turnId, seq, 1)).length > 0;
+  async #hasAfter(turnId: string, seq: number, from?: number): Promise<boolean> {
+    return (await this.#after(turnId, seq, 1, from)).length > 0;
   }
 
-  async #after(turnId: string, seq: number, limit: number): Promise<NumberedEvent[]> {
-    if (this.#transport) return this.#transport.after(turnId, seq, limit);
+  /** Events after `seq`: from the table, or the transport before `from` (where it failed). */
+  async #after(
+    turnId: string,
+    seq: number,
+    limit: number,
+    from?: number,
+  ): Promise<NumberedEvent[]> {
+    if (this.#transport && (from === undefined || seq + 1 < from)) {
+      return this.#transport.after(turnId, seq, limit);
+    }
     const { rows } = await this.#driver.query<{ seq: number | string; event: string }>(
       `SELECT seq, event FROM ${this.#tables.events} WHERE turn_id = ? AND seq > ? ORDER BY seq LIMIT ${Math.floor(limit)}`,
       [turnId, seq],
@@ -444,49 +483,5 @@ export class DurableTurnEvents {
   }
 }
 
-/**
- * True while a lease holds: not expired, and not of a process of this machine known to be gone
- * (a restart after a crash: its turn's readers need not wait out the lease).
- */
-function leaseLives(lease: TurnLease, now: number): boolean {
-  return lease.expiresAt > now && !holderIsGone(lease.holder);
-}
-
-/** The turn and seq an event id names, if it is one. */
-export function parseEventId(
-  id: string | null | undefined,
-): { turnId: string; seq: number } | undefined {
-  if (!id) return undefined;
-  const at = id.lastIndexOf(":");
-  if (at <= 0) return undefined;
-  const seq = Number(id.slice(at + 1));
-  if (!Number.isInteger(seq) || seq < 0) return undefined;
-  return { turnId: id.slice(0, at), seq };
-}
-
-async function lastSeq(tx: SqlExecutor, t: DurableTables, turnId: string): Promise<number> {
-  const { rows } = await tx.query<{ last: number | string | null }>(
-    `SELECT MAX(seq) AS last FROM ${t.events} WHERE turn_id = ?`,
-    [turnId],
-  );
-  return Number(rows[0]?.last ?? 0);
-}
-
-async function insertEvents(
-  db: SqlExecutor,
-  t: DurableTables,
-  turnId: string,
-  events: readonly { seq: number; event: AgentEvent }[],
-): Promise<void> {
-  for (let i = 0; i < events.length; i += 300) {
-    const chunk = events.slice(i, i + 300);
-    const values: unknown[] = [];
-    for (const { seq, event } of chunk) values.push(turnId, seq, JSON.stringify(event));
-    // A dead-looking writer's late events never overwrite the crash end a reader wrote.
-    await db.query(
-      `INSERT INTO ${t.events} (turn_id, seq, event) VALUES ${chunk.map(() => "(?, ?, ?)").join(", ")}
-       ON CONFLICT (turn_id, seq) DO NOTHING`,
-      values,
-    );
-  }
-}
+export { parseEventId } from "./parse-event-id.js";
+export type { NumberedEvent, TurnEventTransport } from "./turn-event-transport.js";

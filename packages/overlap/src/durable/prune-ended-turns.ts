@@ -33,10 +33,37 @@ export interface PrunedTurns {
 }
 
 /**
+ * Ends the dead turns nobody ended (with `endCrashed`, as a reader does), then deletes the turns
+ * that ended more than `olderThanMs` before `now`, their events with them unless `events` is
+ * false (they are kept elsewhere).
+ */
+export async function pruneEndedTurns(
+  driver: SqlDriver,
+  t: DurableTables,
+  options: {
+    olderThanMs: number;
+    batchSize: number;
+    now: number;
+    events: boolean;
+    endCrashed: (chatId: string, turnId: string) => Promise<boolean>;
+  },
+): Promise<PrunedTurns> {
+  const { olderThanMs, batchSize, now } = options;
+  if (!(olderThanMs >= 0 && Number.isFinite(olderThanMs))) return { turns: 0, events: 0, ended: 0 };
+  const cutoff = now - olderThanMs;
+  let ended = 0;
+  for (const dead of await deadTurns(driver, t, cutoff, now, batchSize)) {
+    if (await options.endCrashed(dead.chatId, dead.turnId)) ended++;
+  }
+  const deleted = await deleteEndedTurns(driver, t, cutoff, { batchSize, events: options.events });
+  return { ...deleted, ended };
+}
+
+/**
  * Turns that never ended, started before `cutoff`, whose lease no longer names them or expired:
  * their instance died, or a later turn took the chat over. Oldest first, at most `limit`.
  */
-export async function deadTurns(
+async function deadTurns(
   driver: SqlDriver,
   t: DurableTables,
   cutoff: number,
@@ -59,7 +86,7 @@ export async function deadTurns(
  * Deletes the turns that ended before `cutoff`, with their events unless `events` is false, in
  * batches of `batchSize` turns, each batch in one transaction (a turn's rows go together).
  */
-export async function deleteEndedTurns(
+async function deleteEndedTurns(
   driver: SqlDriver,
   t: DurableTables,
   cutoff: number,

@@ -5,7 +5,7 @@
  */
 
 import type { LoggedEvent } from "../sse/turn-event-log.js";
-import type { NumberedEvent } from "./durable-turn-events.js";
+import type { NumberedEvent } from "./turn-event-transport.js";
 
 /** The sentence of the `turn_crashed` error a reader of a dead instance's turn gets. */
 export const TURN_CRASHED_MESSAGE =
