@@ -423,8 +423,8 @@ function report(label: string, results: readonly PointResult[]): void {
 }
 
 /**
- * Each test starts and kills a shop process per kill point (and starts one more), each transforming the TypeScript
- * sources at start (tsx). Measured on a 2-core machine with several test runs at once (load 10 to
+ * Each test starts and kills a shop process per kill point (and starts one more), each
+ * transforming the TypeScript sources at start (tsx). Measured on a 2-core machine with several test runs at once (load 10 to
  * 15), one test took 77 to 116 s, before and after the shop moved onto the durable stores alike:
  * the time is the processes' starts, not the turn's writes. Room for a busy CI machine, then.
  */
