@@ -20,7 +20,11 @@ export type OverlapErrorCode =
   /** A callback of the host (such as `prepareRound`) threw. */
   | "callback_error"
   /** A documented size limit was passed (an SSE event, a block of a model message). */
-  | "limit_exceeded";
+  | "limit_exceeded"
+  /** `toolChoice` forces a tool the round does not offer (or requires a tool where none is). */
+  | "invalid_tool_choice"
+  /** The model's final answer is not JSON of the turn's output schema (`details.text` holds it). */
+  | "output_invalid";
 
 /** Messages safe to show a browser, per code (error details are masked toward users). */
 const PUBLIC_MESSAGES: Readonly<Record<OverlapErrorCode, string>> = {
@@ -37,6 +41,8 @@ const PUBLIC_MESSAGES: Readonly<Record<OverlapErrorCode, string>> = {
   invalid_tool_definition: "A tool is misconfigured.",
   callback_error: "The assistant could not continue.",
   limit_exceeded: "The response was larger than allowed.",
+  invalid_tool_choice: "The assistant is misconfigured.",
+  output_invalid: "The model's answer did not have the expected form.",
 };
 
 /** Options of an {@link OverlapError}. */

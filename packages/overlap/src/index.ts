@@ -14,6 +14,7 @@
  * round loop, repair, validator, stores), then providers, mcp and testing.
  */
 
+export type { ModelMediaPartOut, UIFilePartOut } from "./agent/ai-sdk-media.js";
 export {
   fromModelMessages,
   fromUIMessages,
@@ -36,6 +37,11 @@ export {
   type DelegateToolConfig,
   defineDelegateTool,
 } from "./agent/define-delegate-tool.js";
+export {
+  type GeneratedTurn,
+  type GenerateTurnOptions,
+  generateTurn,
+} from "./agent/generate-turn.js";
 export type {
   ConvertedConversation,
   MessageInput,
@@ -51,6 +57,7 @@ export type { ModelClient, ModelRequest } from "./agent/model-client.js";
 export {
   fromOpenAIChatMessages,
   type OpenAIChatMessageOut,
+  type OpenAIChatUserPartOut,
   toOpenAIChatMessages,
 } from "./agent/openai-chat-messages.js";
 export { appendUserText, repairConversation } from "./agent/repair-conversation.js";
@@ -69,6 +76,8 @@ export {
   type AgentTurnResult,
   runAgentTurn,
 } from "./agent/run-agent-turn.js";
+export type { ModelOutputFormat, OutputOf, OutputSchema } from "./agent/structured-output.js";
+export type { ToolChoice } from "./agent/tool-choice.js";
 export {
   hasToolCall,
   type PrepareRound,
@@ -126,7 +135,10 @@ export type {
   AssistantMessage,
   CallBlock,
   Citation,
+  DocumentBlock,
+  FileSource,
   GeminiThoughtSignature,
+  ImageBlock,
   McpToolUseBlock,
   Message,
   OpenAIItemFields,
@@ -163,6 +175,8 @@ export {
 } from "./tools/define-json-schema-tool.js";
 export {
   type AnyTool,
+  type ContextNeed,
+  type ContextOfTools,
   type DispatchPolicy,
   defineTool,
   type Tool,
@@ -185,5 +199,6 @@ export {
   type ExecuteOptions,
   ToolExecutor,
   type ToolExecutorOptions,
+  type ToolExecutorOptionsArg,
 } from "./tools/tool-executor.js";
 export type { ToolOutcome, ToolOutcomeStatus } from "./tools/tool-outcome.js";

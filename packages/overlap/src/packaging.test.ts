@@ -329,6 +329,88 @@ const sim: Promise<SimServer> = startSim({ policy: genericPolicy, pacing: { fast
 export const all = { echo, models, settled, event, hook, sim, runAgentTurn, ToolExecutor };
 `;
 
+/**
+ * What a newcomer writes first, type-checked against the installed declarations: histories as
+ * stored, typed with the SDKs' own types (OpenAI chat messages with tool calls and images,
+ * useChat's messages with file and tool parts, streamText's with image parts), passed to a turn
+ * and to the converters; a tool that declares its context, whose executor must be given one; the
+ * typed events of a tool returning an object.
+ */
+const NEWCOMER_TS = `import type { ModelMessage, UIMessage } from "ai";
+import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import {
+  defineTool,
+  fromUIMessages,
+  type MessageInput,
+  runAgentTurn,
+  type ToolContext,
+  ToolExecutor,
+  toModelMessages,
+  toOpenAIChatMessages,
+  toUIMessages,
+} from "overlap-runtime";
+import { fakeModel } from "overlap-runtime/testing";
+import { z } from "zod";
+
+interface Shop {
+  orders: Map<string, { status: string }>;
+}
+const lookupOrder = defineTool({
+  name: "lookup_order",
+  description: "An order.",
+  input: z.object({ id: z.string() }),
+  run: ({ id }, ctx: ToolContext<Shop>) => ctx.context.orders.get(id) ?? { status: "unknown" },
+});
+const weather = defineTool({
+  name: "get_weather",
+  description: "Weather.",
+  input: z.object({ city: z.string() }),
+  run: ({ city }) => \`sunny in \${city}\`,
+});
+// @ts-expect-error lookup_order declares a context: the executor needs it
+export const missing = () => new ToolExecutor([weather, lookupOrder]);
+const executor = new ToolExecutor([weather, lookupOrder], { context: { orders: new Map() } });
+export const plain = new ToolExecutor([weather]);
+
+const chat: ChatCompletionMessageParam[] = [
+  { role: "system", content: "Be brief." },
+  { role: "user", content: [{ type: "text", text: "this?" }, { type: "image_url", image_url: { url: "https://x/y.png" } }] },
+  { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "get_weather", arguments: "{}" } }] },
+  { role: "tool", tool_call_id: "c1", content: "sunny" },
+  { role: "user", content: "and then?" },
+];
+const ui: UIMessage[] = [
+  { id: "1", role: "user", parts: [{ type: "text", text: "hi" }, { type: "file", mediaType: "application/pdf", url: "data:application/pdf;base64,JVBE" }] },
+  { id: "2", role: "assistant", parts: [{ type: "tool-get_weather", toolCallId: "t", state: "output-available", input: { city: "Oslo" }, output: "rain" }] },
+];
+const model: ModelMessage[] = [
+  { role: "user", content: [{ type: "text", text: "see" }, { type: "image", image: "iVBORw0KGgo=", mediaType: "image/png" }] },
+];
+const stored: MessageInput[] = [...chat, ...ui, ...model, { role: "assistant", content: "ok" }];
+const turn = await runAgentTurn({
+  model: fakeModel([]),
+  executor,
+  messages: [...stored, { role: "user", content: "next" }],
+  sink: (event) => {
+    if (event.type === "tool-result" && event.name === "lookup_order") {
+      const status: string | undefined = event.output?.status;
+      void status;
+    }
+  },
+});
+const next = await runAgentTurn({
+  model: fakeModel([]),
+  executor,
+  messages: [...turn.messages, { role: "user", content: "again" }],
+  sink: () => {},
+});
+export const back: [ChatCompletionMessageParam[], UIMessage[], ModelMessage[]] = [
+  toOpenAIChatMessages(next.messages),
+  toUIMessages(fromUIMessages(ui).messages),
+  toModelMessages(next.messages),
+];
+`;
+
 function entryPointsTs(specifiers: readonly string[]): string {
   return specifiers.map((s, i) => `export * as entry${i} from "${s}";\n`).join("");
 }
@@ -380,7 +462,8 @@ describe("the packed packages", { timeout: 2 * MINUTE }, () => {
       (name) => name !== "better-sqlite3",
     );
     // The README's examples also import a provider package of the AI SDK, the AWS SDK's HTTP/1.1
-    // handler and react-dom (to render the React one); the AI SDK guide's, Hono and useChat.
+    // handler and react-dom (to render the React one); the AI SDK guide's, Hono and useChat;
+    // the newcomer's check types its stored histories with the AI SDK's own message types.
     const examplesNeed = [
       "@ai-sdk/anthropic",
       "@smithy/node-http-handler",
@@ -605,6 +688,7 @@ describe("the packed packages", { timeout: 2 * MINUTE }, () => {
       await writeFile(join(consumer, `${name}.${lang === "tsx" ? "tsx" : "ts"}`), code);
     }
     await writeFile(join(consumer, "imports.ts"), IMPORTS_TS);
+    await writeFile(join(consumer, "newcomer.ts"), NEWCOMER_TS);
     await writeFile(join(consumer, "entry-points.ts"), entryPointsTs(specifiers));
     await writeFile(join(consumer, "tsconfig.json"), JSON.stringify(TSCONFIG, null, 2));
     const tsc = await run(

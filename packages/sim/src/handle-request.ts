@@ -17,6 +17,7 @@ import { type PaceBlock, type Pacing, paceBlocks, requestPacing } from "./pacing
 import type { SimPolicy } from "./policy.js";
 import { providerToolsOffered } from "./provider-tools-offered.js";
 import { requestQuirks, type SimQuirks } from "./quirks.js";
+import { requestControls } from "./request-controls.js";
 import { type ResolvedBlock, resolveScript } from "./resolve-script.js";
 import { responsesDialect } from "./responses-dialect.js";
 import { mixSeed, SeededRandom } from "./seeded-random.js";
@@ -180,6 +181,7 @@ export async function handleRequest(
   const requestHeaders = publicHeaders(req.headers);
   const request = dialect.toSimRequest(body, requestHeaders);
   request.providerTools = providerToolsOffered(dialect.api, body);
+  Object.assign(request, requestControls(dialect.api, body));
 
   let script: Awaited<ReturnType<SimPolicy>>;
   try {

@@ -57,6 +57,7 @@ export {
   resolvePacing,
 } from "./pacing.js";
 export {
+  answerOf,
   type CallDirective,
   genericPolicy,
   parseCallDirectives,
@@ -64,6 +65,7 @@ export {
 } from "./policy.js";
 export { providerToolsOffered } from "./provider-tools-offered.js";
 export { parseQuirks, requestQuirks, type SimQuirks } from "./quirks.js";
+export { requestControls, type SimRequestControls } from "./request-controls.js";
 export {
   argumentText,
   outputTokens,
@@ -82,6 +84,7 @@ export {
   sealedItemId,
   sealReasoning,
 } from "./responses-wire.js";
+export { schemaExample } from "./schema-example.js";
 export type {
   SimBlock,
   SimCitation,
@@ -107,6 +110,7 @@ export {
   type SimRequestTool,
   type SimRequestToolResult,
   type SimRequestToolUse,
+  type SimToolChoice,
   simRequestFromAnthropic,
   simRequestFromOpenAI,
 } from "./sim-request.js";

@@ -3,6 +3,7 @@
  * an application supplies its own (the shop's knows its catalogue).
  */
 
+import { schemaExample } from "./schema-example.js";
 import type { SimBlock, SimScript } from "./script.js";
 import type { SimRequest, SimRequestMessage, SimRequestToolUse } from "./sim-request.js";
 
@@ -25,29 +26,79 @@ const RESULT_PREVIEW_CHARS = 200;
  *    argument text: the way to make the model emit invalid arguments.
  * 3. Otherwise: a text saying that this is a scripted model, echoing the user's words and
  *    explaining the directives.
+ *
+ * The request's form is honoured as a real model must: with `toolChoice` `none` no tool is
+ * called; a forced tool is called (its directive's input, else the answer, else an example of its
+ * schema) and nothing else; `required` calls the directives' tools, else the last tool offered;
+ * forced calls come without a text before them. With an output schema (JSON mode) the answers of
+ * rules 1 and 3 are the JSON of the answer. The answer is the object of the latest
+ * `answer <json>` directive of the user's texts (raw text when it does not parse: the way to make
+ * the model answer invalid JSON), else an example of the schema.
  */
 export const genericPolicy: SimPolicy = (request) => {
+  const choice = request.toolChoice ?? "auto";
   const last = request.messages.at(-1);
-  if (last?.role === "user" && last.content.some((b) => b.type === "tool_result")) {
-    return {
-      blocks: [{ type: "text", text: summariseResults(request.messages) }],
-      stopReason: "end_turn",
-    };
-  }
-  const userText = last?.role === "user" ? textOf(last) : "";
+  const afterResults = last?.role === "user" && last.content.some((b) => b.type === "tool_result");
+  const userText = !afterResults && last?.role === "user" ? textOf(last) : "";
   const toolNames = new Set(request.tools.map((t) => t.name));
-  const calls = parseCallDirectives(userText, toolNames);
+  const directed = choice === "none" ? [] : parseCallDirectives(userText, toolNames);
+  const calls =
+    typeof choice === "object" ? directed.filter((c) => c.name === choice.name) : directed;
+  if (calls.length === 0 && (typeof choice === "object" || choice === "required")) {
+    const name = typeof choice === "object" ? choice.name : request.tools.at(-1)?.name;
+    if (name !== undefined) calls.push({ name, input: forcedInput(request, name) });
+  }
   if (calls.length > 0) {
-    const names = calls.map((c) => c.name);
-    const blocks: SimBlock[] = [{ type: "text", text: `Calling ${joinNames(names)}.` }];
+    const blocks: SimBlock[] =
+      choice === "auto"
+        ? [{ type: "text", text: `Calling ${joinNames(calls.map((c) => c.name))}.` }]
+        : [];
     for (const call of calls) blocks.push({ type: "tool_use", name: call.name, input: call.input });
     return { blocks, stopReason: "tool_use" };
   }
-  return {
-    blocks: [{ type: "text", text: introduction(userText, [...toolNames]) }],
-    stopReason: "end_turn",
-  };
+  if (request.outputSchema !== undefined) {
+    const answer = answerOf(request) ?? schemaExample(request.outputSchema);
+    const text = typeof answer === "string" ? answer : JSON.stringify(answer);
+    return { blocks: [{ type: "text", text }], stopReason: "end_turn" };
+  }
+  const text = afterResults
+    ? summariseResults(request.messages)
+    : introduction(userText, [...toolNames]);
+  return { blocks: [{ type: "text", text }], stopReason: "end_turn" };
 };
+
+/** The input of a forced call: the answer directive's object, else an example of its schema. */
+function forcedInput(request: SimRequest, name: string): Record<string, unknown> | string {
+  const answer = answerOf(request);
+  if (typeof answer === "string" || isRecord(answer)) return answer;
+  const example = schemaExample(request.tools.find((t) => t.name === name)?.input_schema);
+  return isRecord(example) ? example : {};
+}
+
+const ANSWER = /\banswer\s*(?=\{)/g;
+
+/**
+ * The object of the latest `answer <json>` directive in the user's texts (the raw text when it
+ * does not parse), or undefined when there is none.
+ */
+export function answerOf(
+  request: Pick<SimRequest, "messages">,
+): Record<string, unknown> | string | undefined {
+  for (const message of [...request.messages].reverse()) {
+    if (message.role !== "user") continue;
+    const text = textOf(message);
+    let found: string | undefined;
+    for (const match of text.matchAll(ANSWER)) {
+      found = balancedObject(text, match.index + match[0].length);
+    }
+    if (found !== undefined) return parseObject(found);
+  }
+  return undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
 
 /** One `call <name> <json>` directive found in a text. */
 export interface CallDirective {

@@ -56,6 +56,9 @@ export interface SimRequestTool {
 /** A kind of provider-side tool a request can offer. */
 export type SimProviderTool = "web_search" | "code_execution";
 
+/** A request's tool choice: `auto` (the default), `none`, `required`, or one tool by name. */
+export type SimToolChoice = "auto" | "none" | "required" | { name: string };
+
 /** What a policy sees of a request. */
 export interface SimRequest {
   api: "anthropic" | "openai" | "gemini" | "responses" | "bedrock";
@@ -71,6 +74,13 @@ export interface SimRequest {
    * `web_search_options`; code execution likewise), filled in by the server for every request.
    */
   providerTools?: readonly SimProviderTool[];
+  /** The tool choice the request asks for (absent: `auto`), filled in by the server. */
+  toolChoice?: SimToolChoice;
+  /**
+   * The JSON Schema the answer's text must follow when the request asks for JSON output
+   * (`{}`: any JSON), filled in by the server; absent for free text.
+   */
+  outputSchema?: Readonly<Record<string, unknown>>;
   maxTokens?: number;
   stream: boolean;
   /** Lower-cased request headers, without credentials (`authorization`, `x-api-key`, cookies). */

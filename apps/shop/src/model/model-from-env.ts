@@ -169,7 +169,7 @@ async function scriptedModel(options: ModelFromEnvOptions, api: ShopModelApi): P
         client: openai(),
         model: label,
         providerTools: [{ type: "web_search" }],
-        params: { include: ["web_search_call.action.sources"] },
+        providerOptions: { include: ["web_search_call.action.sources"] },
       });
       break;
     case "gemini":

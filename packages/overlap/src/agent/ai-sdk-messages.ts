@@ -6,8 +6,8 @@
  *
  * What has no place on the other side is left out, never guessed: provider-executed tool calls,
  * sources, data parts, reasoning without an Anthropic signature; a tool part that never got an
- * output (the stream was stopped while it ran) is left out with its call. Files and images are
- * refused by name (not converted yet).
+ * output (the stream was stopped while it ran) is left out with its call; so are files the
+ * model generated. The user's images and files are image and document blocks (ai-sdk-media.ts).
  */
 
 import type {
@@ -16,6 +16,15 @@ import type {
   ToolResultBlock,
   UserContentBlock,
 } from "../stream/message.js";
+import {
+  type ModelMediaPartOut,
+  modelMediaPart,
+  type UIFilePartOut,
+  uiFilePart,
+  userBlocksOfModelParts,
+  userBlocksOfUIParts,
+} from "./ai-sdk-media.js";
+import { isMediaBlock } from "./media-parts.js";
 import {
   type ConvertedConversation,
   callNames,
@@ -44,6 +53,7 @@ export type UIMessagePartOut =
   | { type: "text"; text: string; state: "done" }
   | { type: "reasoning"; text: string; state: "done"; providerMetadata: ReasoningMetadata }
   | { type: "step-start" }
+  | UIFilePartOut
   | {
       type: `tool-${string}`;
       toolCallId: string;
@@ -98,8 +108,7 @@ export function fromUIMessages(messages: readonly UIMessageLike[]): ConvertedCon
       if (out.length > 0) misplacedSystem(i);
       system.push(texts.join(""));
     } else if (message.role === "user") {
-      for (const part of message.parts) if (part.type === "file") refuseFile(i);
-      out.push({ role: "user", content: textBlocks(texts) });
+      out.push({ role: "user", content: userBlocksOfUIParts(message.parts, i) });
     } else if (message.role === "assistant") {
       out.push(...roundsOfUIMessage(message.parts));
     } else {
@@ -115,7 +124,16 @@ function checkPart(index: number, n: number, part: UIMessagePartLike): void {
   if (typeof fields !== "object" || fields === null || typeof fields.type !== "string") {
     refuse(index, `has a part (${n}) that is not an object with a string \`type\`.`);
   }
-  for (const key of ["text", "toolCallId", "toolName", "state", "errorText"]) {
+  for (const key of [
+    "text",
+    "toolCallId",
+    "toolName",
+    "state",
+    "errorText",
+    "mediaType",
+    "url",
+    "filename",
+  ]) {
     const value = fields[key];
     if (value !== undefined && typeof value !== "string") {
       refuse(index, `has a part (${n}) whose \`${key}\` is not a string.`);
@@ -202,6 +220,7 @@ export function toUIMessages(
       const texts: UIMessagePartOut[] = [];
       for (const block of blocks) {
         if (block.type === "text") texts.push({ type: "text", text: block.text, state: "done" });
+        else if (isMediaBlock(block)) texts.push(uiFilePart(block));
         else if (block.type === "tool_result" && assistant) answerUI(assistant, calls, block);
       }
       if (texts.length > 0) {
@@ -283,7 +302,10 @@ export type ModelMessagePartOut =
 /** A model message {@link toModelMessages} writes (assignable to the AI SDK's `ModelMessage`). */
 export type ModelMessageOut =
   | { role: "system"; content: string }
-  | { role: "user"; content: string | Array<Extract<ModelMessagePartOut, { type: "text" }>> }
+  | {
+      role: "user";
+      content: string | Array<Extract<ModelMessagePartOut, { type: "text" }> | ModelMediaPartOut>;
+    }
   | {
       role: "assistant";
       content: Array<Exclude<ModelMessagePartOut, { type: "tool-result" }>>;
@@ -313,11 +335,10 @@ export function fromModelMessages(messages: readonly ModelMessageLike[]): Conver
         system.push(texts.join(""));
         return;
       case "user":
-        for (const part of parts) if (part.type === "image" || part.type === "file") refuseFile(i);
         out.push(
           typeof message.content === "string"
             ? { role: "user", content: message.content }
-            : { role: "user", content: textBlocks(texts) },
+            : { role: "user", content: userBlocksOfModelParts(parts, i) },
         );
         return;
       case "assistant":
@@ -413,8 +434,13 @@ export function toModelMessages(
       continue;
     }
     const results = message.content.flatMap((b) => (b.type === "tool_result" ? [b] : []));
-    const texts = message.content.flatMap((b) =>
-      b.type === "text" ? [{ type: "text" as const, text: b.text }] : [],
+    const texts = message.content.flatMap(
+      (b): Array<{ type: "text"; text: string } | ModelMediaPartOut> =>
+        b.type === "text"
+          ? [{ type: "text", text: b.text }]
+          : isMediaBlock(b)
+            ? [modelMediaPart(b)]
+            : [],
     );
     if (results.length > 0) {
       out.push({
@@ -478,10 +504,6 @@ function reasoningBlock(text: string, metadata: unknown): AssistantContentBlock 
     return { type: "redacted_thinking", data: anthropic.redactedData };
   }
   return undefined;
-}
-
-function refuseFile(index: number): never {
-  refuse(index, "has a file or image part; overlap does not convert files yet: send it as text.");
 }
 
 function withSystem(messages: Message[], system: readonly string[]): ConvertedConversation {

@@ -249,9 +249,9 @@ describe("AI SDK UI messages", () => {
     });
   });
 
-  it("refuses files and a system message after the start, naming the message and the option", () => {
+  it("refuses a file part without a URL, and a system message after the start, naming the message and the option", () => {
     expect(() => fromUIMessages([{ role: "user", parts: [{ type: "file", text: "x" }] }])).toThrow(
-      /Message 0 has a file or image part/,
+      /Message 0 has a file part without a `url`/,
     );
     expect(() =>
       fromUIMessages([
@@ -374,12 +374,20 @@ describe("OpenAI chat messages", () => {
     expect(messages[2]?.content).toHaveLength(3);
   });
 
-  it("refuses images and the deprecated function role by name", () => {
+  it("refuses an image without a URL, an unknown part and the deprecated function role by name", () => {
     expect(() =>
       fromOpenAIChatMessages([
         { role: "user", content: [{ type: "image_url" }] as OpenAIChatMessageLike["content"] },
       ]),
-    ).toThrow(/Message 0 has a part of type "image_url"/);
+    ).toThrow(/Message 0 has an image_url part without a `url`/);
+    expect(() =>
+      fromOpenAIChatMessages([{ role: "user", content: [{ type: "video_url" }] }]),
+    ).toThrow(/Message 0 has a part of type "video_url", which overlap does not read/);
+    expect(() =>
+      fromOpenAIChatMessages([
+        { role: "assistant", content: [{ type: "image_url", image_url: { url: "https://x" } }] },
+      ]),
+    ).toThrow(/Message 0 \(assistant\) has a part of type "image_url"; only user messages/);
     expect(() => fromOpenAIChatMessages([{ role: "function", name: "f", content: "x" }])).toThrow(
       /role "function"/,
     );
@@ -449,7 +457,7 @@ describe("normalizeMessages", () => {
     });
   });
 
-  it("passes the Messages API's image and document blocks through; refuses the AI SDK's and OpenAI's files", () => {
+  it("passes the Messages API's image and document blocks through; reads the AI SDK's and OpenAI's", () => {
     const image = {
       role: "user",
       content: [
@@ -458,14 +466,26 @@ describe("normalizeMessages", () => {
       ],
     } as unknown as Message;
     expect(normalizeMessages([image]).messages[0]).toBe(image);
-    expect(() =>
-      normalizeMessages([{ role: "user", content: [{ type: "image", image: "iVBO" }] } as never]),
-    ).toThrow(/Message 0 has a file or image part/);
+    const png = { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" };
+    expect(
+      normalizeMessages([{ role: "user", content: [{ type: "image", image: "iVBORw0KGgo=" }] }])
+        .messages,
+    ).toEqual([{ role: "user", content: [{ type: "image", source: png }] }]);
+    expect(
+      normalizeMessages([
+        {
+          role: "user",
+          content: [
+            { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } },
+          ],
+        },
+      ]).messages,
+    ).toEqual([{ role: "user", content: [{ type: "image", source: png }] }]);
     expect(() =>
       normalizeMessages([
         { role: "user", content: [{ type: "file", file: { file_id: "f" } }] } as never,
       ]),
-    ).toThrow(/Message 0 has a part of type "file"/);
+    ).toThrow(/Message 0 has a file part without `file_data`/);
   });
 
   it("refuses a system message in the middle naming the `system` option, and non-messages", () => {
@@ -480,7 +500,7 @@ describe("normalizeMessages", () => {
     );
     expect(() =>
       normalizeMessages([{ role: "user", content: [{ type: "image_url" }] } as never]),
-    ).toThrow(/Message 0 has a part of type "image_url"/);
+    ).toThrow(/Message 0 has an image_url part without a `url`/);
   });
 
   it("accepts what the types say a host may pass (UIMessage, ModelMessage, OpenAI params)", () => {

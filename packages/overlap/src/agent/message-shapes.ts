@@ -36,6 +36,10 @@ export interface UIMessagePartLike {
   errorText?: string;
   providerExecuted?: boolean;
   providerMetadata?: unknown;
+  /** A `file` part's media type, URL (a `data:` URL for inline data) and name. */
+  mediaType?: string;
+  url?: string;
+  filename?: string;
 }
 
 /** The AI SDK's `ModelMessage` (what `streamText` takes and returns), as the converters read it. */
@@ -55,6 +59,13 @@ export interface ModelMessagePartLike {
   output?: unknown;
   providerOptions?: unknown;
   providerExecuted?: boolean;
+  /** An `image` part's image: base64 text, bytes, or a URL. */
+  image?: unknown;
+  /** A `file` part's data: base64 text, bytes, or a URL. */
+  data?: unknown;
+  /** The media type of an `image` or `file` part, and a file's name. */
+  mediaType?: string;
+  filename?: string;
 }
 
 /** An OpenAI Chat Completions message (`ChatCompletionMessageParam`), as the converters read it. */
@@ -68,11 +79,17 @@ export interface OpenAIChatMessageLike {
   refusal?: string | null;
 }
 
-/** A content part of an OpenAI chat message: `text`, `refusal`, `image_url`... */
+/** A content part of an OpenAI chat message: `text`, `refusal`, `image_url`, `input_audio`, `file`. */
 export interface OpenAIChatContentPartLike {
   type: string;
   text?: string;
   refusal?: string;
+  /** An image: a URL, or a `data:` URL for inline data. */
+  image_url?: { url: string; detail?: string };
+  /** Audio as base64 (`wav` or `mp3`). */
+  input_audio?: { data: string; format: string };
+  /** A file: `file_data` a `data:` URL (`file_id`, an upload of OpenAI's, cannot be read here). */
+  file?: { file_data?: string; file_id?: string; filename?: string };
 }
 
 /** One `tool_calls` entry of an OpenAI assistant message. */

@@ -6,6 +6,8 @@
 import type { Message } from "../stream/message.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import type { ToolSpec } from "../tools/define-tool.js";
+import type { ModelOutputFormat } from "./structured-output.js";
+import type { ToolChoice } from "./tool-choice.js";
 
 /** One request to the model. */
 export interface ModelRequest {
@@ -13,6 +15,14 @@ export interface ModelRequest {
   messages: readonly Message[];
   tools: readonly ToolSpec[];
   maxTokens?: number;
+  /** Which tool use is asked for (absent: the provider's default, `auto`). */
+  toolChoice?: ToolChoice;
+  /**
+   * The answer must be a JSON object of this schema: asked through the provider's JSON schema
+   * mode, or through a forced answer tool whose input is streamed as the answer's text. Absent:
+   * free text.
+   */
+  output?: ModelOutputFormat;
 }
 
 /** A streaming model. */

@@ -19,9 +19,19 @@ import { consoleLogger, type Logger } from "../tools/logger.js";
 import type { AgentEventSinkOf } from "../tools/tool-events.js";
 import type { ToolExecutor } from "../tools/tool-executor.js";
 import type { MessageInput } from "./message-shapes.js";
-import type { ModelClient } from "./model-client.js";
+import type { ModelClient, ModelRequest } from "./model-client.js";
 import { asConversationError, normalizeMessages } from "./normalize-messages.js";
 import { type RetrySettings, retryBeforeOutput } from "./retry-before-output.js";
+import {
+  type ModelOutputFormat,
+  OUTPUT_TOOL_NAME,
+  type OutputOf,
+  type OutputSchema,
+  readOutput,
+  type TurnOutput,
+  turnOutputOf,
+} from "./structured-output.js";
+import { type ToolChoice, toolChoiceProblem } from "./tool-choice.js";
 import {
   type PrepareRound,
   type RoundPreparation,
@@ -34,9 +44,12 @@ import { validateConversation } from "./validate-conversation.js";
 
 /**
  * Options of {@link runAgentTurn}: the conversation, the model and the tools, and the
- * {@link RoundSettings} every round of the turn runs with.
+ * {@link RoundSettings} every round of the turn runs with. `S` is the output schema's type.
  */
-export interface AgentTurnOptions<T extends AnyTool = AnyTool> extends RoundSettings {
+export interface AgentTurnOptions<
+  T extends AnyTool = AnyTool,
+  S extends OutputSchema = OutputSchema,
+> extends RoundSettings {
   model: ModelClient;
   // biome-ignore lint/suspicious/noExplicitAny: the loop is agnostic of the host context.
   executor: ToolExecutor<any, T>;
@@ -75,8 +88,29 @@ export interface AgentTurnOptions<T extends AnyTool = AnyTool> extends RoundSett
    * the conversation, the turn ends with stop reason `tool_use` and no error.
    */
   stopWhen?: StopCondition | readonly StopCondition[];
-  /** Called before each round: another model, system prompt or set of offered tools for it. */
+  /**
+   * Called before each round: another model (with other provider options), system prompt, set
+   * of offered tools or tool choice for it.
+   */
   prepareRound?: PrepareRound;
+  /**
+   * Which tool use every round asks for: `auto` (the default), `none`, `required`, or
+   * `{ type: "tool", toolName }`. A forced tool applies to every round, so such a turn ends only
+   * through `stopWhen` or `maxRounds`: force it for one round through `prepareRound`, or stop with
+   * `stopWhen: hasToolCall(name)`. A forced tool that is not among a round's tools ends the turn
+   * with `invalid_tool_choice` (in the result; the promise never rejects).
+   */
+  toolChoice?: ToolChoice;
+  /**
+   * The final answer as an object of this zod schema (or JSON Schema of an object, checked with
+   * ajv): `turn.output`, validated and typed. Asked
+   * through each provider's own mechanism (a JSON schema response format, or a forced answer
+   * tool named `final_answer` whose input streams as text), in every round, so tools run first
+   * and the round that ends the turn gives the object. An answer that does not validate ends the
+   * turn with `output_invalid` (`error.details.text` holds the raw answer). No output is read
+   * when the turn stopped before the model ended it (`stopWhen`, `maxRounds`, an error).
+   */
+  output?: S;
   /**
    * Where the turn reports what no result holds: each retry (warn), and, through the executor
    * (unless it was given a `logger` or `onUnexpectedError` of its own), a tool's unexpected
@@ -99,8 +133,8 @@ export interface AgentTurnOptions<T extends AnyTool = AnyTool> extends RoundSett
   onJournalError?: (error: unknown, call: ToolCall | undefined) => void;
 }
 
-/** What a turn produced. */
-export interface AgentTurnResult {
+/** What a turn produced; `O` is the type of its structured `output`. */
+export interface AgentTurnResult<O = unknown> {
   /** The messages this turn added, in order (assistant, tool results, ...). */
   added: Message[];
   /**
@@ -114,6 +148,8 @@ export interface AgentTurnResult {
   rounds: RoundResult[];
   /** Token usage summed over the turn's rounds (each field that any round reported). */
   usage: Usage;
+  /** The final answer as the `output` schema's object, when one was asked for and validated. */
+  output?: O;
   error?: OverlapError;
 }
 
@@ -122,31 +158,37 @@ export interface AgentTurnResult {
  * `@opentelemetry/api` installed and a tracer provider registered, the turn is traced (see
  * `turn-tracing.ts`); otherwise tracing costs one resolved promise per turn.
  */
-export async function runAgentTurn<T extends AnyTool = AnyTool>(
-  typed: AgentTurnOptions<T>,
-): Promise<AgentTurnResult> {
+export async function runAgentTurn<T extends AnyTool = AnyTool, S extends OutputSchema = never>(
+  typed: AgentTurnOptions<T, S>,
+): Promise<AgentTurnResult<OutputOf<S>>> {
   // The events are the same at run time; the per-tool types are the caller's view of them.
-  const options = typed as unknown as AgentTurnOptions;
+  const options = typed as unknown as TurnOptions;
   const tracing = await startTurnTracing(
     options.agent === undefined
       ? { model: options.model }
       : { agent: options.agent, model: options.model },
   );
-  if (!tracing) return runTurn(options);
+  // The output was validated by the schema `S`: its type is the schema's.
+  type Result = AgentTurnResult<OutputOf<S>>;
+  if (!tracing) return (await runTurn(options)) as Result;
   const result = await tracing.within(() =>
     runTurn({ ...options, sink: tracing.tap(options.sink) }),
   );
   tracing.end(result.error ? { stopReason: result.stopReason, error: result.error } : result);
-  return result;
+  return result as Result;
 }
 
-async function runTurn(given: AgentTurnOptions): Promise<AgentTurnResult> {
+/** The options as the loop reads them (the type parameters are the caller's view). */
+type TurnOptions = AgentTurnOptions;
+
+async function runTurn(given: TurnOptions): Promise<AgentTurnResult> {
   const maxRounds = given.maxRounds ?? 10;
   let options = given;
   let messages: Message[];
   /** The first position of the host's list the turn's first `onMessages` must rewrite. */
   let rewriteFrom: number;
   let unreadable: OverlapError | undefined;
+  let output: TurnOutput | undefined;
   try {
     const normalized = normalizeMessages(given.messages);
     messages = normalized.messages;
@@ -156,6 +198,7 @@ async function runTurn(given: AgentTurnOptions): Promise<AgentTurnResult> {
     if (given.logger !== undefined && typeof given.executor.withLogger === "function") {
       options = { ...options, executor: given.executor.withLogger(given.logger) };
     }
+    if (given.output !== undefined) output = checkedOutput(given);
   } catch (err) {
     unreadable = asConversationError(err);
     messages = Array.isArray(given.messages) ? [...(given.messages as Message[])] : [];
@@ -190,7 +233,13 @@ async function runTurn(given: AgentTurnOptions): Promise<AgentTurnResult> {
       });
       break;
     }
-    const result = await runRound(options, messages, round, prepared);
+    const request = roundRequest(options, messages, prepared, output?.format);
+    const problem = toolChoiceProblem(request.toolChoice, request.tools, output !== undefined);
+    if (problem) {
+      error = problem;
+      break;
+    }
+    const result = await runRound(options, request, round, prepared);
     rounds.push(result);
     const from = appendRound(messages, result, stopReason === "pause_turn");
     stopReason = result.stopReason;
@@ -234,16 +283,27 @@ async function runTurn(given: AgentTurnOptions): Promise<AgentTurnResult> {
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
     });
   }
+  let value: unknown;
+  if (output && !error && stopReason !== "tool_use" && stopReason !== "pause_turn") {
+    const reading = readOutput(messages, output.validator);
+    if ("output" in reading) value = reading.output;
+    else {
+      error = reading.error;
+      stopReason = "error";
+      emit({ type: "error", code: error.code, message: error.publicMessage });
+    }
+  }
   emit({ type: "done", roundCount: rounds.length, stopReason });
   const added = messages.slice(start);
   const out: AgentTurnResult = { added, messages, stopReason, rounds, usage: sumUsage(rounds) };
+  if (value !== undefined) out.output = value;
   if (error) out.error = error;
   return out;
 }
 
 /** Tells the journal the round is stored; a failure is reported, never thrown. */
 async function endJournalRound(
-  options: AgentTurnOptions,
+  options: TurnOptions,
   round: number,
   calls: readonly ToolCall[],
 ): Promise<void> {
@@ -294,12 +354,41 @@ function usedCallIds(messages: readonly Message[]): Set<string> {
   return ids;
 }
 
-function runRound(
-  options: AgentTurnOptions,
+/** The output of the turn; throws for a schema or a tool name that rules it out. */
+function checkedOutput(options: TurnOptions): TurnOutput {
+  const output = turnOutputOf(options.output as OutputSchema);
+  if (options.executor.specs().some((spec) => spec.name === OUTPUT_TOOL_NAME)) {
+    throw new OverlapError(
+      "invalid_tool_definition",
+      `A tool is named "${OUTPUT_TOOL_NAME}", the name of the answer tool of structured output; rename it.`,
+    );
+  }
+  return output;
+}
+
+/** The request of one round: the turn's options with what `prepareRound` changed. */
+function roundRequest(
+  options: TurnOptions,
   messages: readonly Message[],
+  prepared: RoundPreparation | undefined,
+  output: ModelOutputFormat | undefined,
+): ModelRequest {
+  const merged = { ...options, ...pick(prepared ?? {}, ["system", "toolChoice"]) };
+  return {
+    messages,
+    tools: activeSpecs(options.executor.specs(), prepared?.activeTools),
+    ...pick(merged, ["system", "maxTokens", "toolChoice"]),
+    ...(output ? { output } : {}),
+  };
+}
+
+function runRound(
+  options: TurnOptions,
+  request: ModelRequest,
   round: number,
   prepared: RoundPreparation | undefined,
 ): Promise<RoundResult> {
+  const messages = request.messages;
   const controller = new AbortController();
   const outer = options.signal;
   const onAbort = () => controller.abort(outer?.reason);
@@ -313,11 +402,6 @@ function runRound(
     usedIds: usedCallIds(messages),
     ...roundSettingsOf(options),
   });
-  const request = {
-    messages,
-    tools: activeSpecs(options.executor.specs(), prepared?.activeTools),
-    ...pick({ ...options, ...pick(prepared ?? {}, ["system"]) }, ["system", "maxTokens"]),
-  };
   const model = prepared?.model ?? options.model;
   const signal = controller.signal;
   // A client that throws before returning a stream is retried, then reported, like a failed stream.

@@ -8,6 +8,7 @@ import type { Usage } from "../protocol/usage.js";
 import type { RoundResult } from "../round/streamed-round.js";
 import type { Message } from "../stream/message.js";
 import type { ModelClient } from "./model-client.js";
+import type { ToolChoice } from "./tool-choice.js";
 
 /** What a stop condition or `prepareRound` sees: the rounds so far and the conversation. */
 export interface TurnState {
@@ -53,6 +54,12 @@ export interface RoundPreparation {
   system?: string;
   /** The names of the tools the model is offered this round (default: all of the executor's). */
   activeTools?: readonly string[];
+  /**
+   * The tool use asked for this round (default: the turn's `toolChoice`), e.g. a forced
+   * `{ type: "tool", toolName }` for the first round only. A forced tool must be among the
+   * round's tools, or the turn ends with `invalid_tool_choice`.
+   */
+  toolChoice?: ToolChoice;
 }
 
 /** Prepares a round before its request: `round` is its number (from 1). */

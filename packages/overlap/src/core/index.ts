@@ -7,6 +7,7 @@
  * the runtime's insides are not public, so they can change without breaking anyone.
  */
 
+export { OUTPUT_TOOL_NAME, readOutput } from "../agent/structured-output.js";
 export {
   type ApprovalGateResult,
   type AwaitApprovalOptions,
@@ -21,6 +22,11 @@ export {
 export { type ParseToolInputResult, parseToolInput } from "../json/parse-tool-input.js";
 export { PartialJsonParser, parsePartialJson } from "../json/partial-json-parser.js";
 export { savedMsOf } from "../protocol/round-timings.js";
+export {
+  AnswerToolText,
+  type OutputThroughToolOptions,
+  outputThroughTool,
+} from "../providers/output-through-tool.js";
 export {
   type RoundResult,
   StreamedRound,

@@ -20,7 +20,11 @@ import type { LoggedEvent } from "../sse/turn-event-log.js";
 import type { ToolUseBlock, UserMessage } from "../stream/message.js";
 import type { ToolCall } from "../stream/tool-call.js";
 import type { AnyTool, ToolEffects } from "../tools/define-tool.js";
-import { ToolExecutor, type ToolExecutorOptions } from "../tools/tool-executor.js";
+import {
+  ToolExecutor,
+  type ToolExecutorOptions,
+  type ToolExecutorOptionsArg,
+} from "../tools/tool-executor.js";
 import { durableHolderId, holderIsGone, idempotencyKeyOf } from "./durable-identity.js";
 import type { DurableEffects, DurableStore } from "./durable-store.js";
 import { type TurnLease, TurnLeaseLostError } from "./durable-turn-leases.js";
@@ -329,11 +333,17 @@ export class DurableAgentHost<C = unknown> {
       const tools = options.tools.map((tool) =>
         this.#effectsOf(tool.name) === "external" ? journal.gate(tool) : tool,
       );
-      const executor = new ToolExecutor<C>(tools, {
+      // The host's context factory is optional for tools of any context: the options are
+      // checked here as the executor's, not as a list of known tools.
+      const executorOptions: ToolExecutorOptions<C> = {
         ...options.executor,
         ...(context !== undefined ? { context } : {}),
         idempotencyKey: keyOf,
-      });
+      };
+      const executor = new ToolExecutor<C>(
+        tools,
+        ...([executorOptions] as ToolExecutorOptionsArg<C, AnyTool<C>>),
+      );
       const {
         store: _store,
         model,

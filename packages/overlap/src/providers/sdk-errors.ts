@@ -5,7 +5,7 @@
  * a neutral `error` event (the round repairs; nothing is retried blindly).
  */
 
-import type { OverlapError } from "../errors.js";
+import { OverlapError } from "../errors.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import { providerError } from "./provider-errors.js";
 
@@ -66,6 +66,8 @@ export async function sdkResponse(
     return await send();
   } catch (err) {
     if (signal.aborted) return undefined;
+    // Overlap's own verdict on the request (a part the provider cannot carry) stays as it is.
+    if (err instanceof OverlapError) throw err;
     throw sdkProviderError(err);
   }
 }

@@ -163,8 +163,39 @@ export interface ToolResultBlock {
   is_error?: boolean;
 }
 
-/** Every block a user message can hold (images and documents pass through opaquely). */
-export type UserContentBlock = TextBlock | ToolResultBlock;
+/**
+ * Where an image's or a file's bytes are: inline as base64 with their media type, at a URL
+ * (`media_type` is overlap's addition, kept for the providers that need it and removed for the
+ * Messages API), or, for a plain text document, the text itself.
+ */
+export type FileSource =
+  | { type: "base64"; media_type: string; data: string }
+  | { type: "url"; url: string; media_type?: string }
+  | { type: "text"; media_type: "text/plain"; data: string };
+
+/** An image the user sent (the Messages API's image block). */
+export interface ImageBlock {
+  type: "image";
+  /** The image's bytes (base64) or its URL. */
+  source: FileSource;
+}
+
+/**
+ * A file the user sent: the Messages API's document block (a PDF, plain text), and in overlap
+ * any other media type too (audio, a spreadsheet...) for the providers that read it; each
+ * adapter sends what its API carries and ends the turn with an `invalid_conversation` error
+ * naming the part it cannot (never a silent drop). `title` is the file's name.
+ */
+export interface DocumentBlock {
+  type: "document";
+  /** The file's bytes (base64), its URL, or a plain text document's text. */
+  source: FileSource;
+  /** The file's name, when it has one (useChat's and OpenAI's `filename`). */
+  title?: string | null;
+}
+
+/** Every block a user message can hold. */
+export type UserContentBlock = TextBlock | ToolResultBlock | ImageBlock | DocumentBlock;
 
 /** A message written by the model. */
 export interface AssistantMessage {

@@ -140,17 +140,26 @@ export function defineJsonSchemaTool<C = unknown>(
     ...(config.effects !== undefined ? { effects: config.effects } : {}),
     run: () => "",
   });
-  const validate = compileJsonSchema(config.name, config.inputSchema);
   return {
     ...base,
-    input: z.custom<JsonObject>().superRefine((value, ctx) => {
-      if (validate(value)) return;
-      for (const issue of schemaIssues(validate.errors ?? [])) ctx.addIssue(issue);
-    }),
+    input: jsonSchemaValidator(config.name, config.inputSchema),
     inputSchema: config.inputSchema as Record<string, unknown>,
     run: config.run,
     ...approvalMethods(config.name, config.approval, config.summarize),
   };
+}
+
+/**
+ * A zod schema that checks a value with a JSON Schema (compiled once, by ajv), its failures as zod
+ * issues; what holds a JSON Schema tool's input, and a turn's JSON Schema `output`. Throws
+ * `invalid_tool_definition` for a schema ajv cannot compile (`name` says whose).
+ */
+export function jsonSchemaValidator(name: string, schema: JsonObjectSchema): JsonSchemaInput {
+  const validate = compileJsonSchema(name, schema);
+  return z.custom<JsonObject>().superRefine((value, ctx) => {
+    if (validate(value)) return;
+    for (const issue of schemaIssues(validate.errors ?? [])) ctx.addIssue(issue);
+  });
 }
 
 type Dialect = "draft-07" | "2019-09" | "2020-12";

@@ -213,6 +213,22 @@ export interface Tool<
 // biome-ignore lint/suspicious/noExplicitAny: any input schema and context.
 export type ToolOutput<T> = T extends Tool<any, any, infer O, any> ? O : never;
 
+/**
+ * The host context a list of tools needs (`ctx.context`): what every tool that declares one
+ * declares (their intersection), or `unknown` when none does. A tool declares its context by
+ * typing its `run`'s second parameter: `run: (input, ctx: ToolContext<AppContext>) => ...`.
+ */
+export type ContextOfTools<T> = (
+  T extends Tool<z.ZodType, infer C, unknown, string>
+    ? (need: ContextNeed<C>) => void
+    : never
+) extends (need: infer I) => void
+  ? I
+  : never;
+
+/** What a tool of context `C` needs: nothing for `unknown` (and `any`, tools of any context). */
+export type ContextNeed<C> = unknown extends C ? unknown : C;
+
 /** A tool of any input type, as held by an executor. */
 // biome-ignore lint/suspicious/noExplicitAny: tool inputs are checked by their own schema at run time.
 export type AnyTool<C = any> = Tool<z.ZodType, C>;

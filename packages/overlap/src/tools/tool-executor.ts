@@ -14,6 +14,7 @@ import { type ApprovalNeed, approvalNeedOf, defaultApprovalSummary } from "./app
 import { type ApprovedEffect, EffectChangedError } from "./approved-effect.js";
 import {
   type AnyTool,
+  type ContextOfTools,
   type ToolResultSpec,
   type ToolReturn,
   type ToolSpec,
@@ -51,6 +52,16 @@ export interface ToolExecutorOptions<C> {
   idempotencyKey?: (call: ToolCall) => string;
 }
 
+/**
+ * The options argument of `new ToolExecutor(tools, options)`: optional while no tool declares a
+ * context, and then required with `context` of the type the tools declare, so a missing context
+ * is a compile error rather than a tool's TypeError at run time.
+ */
+export type ToolExecutorOptionsArg<C, T> =
+  unknown extends ContextOfTools<T>
+    ? [options?: ToolExecutorOptions<C>]
+    : [optionsWithContext: ToolExecutorOptions<C> & { context: ContextOfTools<T> }];
+
 /** Per-call options of {@link ToolExecutor.execute}. */
 export interface ExecuteOptions {
   signal?: AbortSignal;
@@ -63,6 +74,9 @@ export interface ExecuteOptions {
 }
 
 const DISPLAY_DEFAULT_TEXT = "Shown to the user.";
+
+const MISSING_CONTEXT =
+  "; it read `ctx.context`, which is undefined: this executor was given no `context` (new ToolExecutor(tools, { context }))";
 
 /**
  * Runs tools by name with uniform outcomes. `T` is the union of its tools (inferred from the
@@ -81,7 +95,8 @@ export class ToolExecutor<C = unknown, T extends AnyTool<C> = AnyTool<C>> {
    * Throws `OverlapError` (`invalid_tool_definition`) when two tools have one name: the model
    * could not tell them apart.
    */
-  constructor(tools: readonly T[], options: ToolExecutorOptions<C> = {}) {
+  constructor(tools: readonly T[], ...[given]: ToolExecutorOptionsArg<C, T>) {
+    const options: ToolExecutorOptions<C> = given ?? {};
     for (const tool of tools) {
       if (this.#tools.has(tool.name)) {
         throw new OverlapError(
@@ -103,10 +118,13 @@ export class ToolExecutor<C = unknown, T extends AnyTool<C> = AnyTool<C>> {
         safeLog(
           logger,
           "error",
-          `overlap: tool ${call.name} (call ${call.id}) threw an unexpected error (the model and the user read only that it failed):`,
+          `overlap: tool ${call.name} (call ${call.id}) threw an unexpected error (the model and the user read only that it failed)${this.#readsMissingContext.has(call.id) ? MISSING_CONTEXT : ""}:`,
           error,
         ));
   }
+
+  /** Calls whose tool read `ctx.context` while this executor has none, until they fail or end. */
+  readonly #readsMissingContext = new Set<string>();
 
   /**
    * The same tools and options with another logger, unless this executor was given a `logger` or
@@ -114,7 +132,8 @@ export class ToolExecutor<C = unknown, T extends AnyTool<C> = AnyTool<C>> {
    */
   withLogger(logger: Logger | false): ToolExecutor<C, T> {
     if (this.#options.logger !== undefined || this.#options.onUnexpectedError) return this;
-    return new ToolExecutor([...this.#tools.values()] as T[], { ...this.#options, logger });
+    const options = [{ ...this.#options, logger }] as ToolExecutorOptionsArg<C, T>;
+    return new ToolExecutor<C, T>([...this.#tools.values()] as T[], ...options);
   }
 
   /** The tool of that name, if any. */
@@ -245,13 +264,21 @@ export class ToolExecutor<C = unknown, T extends AnyTool<C> = AnyTool<C>> {
     const emit = options.emit && guardedSink(options.emit);
     // Closed when execute returns: a tool still winding down must not emit after its outcome.
     let open = true;
+    // A tool that reads the context of an executor given none gets undefined; if it then fails,
+    // the report says what is missing (`new ToolExecutor(tools, { context })`).
+    const noContext = this.#context === undefined && !("context" in this.#options);
+    const readsMissing = this.#readsMissingContext;
+    const self = this.#context;
     const ctx = {
       callId: call.id,
       idempotencyKey: this.#keyOf?.(call) ?? call.id,
       call,
       outcome: (value: ToolReturn) => this.#success(tool, call, value),
       signal: controller.signal,
-      context: this.#context,
+      get context() {
+        if (noContext) readsMissing.add(call.id);
+        return self;
+      },
       ...(options.approved ? { approved: options.approved } : {}),
       emit: (event: AgentEvent) => {
         if (!emit || !open) return;
@@ -295,6 +322,7 @@ export class ToolExecutor<C = unknown, T extends AnyTool<C> = AnyTool<C>> {
         : this.#failure(call, settled.error);
     } finally {
       open = false;
+      readsMissing.delete(call.id);
       clearTimeout(timer);
       outer?.removeEventListener("abort", onOuterAbort);
     }

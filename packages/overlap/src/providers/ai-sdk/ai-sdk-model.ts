@@ -23,13 +23,19 @@ import { retryDelayMs, sleepUnlessAborted } from "../retry-before-stream.js";
 import { toLanguageModelV3Prompt, toLanguageModelV3Tools } from "./ai-sdk-prompt.js";
 import { AiSdkStreamTranslator } from "./ai-sdk-stream-translator.js";
 import type {
+  JSONSchema7,
   LanguageModelV3,
   LanguageModelV3CallOptions,
   LanguageModelV3StreamPart,
   SharedV3ProviderMetadata,
 } from "./language-model-v3.js";
 
-/** Call options of `doStream` that {@link aiSdkModel} passes through unchanged. */
+/**
+ * Call options of `doStream` that {@link aiSdkModel} passes through (`temperature`, `seed`,
+ * `providerOptions`...): the AI SDK's own typed call options, without what the runtime owns (the
+ * prompt, the tools, the output limit, the abort signal). A turn's `toolChoice` and `output`
+ * replace `toolChoice` and `responseFormat` given here, for the rounds that have them.
+ */
 export type AiSdkCallOptions = Omit<
   LanguageModelV3CallOptions,
   "prompt" | "tools" | "abortSignal" | "maxOutputTokens"
@@ -40,8 +46,9 @@ export interface AiSdkModelOptions {
   /** `maxOutputTokens` of every request unless the request sets a limit. */
   maxTokens?: number;
   /**
-   * Extra call options: `temperature`, `toolChoice`, `stopSequences`, `headers`,
-   * `providerOptions` (e.g. `{ anthropic: { thinking: { type: "enabled", budgetTokens } } }`)...
+   * Extra call options: `temperature`, `stopSequences`, `seed`, `headers`, `providerOptions`
+   * (e.g. `{ anthropic: { thinking: { type: "enabled", budgetTokens } } }`)...; for other ones in
+   * one round, return another model from `prepareRound`.
    */
   callOptions?: AiSdkCallOptions;
   /**
@@ -99,6 +106,16 @@ export function aiSdkCallOptions(
     }),
   };
   if (request.tools.length > 0) call.tools = toLanguageModelV3Tools(request.tools);
+  const choice = request.toolChoice;
+  if (choice !== undefined) {
+    call.toolChoice = typeof choice === "string" ? { type: choice } : choice;
+  }
+  if (request.output) {
+    // The provider package asks its API the way it can (JSON schema mode, or a forced tool whose
+    // call it reports as text), as the AI SDK's own structured output does.
+    const { name, description, schema } = request.output;
+    call.responseFormat = { type: "json", schema: schema as JSONSchema7, name, description };
+  }
   const limit = request.maxTokens ?? options.maxTokens;
   if (limit !== undefined) call.maxOutputTokens = limit;
   return call;

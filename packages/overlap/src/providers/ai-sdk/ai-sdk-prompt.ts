@@ -17,6 +17,7 @@
  *   they answer...), are left out.
  */
 
+import { type MediaBlock, unsupportedMedia } from "../../agent/media-parts.js";
 import type { AssistantMessage, Message, ToolResultBlock } from "../../stream/message.js";
 import type { ToolSpec } from "../../tools/define-tool.js";
 import {
@@ -65,7 +66,7 @@ export function toLanguageModelV3Prompt(
   const names = callNames(messages);
   const prompt: LanguageModelV3Prompt = [];
   if (system) prompt.push({ role: "system", content: system });
-  for (const message of messages) {
+  for (const [index, message] of messages.entries()) {
     if (message.role === "assistant") {
       const content = assistantParts(message, reasoningKey, options.callMetadata);
       if (content.length > 0) prompt.push({ role: "assistant", content });
@@ -79,7 +80,7 @@ export function toLanguageModelV3Prompt(
     }
     const results: LanguageModelV3ToolResultPart[] = [];
     const parts: UserPart[] = [];
-    for (const block of message.content as unknown as readonly UserBlock[]) {
+    for (const [j, block] of (message.content as unknown as readonly UserBlock[]).entries()) {
       if (block.type === "tool_result") {
         const result = block as unknown as ToolResultBlock;
         results.push({
@@ -91,6 +92,16 @@ export function toLanguageModelV3Prompt(
       } else {
         const part = userPart(block);
         if (part) parts.push(part);
+        else if (block.type === "image" || block.type === "document") {
+          // A source only the Messages API reads (a Files API id): never dropped silently.
+          throw unsupportedMedia(
+            index,
+            j,
+            block as unknown as MediaBlock,
+            "an AI SDK provider",
+            "files inline (base64), at a URL, or plain text",
+          );
+        }
       }
     }
     if (results.length > 0) prompt.push({ role: "tool", content: results });

@@ -479,8 +479,11 @@ export class AiSdkStreamTranslator {
       if (call.textEncoded) this.#blocks.args(out, call.block, call.args);
       this.#stopCall(out, call);
     }
+    // A provider that answered structured output through a tool reports that call as text, and
+    // its raw `tool_use` under a unified `stop`: no call is left to run, so the turn ends.
+    const answeredThroughTool = raw === "tool_use" && unified === "stop";
     const stopReason =
-      raw !== undefined && MESSAGES_API_REASONS.has(raw)
+      raw !== undefined && MESSAGES_API_REASONS.has(raw) && !answeredThroughTool
         ? raw
         : // `other` with a reason of its own: the assembler infers tool_use or end_turn.
           (UNIFIED_TO_STOP[unified ?? ""] ?? null);

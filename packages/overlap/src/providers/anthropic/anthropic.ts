@@ -7,13 +7,28 @@
 
 import Anthropic from "@anthropic-ai/sdk";
 import type { ModelClient, ModelRequest } from "../../agent/model-client.js";
+import type { ToolChoice } from "../../agent/tool-choice.js";
 import type { SseFrame } from "../../sse/sse-decoder.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
+import { outputThroughTool } from "../output-through-tool.js";
 import { sdkResponse, streamErrorEvent } from "../sdk-errors.js";
 import { sseModel } from "../sse-model.js";
 import { withoutResponsesData } from "../without-responses-data.js";
 import { messagesForClaude } from "./messages-for-claude.js";
 import { parseDeltaData } from "./parse-delta-data.js";
+
+/**
+ * The Messages API's own request fields, as the installed SDK types them: `thinking`, `metadata`,
+ * `stop_sequences`, `service_tier`, `container`, `output_config`... (sampling fields such as
+ * `temperature` where the SDK still names them). The runtime owns the rest: the model, the conversation, the system prompt, the tools and the tool
+ * choice (`toolChoice` of the turn or the round), the output limit (`maxTokens`) and `stream`.
+ */
+export type AnthropicProviderOptions = Partial<
+  Omit<
+    Anthropic.MessageCreateParamsStreaming,
+    "model" | "messages" | "system" | "tools" | "tool_choice" | "max_tokens" | "stream"
+  >
+>;
 
 /** Options of {@link anthropicModel}. */
 export interface AnthropicModelOptions {
@@ -27,7 +42,16 @@ export interface AnthropicModelOptions {
   model: string;
   /** `max_tokens` of every request unless the request sets one. Default 4096. */
   maxTokens?: number;
-  /** Extra request parameters (thinking, temperature, tool_choice, metadata...). */
+  /**
+   * The provider's own request fields, typed (`thinking`, `metadata`, `stop_sequences`...);
+   * for another set in one round, return another model from `prepareRound`.
+   */
+  providerOptions?: AnthropicProviderOptions;
+  /**
+   * Extra request fields, untyped, sent under the runtime's own.
+   * @deprecated Use the typed `providerOptions`; `params` stays for fields the SDK's types do not
+   * name yet (a gateway's own), and `toolChoice` replaces `params.tool_choice`.
+   */
   params?: Record<string, unknown>;
   /**
    * Fine-grained tool streaming: sends `eager_input_streaming: true` on every tool definition
@@ -55,6 +79,13 @@ export interface AnthropicModelOptions {
    * never run here) and go back to the API in the next request; their citations stay on the text.
    */
   providerTools?: readonly Anthropic.ToolUnion[];
+  /**
+   * How a turn's `output` is asked for: `"tool"` (default; every Claude model) forces an answer
+   * tool whose input streams as the answer's text; `"outputFormat"` uses the Messages API's own
+   * JSON schema mode (`output_config.format`), for the models that support it, which also works
+   * with extended thinking.
+   */
+  structuredOutput?: "tool" | "outputFormat";
 }
 
 /** A ModelClient for Claude (or any server speaking the Messages API, like overlap-sim). */
@@ -62,16 +93,23 @@ export function anthropicModel(options: AnthropicModelOptions): ModelClient {
   const client = options.client ?? new Anthropic();
   const body = (request: ModelRequest) => ({
     ...options.params,
+    ...options.providerOptions,
     ...anthropicParams(request, options),
     stream: true as const,
   });
-  return sseModel({
+  const model = sseModel({
     label: options.model,
     provider: "anthropic",
     send: (request, signal) =>
       sdkResponse(() => client.messages.create(body(request), { signal }).asResponse(), signal),
     translation: () => ({ frame: messagesFrame }),
   });
+  if (options.structuredOutput === "outputFormat") return model;
+  // A forced answer tool works with every Claude model; extended thinking does not allow forcing
+  // it (it accepts only `auto`).
+  const thinking = options.providerOptions?.thinking ?? options.params?.thinking;
+  const thinks = (thinking as { type?: unknown } | undefined)?.type === "enabled";
+  return outputThroughTool(model, { mayForce: () => !thinks });
 }
 
 /**
@@ -96,7 +134,7 @@ export function anthropicParams(
   request: ModelRequest,
   options: Pick<
     AnthropicModelOptions,
-    "model" | "maxTokens" | "eagerInputStreaming" | "providerTools"
+    "model" | "maxTokens" | "eagerInputStreaming" | "providerTools" | "providerOptions"
   >,
 ): Anthropic.MessageCreateParamsNonStreaming {
   const params: Anthropic.MessageCreateParamsNonStreaming = {
@@ -115,7 +153,21 @@ export function anthropicParams(
       ...structuredClone(providerTools),
     ];
   }
+  if (request.toolChoice !== undefined) {
+    params.tool_choice = anthropicToolChoice(request.toolChoice);
+  }
+  if (request.output) {
+    // Reached only without the answer tool (`structuredOutput: "outputFormat"`).
+    const format = { type: "json_schema" as const, schema: request.output.schema };
+    params.output_config = { ...options.providerOptions?.output_config, format };
+  }
   return params;
+}
+
+/** The Messages API's `tool_choice` for a neutral one (`required` is its `any`). */
+export function anthropicToolChoice(choice: ToolChoice): Anthropic.ToolChoice {
+  if (typeof choice === "object") return { type: "tool", name: choice.toolName };
+  return { type: choice === "required" ? "any" : choice };
 }
 
 /** A client tool with `eager_input_streaming: true`, unless the caller set the field (even null). */

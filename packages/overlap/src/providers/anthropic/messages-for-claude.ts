@@ -15,11 +15,14 @@
  *   left out: Claude signs its own thinking, and only that can be sent back. An assistant message
  *   left empty is left out too (the API joins the turns around it).
  *
+ * The user's images and documents are checked and adapted first (media-for-claude.ts).
+ *
  * A conversation with none of these is returned as it is (same array, same objects), so a
  * Claude-only conversation keeps its exact bytes for prompt caching.
  */
 
 import type { AssistantContentBlock, Message } from "../../stream/message.js";
+import { mediaForClaude } from "./media-for-claude.js";
 
 /** Fields other adapters keep on blocks for their own provider. */
 const FOREIGN_FIELDS = ["thoughtSignature", "ai_sdk_metadata"] as const;
@@ -46,7 +49,8 @@ const FOREIGN_CITATIONS: ReadonlySet<unknown> = new Set([
 ]);
 
 /** The conversation without what only other providers understand (see the module comment). */
-export function messagesForClaude(messages: readonly Message[]): readonly Message[] {
+export function messagesForClaude(given: readonly Message[]): readonly Message[] {
+  const messages = mediaForClaude(given);
   if (!messages.some((m) => m.role === "assistant" && m.content.some(isForeign))) return messages;
   const out: Message[] = [];
   for (const message of messages) {

@@ -4,8 +4,10 @@
  *
  * - user messages: text → `{ text }`; each tool_result → `{ toolResult: { toolUseId, content:
  *   [{ text }], status: "error" } }` (`status` only for an error result; an empty result has no
- *   content block, as Converse rejects blank text); base64 images → `{ image: { format, source: {
- *   bytes } } }`;
+ *   content block, as Converse rejects blank text); inline images (PNG, JPEG, GIF, WebP) →
+ *   `{ image: { format, source: { bytes } } }`; inline documents of the formats Converse reads
+ *   (PDF, CSV, Word, Excel, HTML, Markdown, text) → `{ document: { format, name, source: {
+ *   bytes } } }`; any other file, or one at a URL, ends the turn with an error naming the part;
  * - assistant messages: text → `{ text }` (blank text left out, Converse rejects it); tool_use →
  *   `{ toolUse: { toolUseId, name, input } }`; thinking with a signature → `{ reasoningContent: {
  *   reasoningText: { text, signature } } }` and redacted_thinking → `{ reasoningContent: {
@@ -26,19 +28,42 @@
  * - `system` → `system: [{ text }]`; tools → `toolConfig.tools[].toolSpec` `{ name, description,
  *   inputSchema: { json } }`, then the provider's own tools (`providerTools`, e.g. `{ systemTool:
  *   { name: "nova_code_interpreter" } }`), then any `toolConfig.tools` in `params`: all sent
- *   together; the output limit → `inferenceConfig.maxTokens`.
+ *   together; the output limit → `inferenceConfig.maxTokens`; the tool choice →
+ *   `toolConfig.toolChoice` (`auto`, `any` for `required`, `tool`; Converse has no `none`: the
+ *   client tools are left out when the conversation holds no tool blocks, else they stay
+ *   offered, as Converse requires `toolConfig` then, with the default choice).
  */
 
 import type {
   ContentBlock,
   Message as ConverseMessage,
   ConverseStreamCommandInput,
+  DocumentFormat,
+  ToolChoice as ConverseToolChoice,
   ImageFormat,
   Tool,
 } from "@aws-sdk/client-bedrock-runtime";
+import {
+  base64OfSource,
+  isMediaBlock,
+  type MediaBlock,
+  unsupportedMedia,
+} from "../../agent/media-parts.js";
 import type { ModelRequest } from "../../agent/model-client.js";
+import type { ToolChoice } from "../../agent/tool-choice.js";
 import type { AssistantContentBlock, Citation, Message, TextBlock } from "../../stream/message.js";
 import { BEDROCK_CITATION, BEDROCK_TOOL_RESULT } from "./bedrock-stream-translator.js";
+
+/**
+ * ConverseStream's own request fields, typed by the AWS SDK: `inferenceConfig` (temperature,
+ * topP, stopSequences; merged with the runtime's `maxTokens`), `additionalModelRequestFields`
+ * (e.g. Claude's `{ thinking: { type: "enabled", budget_tokens } }`), `guardrailConfig`,
+ * `performanceConfig`, `promptVariables`, `requestMetadata`... The runtime owns the model id, the
+ * messages, the system prompt and `toolConfig` (the tools, and `toolChoice`).
+ */
+export type BedrockProviderOptions = Partial<
+  Omit<ConverseStreamCommandInput, "modelId" | "messages" | "system" | "toolConfig">
+>;
 
 /** Options of {@link converseStreamInput}. */
 export interface BedrockRequestOptions {
@@ -47,8 +72,14 @@ export interface BedrockRequestOptions {
   /** `inferenceConfig.maxTokens` unless the request sets a limit. */
   maxTokens?: number;
   /**
+   * ConverseStream's own request fields, typed (see {@link BedrockProviderOptions}).
+   */
+  providerOptions?: BedrockProviderOptions;
+  /**
    * Extra request fields: `inferenceConfig` (merged), `additionalModelRequestFields` (e.g.
-   * Claude's `thinking`), `toolConfig.toolChoice`, `guardrailConfig`, `performanceConfig`...
+   * Claude's `thinking`), `toolConfig` (its tools are added), `guardrailConfig`...
+   * @deprecated Use `providerOptions` (the same fields, without the ones the runtime owns), and
+   * `toolChoice` instead of `toolConfig.toolChoice`.
    */
   params?: Partial<Omit<ConverseStreamCommandInput, "modelId" | "messages">>;
   /**
@@ -66,13 +97,20 @@ export function converseStreamInput(
   options: BedrockRequestOptions,
 ): ConverseStreamCommandInput {
   const params = options.params ?? {};
+  const typed = options.providerOptions ?? {};
   const input: ConverseStreamCommandInput = {
     ...params,
+    ...typed,
     modelId: options.modelId,
     messages: toConverseMessages(request.messages),
   };
+  const inference = { ...params.inferenceConfig, ...typed.inferenceConfig };
+  if (Object.keys(inference).length > 0) input.inferenceConfig = inference;
   if (request.system) input.system = [{ text: request.system }];
-  const tools: Tool[] = request.tools.map(
+  const choice = request.toolChoice;
+  // Converse has no `none`: leave the client tools out, unless the conversation needs them.
+  const offered = choice === "none" && !holdsToolBlocks(input.messages ?? []) ? [] : request.tools;
+  const tools: Tool[] = offered.map(
     (tool): Tool => ({
       toolSpec: {
         name: tool.name,
@@ -82,18 +120,35 @@ export function converseStreamInput(
     }),
   );
   tools.push(...(options.providerTools ?? []), ...(params.toolConfig?.tools ?? []));
-  if (tools.length > 0) input.toolConfig = { ...params.toolConfig, tools };
+  if (tools.length > 0) {
+    input.toolConfig = { ...params.toolConfig, tools };
+    const toolChoice = choice === undefined ? undefined : converseToolChoice(choice);
+    if (toolChoice) input.toolConfig.toolChoice = toolChoice;
+  }
   const limit = request.maxTokens ?? options.maxTokens;
-  if (limit !== undefined) input.inferenceConfig = { ...params.inferenceConfig, maxTokens: limit };
+  if (limit !== undefined) input.inferenceConfig = { ...inference, maxTokens: limit };
   return input;
+}
+
+/** Converse's `toolChoice` for a neutral one; undefined for `none`, which Converse lacks. */
+export function converseToolChoice(choice: ToolChoice): ConverseToolChoice | undefined {
+  if (typeof choice === "object") return { tool: { name: choice.toolName } };
+  if (choice === "required") return { any: {} };
+  return choice === "auto" ? { auto: {} } : undefined;
+}
+
+function holdsToolBlocks(messages: readonly ConverseMessage[]): boolean {
+  return messages.some((m) => (m.content ?? []).some((b) => "toolUse" in b || "toolResult" in b));
 }
 
 /** The conversation as Converse `messages` (see the module comment). */
 export function toConverseMessages(messages: readonly Message[]): ConverseMessage[] {
   const out: ConverseMessage[] = [];
-  for (const message of messages) {
+  for (const [index, message] of messages.entries()) {
     const content =
-      message.role === "user" ? userContent(message.content) : assistantContent(message.content);
+      message.role === "user"
+        ? userContent(message.content, index)
+        : assistantContent(message.content);
     if (content.length === 0) continue;
     const last = out.at(-1);
     if (last?.role === message.role) last.content = [...(last.content ?? []), ...content];
@@ -102,13 +157,16 @@ export function toConverseMessages(messages: readonly Message[]): ConverseMessag
   return out;
 }
 
-function userContent(content: Extract<Message, { role: "user" }>["content"]): ContentBlock[] {
+function userContent(
+  content: Extract<Message, { role: "user" }>["content"],
+  index: number,
+): ContentBlock[] {
   if (typeof content === "string") return content.trim() === "" ? [] : [{ text: content }];
   const blocks: ContentBlock[] = [];
-  for (const block of content as unknown as ReadonlyArray<
-    { type: string } & Record<string, unknown>
-  >) {
-    if (block.type === "text") {
+  for (const [j, block] of content.entries()) {
+    if (isMediaBlock(block)) {
+      blocks.push(mediaContent(block, index, j));
+    } else if (block.type === "text") {
       const text = String(block.text ?? "");
       if (text.trim() !== "") blocks.push({ text });
     } else if (block.type === "tool_result") {
@@ -120,9 +178,6 @@ function userContent(content: Extract<Message, { role: "user" }>["content"]): Co
           ...(block.is_error === true ? { status: "error" as const } : {}),
         },
       });
-    } else if (block.type === "image") {
-      const image = imageBlock(block.source);
-      if (image) blocks.push(image);
     }
   }
   return blocks;
@@ -194,12 +249,55 @@ const IMAGE_FORMATS: Readonly<Record<string, ImageFormat>> = {
   "image/webp": "webp",
 };
 
-function imageBlock(source: unknown): ContentBlock | undefined {
-  if (typeof source !== "object" || source === null) return undefined;
-  const { type, media_type: mediaType, data } = source as Record<string, unknown>;
-  const format = IMAGE_FORMATS[String(mediaType)];
-  if (type !== "base64" || format === undefined || typeof data !== "string") return undefined;
-  return { image: { format, source: { bytes: fromBase64(data) } } };
+const DOCUMENT_FORMATS: Readonly<Record<string, DocumentFormat>> = {
+  "application/pdf": "pdf",
+  "text/csv": "csv",
+  "application/msword": "doc",
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
+  "application/vnd.ms-excel": "xls",
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "xlsx",
+  "text/html": "html",
+  "text/markdown": "md",
+  "text/plain": "txt",
+};
+
+const TAKES =
+  "inline images (PNG, JPEG, GIF, WebP) and inline documents (PDF, CSV, DOC, DOCX, XLS, XLSX, HTML, Markdown, text)";
+
+/** An image or a document as a Converse content block (see the module comment). */
+function mediaContent(block: MediaBlock, index: number, part: number): ContentBlock {
+  const data = base64OfSource(block.source);
+  const mediaType = block.source.media_type ?? "";
+  const refused = () => unsupportedMedia(index, part, block, "Amazon Bedrock Converse", TAKES);
+  if (data === undefined) throw refused();
+  if (block.type === "image") {
+    const format = IMAGE_FORMATS[mediaType];
+    if (format === undefined) throw refused();
+    return { image: { format, source: { bytes: fromBase64(data) } } };
+  }
+  const format = DOCUMENT_FORMATS[mediaType];
+  if (format === undefined) throw refused();
+  return {
+    document: {
+      format,
+      name: documentName(block.title, index, part),
+      source: { bytes: fromBase64(data) },
+    },
+  };
+}
+
+/**
+ * A document's name as Converse takes it (letters, digits, single spaces, hyphens, parentheses,
+ * square brackets; the extension goes: the format says it).
+ */
+function documentName(title: string | null | undefined, index: number, part: number): string {
+  const base = (title ?? "").replace(/\.[a-z0-9]{1,5}$/i, "");
+  const name = base
+    .replace(/[^a-zA-Z0-9\s\-()[\]]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, 200);
+  return name === "" ? `document ${index}-${part}` : name;
 }
 
 /** A call id as Converse accepts it (`[a-zA-Z0-9_-]{1,64}`); valid ids are kept as they are. */

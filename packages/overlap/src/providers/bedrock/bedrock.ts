@@ -36,8 +36,13 @@ import type { ModelClient, ModelRequest } from "../../agent/model-client.js";
 import { OverlapError } from "../../errors.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
 import { incomingBatches } from "../node/incoming-batches.js";
+import { outputThroughTool } from "../output-through-tool.js";
 import { providerError, streamCut } from "../provider-errors.js";
-import { type BedrockRequestOptions, converseStreamInput } from "./bedrock-request.js";
+import {
+  type BedrockProviderOptions,
+  type BedrockRequestOptions,
+  converseStreamInput,
+} from "./bedrock-request.js";
 import { BEDROCK_STREAM_EXCEPTIONS, BedrockStreamTranslator } from "./bedrock-stream-translator.js";
 import {
   EventStreamBatchReader,
@@ -56,9 +61,15 @@ export interface BedrockModelOptions {
   /** `inferenceConfig.maxTokens` unless the request sets a limit (else the model's default). */
   maxTokens?: number;
   /**
-   * Extra ConverseStream fields: `inferenceConfig` (merged; temperature, stopSequences...),
-   * `additionalModelRequestFields` (e.g. `{ thinking: { type: "enabled", budget_tokens: 4000 } }`
-   * for Claude), `toolConfig.toolChoice`, `guardrailConfig`, `performanceConfig`...
+   * ConverseStream's own fields, typed by the AWS SDK: `inferenceConfig` (merged; temperature,
+   * stopSequences...), `additionalModelRequestFields` (e.g. `{ thinking: { type: "enabled",
+   * budget_tokens: 4000 } }` for Claude), `guardrailConfig`, `performanceConfig`...; for another
+   * set in one round, return another model from `prepareRound`.
+   */
+  providerOptions?: BedrockProviderOptions;
+  /**
+   * Extra ConverseStream fields (`inferenceConfig` merged, `toolConfig.tools` added).
+   * @deprecated Use `providerOptions`, and `toolChoice` instead of `toolConfig.toolChoice`.
    */
   params?: BedrockRequestOptions["params"];
   /**
@@ -74,11 +85,19 @@ export interface BedrockModelOptions {
 export function bedrockModel(options: BedrockModelOptions): ModelClient {
   const config: BedrockRuntimeClientConfig = options.region ? { region: options.region } : {};
   const client = options.client ?? new BedrockRuntimeClient(config);
-  return {
+  const model: ModelClient = {
     label: options.modelId,
     provider: "aws.bedrock",
     stream: (request, { signal }) => bedrockBatches(client, request, options, signal),
   };
+  // Converse has no JSON schema mode for every model: structured output is a forced answer tool
+  // (which Claude refuses with thinking on, as on Anthropic's own API).
+  type Fields = { thinking?: { type?: unknown } } | undefined;
+  const thinking =
+    (options.providerOptions?.additionalModelRequestFields as Fields)?.thinking ??
+    (options.params?.additionalModelRequestFields as Fields)?.thinking;
+  const thinks = thinking?.type === "enabled";
+  return outputThroughTool(model, { mayForce: () => !thinks });
 }
 
 /** The exceptions the stream carries, by the names the SDK gives them. */
@@ -302,9 +321,11 @@ function bedrockProviderError(err: unknown): OverlapError {
 }
 
 export {
+  type BedrockProviderOptions,
   type BedrockRequestOptions,
   converseId,
   converseStreamInput,
+  converseToolChoice,
   toConverseMessages,
 } from "./bedrock-request.js";
 export {

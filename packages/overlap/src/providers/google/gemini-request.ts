@@ -2,7 +2,9 @@
  * The Gemini API request body for a neutral request (pure). The conversation is kept in the
  * Messages API's shape; here it becomes `contents`:
  *
- * - user messages → `role: "user"`: text → `{ text }`, base64 images → `inlineData`, each
+ * - user messages → `role: "user"`: text → `{ text }`, inline images and files → `inlineData`,
+ *   files at a URL → `fileData` (which needs the media type; one without ends the turn with an
+ *   error naming the part), a plain text document → `{ text }`, each
  *   tool_result → a `functionResponse` part `{ name, response: { result } }` (`{ error }` for an
  *   error result), placed first. Gemini pairs responses with calls by name and position, so the
  *   name is looked up from the tool_use the result answers;
@@ -26,7 +28,9 @@
  *   `generationConfig.maxOutputTokens`.
  */
 
+import { isMediaBlock, type MediaBlock, unsupportedMedia } from "../../agent/media-parts.js";
 import type { ModelRequest } from "../../agent/model-client.js";
+import type { ToolChoice } from "../../agent/tool-choice.js";
 import type { AssistantContentBlock, Message, TextBlock } from "../../stream/message.js";
 import { GEMINI_TOOL_RESULT } from "./gemini-chunk-translator.js";
 
@@ -51,11 +55,55 @@ export interface GeminiRequestBody {
 /** The prefix of call ids overlap makes up for calls the API gave no id. */
 export const GEMINI_SYNTHETIC_ID_PREFIX = "gemini-";
 
+/**
+ * Gemini's own request fields (the API's names; no SDK types them here, as `@google/genai` needs
+ * Node 22): `generationConfig` (merged with what the runtime sets), `safetySettings`,
+ * `cachedContent`, `labels`. The runtime owns the contents, the system instruction, the function
+ * declarations, `toolConfig.functionCallingConfig` (`toolChoice`), the response schema
+ * (`output`) and `maxOutputTokens` (`maxTokens`).
+ */
+export interface GeminiProviderOptions {
+  generationConfig?: GeminiGenerationConfig;
+  safetySettings?: ReadonlyArray<{ category: string; threshold: string }>;
+  /** A cached content's name (`cachedContents/…`). */
+  cachedContent?: string;
+  labels?: Readonly<Record<string, string>>;
+}
+
+/** `generationConfig` fields a caller sets (the API's names). */
+export interface GeminiGenerationConfig {
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+  seed?: number;
+  stopSequences?: readonly string[];
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+  candidateCount?: number;
+  responseLogprobs?: boolean;
+  logprobs?: number;
+  /** Thinking: a budget in tokens (0 off, -1 dynamic) or a level, and whether thoughts are sent. */
+  thinkingConfig?: {
+    thinkingBudget?: number;
+    thinkingLevel?: "minimal" | "low" | "medium" | "high";
+    includeThoughts?: boolean;
+  };
+  mediaResolution?: string;
+  /** Any field the API adds later. */
+  [field: string]: unknown;
+}
+
 /** Options of {@link geminiRequestBody}. */
 export interface GeminiRequestOptions {
   /** `generationConfig.maxOutputTokens` unless the request sets a limit. */
   maxTokens?: number;
-  /** Extra request fields (`generationConfig` is merged, `safetySettings`, `toolConfig`...). */
+  /** The provider's own request fields, typed (see {@link GeminiProviderOptions}). */
+  providerOptions?: GeminiProviderOptions;
+  /**
+   * Extra request fields, untyped (`generationConfig` is merged).
+   * @deprecated Use the typed `providerOptions`; `params` stays for fields not named there, and
+   * `toolChoice` replaces `params.toolConfig`.
+   */
   params?: Record<string, unknown>;
   /**
    * The provider's own tools, sent beside the function declarations of the request's tools:
@@ -70,7 +118,9 @@ export function geminiRequestBody(
   request: ModelRequest,
   options: GeminiRequestOptions = {},
 ): GeminiRequestBody {
-  const params = options.params ?? {};
+  const typed = options.providerOptions ?? {};
+  const untyped = options.params ?? {};
+  const params: Record<string, unknown> = { ...untyped, ...typed };
   const body: GeminiRequestBody = { ...params, contents: toGeminiContents(request.messages) };
   if (request.system) body.systemInstruction = { parts: [{ text: request.system }] };
   const tools: Array<Record<string, unknown>> = [];
@@ -86,10 +136,32 @@ export function geminiRequestBody(
   tools.push(...(options.providerTools ?? []).map((tool) => ({ ...tool })));
   if (Array.isArray(params.tools)) tools.push(...(params.tools as Array<Record<string, unknown>>));
   if (tools.length > 0) body.tools = tools;
+  if (request.toolChoice !== undefined) {
+    const toolConfig = isObject(params.toolConfig) ? params.toolConfig : {};
+    body.toolConfig = {
+      ...toolConfig,
+      functionCallingConfig: geminiFunctionCallingConfig(request.toolChoice),
+    };
+  }
   const limit = request.maxTokens ?? options.maxTokens;
-  const config = isObject(params.generationConfig) ? params.generationConfig : undefined;
-  if (limit !== undefined) body.generationConfig = { ...config, maxOutputTokens: limit };
+  const config: Record<string, unknown> = {
+    ...(isObject(untyped.generationConfig) ? untyped.generationConfig : {}),
+    ...typed.generationConfig,
+  };
+  if (limit !== undefined) config.maxOutputTokens = limit;
+  if (request.output) {
+    // Plain JSON Schema (`responseJsonSchema`), as the function declarations send theirs.
+    config.responseMimeType = "application/json";
+    config.responseJsonSchema = request.output.schema;
+  }
+  if (Object.keys(config).length > 0) body.generationConfig = config;
   return body;
+}
+
+/** Gemini's `functionCallingConfig` for a neutral tool choice (`required` is its `ANY`). */
+export function geminiFunctionCallingConfig(choice: ToolChoice): Record<string, unknown> {
+  if (typeof choice === "object") return { mode: "ANY", allowedFunctionNames: [choice.toolName] };
+  return { mode: choice === "required" ? "ANY" : choice === "none" ? "NONE" : "AUTO" };
 }
 
 /** The conversation as Gemini `contents` (see the module comment). */
@@ -101,9 +173,11 @@ export function toGeminiContents(messages: readonly Message[]): GeminiContent[] 
       if (block.type === "tool_use") names.set(block.id, block.name);
   }
   const contents: GeminiContent[] = [];
-  for (const message of messages) {
+  for (const [index, message] of messages.entries()) {
     const parts =
-      message.role === "user" ? userParts(message.content, names) : modelParts(message.content);
+      message.role === "user"
+        ? userParts(message.content, names, index)
+        : modelParts(message.content);
     if (parts.length > 0)
       contents.push({ role: message.role === "user" ? "user" : "model", parts });
   }
@@ -113,14 +187,15 @@ export function toGeminiContents(messages: readonly Message[]): GeminiContent[] 
 function userParts(
   content: Extract<Message, { role: "user" }>["content"],
   names: ReadonlyMap<string, string>,
+  index: number,
 ): GeminiRequestPart[] {
   if (typeof content === "string") return [{ text: content }];
   const responses: GeminiRequestPart[] = [];
   const others: GeminiRequestPart[] = [];
-  for (const block of content as unknown as ReadonlyArray<
-    { type: string } & Record<string, unknown>
-  >) {
-    if (block.type === "tool_result") {
+  for (const [j, block] of content.entries()) {
+    if (isMediaBlock(block)) {
+      others.push(mediaPart(block, index, j));
+    } else if (block.type === "tool_result") {
       const id = String(block.tool_use_id);
       const text = resultText(block.content as string | TextBlock[]);
       const functionResponse: Record<string, unknown> = {
@@ -131,13 +206,29 @@ function userParts(
       responses.push({ functionResponse });
     } else if (block.type === "text") {
       others.push({ text: String(block.text) });
-    } else if (block.type === "image" && isObject(block.source) && block.source.type === "base64") {
-      others.push({
-        inlineData: { mimeType: String(block.source.media_type), data: String(block.source.data) },
-      });
     }
   }
   return [...responses, ...others];
+}
+
+/** An image or a file as a Gemini part (see the module comment). */
+function mediaPart(block: MediaBlock, index: number, part: number): GeminiRequestPart {
+  const source = block.source;
+  if (source.type === "text") return { text: source.data };
+  if (source.type === "base64") {
+    return { inlineData: { mimeType: source.media_type, data: source.data } };
+  }
+  const mimeType = source.media_type;
+  if (source.type !== "url" || !mimeType || mimeType.endsWith("/*")) {
+    throw unsupportedMedia(
+      index,
+      part,
+      block,
+      "the Gemini API",
+      "files inline, or at a URL with their media type (`fileData` needs one)",
+    );
+  }
+  return { fileData: { mimeType, fileUri: source.url } };
 }
 
 function modelParts(content: readonly AssistantContentBlock[]): GeminiRequestPart[] {

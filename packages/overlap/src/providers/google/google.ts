@@ -25,7 +25,11 @@ import { retryDelayMs, sleepUnlessAborted } from "../retry-before-stream.js";
 import type { FrameTranslator } from "../sse-batch-reader.js";
 import { sseModel } from "../sse-model.js";
 import { type GeminiChunk, GeminiChunkTranslator } from "./gemini-chunk-translator.js";
-import { type GeminiRequestOptions, geminiRequestBody } from "./gemini-request.js";
+import {
+  type GeminiProviderOptions,
+  type GeminiRequestOptions,
+  geminiRequestBody,
+} from "./gemini-request.js";
 
 /** Options of {@link geminiModel}. */
 export interface GeminiModelOptions {
@@ -37,7 +41,17 @@ export interface GeminiModelOptions {
   baseUrl?: string;
   /** `generationConfig.maxOutputTokens` unless the request sets a limit. */
   maxTokens?: number;
-  /** Extra request fields (`generationConfig` is merged; `safetySettings`, `toolConfig`...). */
+  /**
+   * The provider's own request fields, typed (`generationConfig` with `temperature`,
+   * `thinkingConfig`...; `safetySettings`, `cachedContent`); for another set in one round, return
+   * another model from `prepareRound`.
+   */
+  providerOptions?: GeminiProviderOptions;
+  /**
+   * Extra request fields, untyped (`generationConfig` is merged).
+   * @deprecated Use the typed `providerOptions`; `params` stays for fields not named there, and
+   * `toolChoice` replaces `params.toolConfig`.
+   */
   params?: Record<string, unknown>;
   /**
    * The provider's own tools, sent beside the function declarations of the executor's tools
@@ -202,9 +216,12 @@ export {
 export { JsonPathWriter, type PartialArg, PartialArgsOrderError } from "./gemini-partial-args.js";
 export {
   type GeminiContent,
+  type GeminiGenerationConfig,
+  type GeminiProviderOptions,
   type GeminiRequestBody,
   type GeminiRequestOptions,
   type GeminiRequestPart,
+  geminiFunctionCallingConfig,
   geminiRequestBody,
   toGeminiContents,
 } from "./gemini-request.js";

@@ -12,10 +12,12 @@ import OpenAI from "openai";
 import type {
   FunctionTool,
   ResponseCreateParamsNonStreaming,
+  ResponseCreateParamsStreaming,
   ResponseIncludable,
   Tool,
 } from "openai/resources/responses/responses";
 import type { ModelClient, ModelRequest } from "../../agent/model-client.js";
+import type { ToolChoice } from "../../agent/tool-choice.js";
 import { sdkResponse } from "../sdk-errors.js";
 import { sseModel } from "../sse-model.js";
 import { openaiFrames } from "./openai-frames.js";
@@ -24,6 +26,27 @@ import {
   type ResponsesStreamEvent,
 } from "./responses-event-translator.js";
 import { toResponsesInput } from "./responses-input.js";
+
+/**
+ * The Responses API's own request fields, typed by the SDK: `reasoning`, `temperature`,
+ * `parallel_tool_calls`, `service_tier`, `text` (its `verbosity`; its `format` is the output's),
+ * `include`, `metadata`, `prompt_cache_key`, `truncation`... The runtime owns the rest: the model,
+ * the input, the instructions (system prompt), the tools and the tool choice (`toolChoice`), the
+ * output limit (`maxTokens`), `store` (its own option) and `stream`.
+ */
+export type OpenAIResponsesProviderOptions = Partial<
+  Omit<
+    ResponseCreateParamsStreaming,
+    | "model"
+    | "input"
+    | "instructions"
+    | "tools"
+    | "tool_choice"
+    | "max_output_tokens"
+    | "store"
+    | "stream"
+  >
+>;
 
 /** Options of {@link openaiResponsesModel}. */
 export interface OpenAIResponsesModelOptions {
@@ -42,7 +65,16 @@ export interface OpenAIResponsesModelOptions {
    * encrypted content (`include: ["reasoning.encrypted_content"]`) to be sent back.
    */
   store?: boolean;
-  /** Extra request parameters (reasoning, temperature, parallel_tool_calls, tool_choice...). */
+  /**
+   * The provider's own request fields, typed (`reasoning`, `temperature`, `parallel_tool_calls`,
+   * `service_tier`...); for another set in one round, return another model from `prepareRound`.
+   */
+  providerOptions?: OpenAIResponsesProviderOptions;
+  /**
+   * Extra request fields, untyped, sent under the runtime's own.
+   * @deprecated Use the typed `providerOptions`; `params` stays for fields the SDK's types do not
+   * name yet, and `toolChoice` replaces `params.tool_choice`.
+   */
   params?: Record<string, unknown>;
   /**
    * Tools the provider runs itself (`{ type: "web_search" }`, `file_search`, `code_interpreter`,
@@ -57,7 +89,13 @@ export interface OpenAIResponsesModelOptions {
 
 /** A ModelClient for the OpenAI Responses API (or a server speaking it, like overlap-sim). */
 export function openaiResponsesModel(options: OpenAIResponsesModelOptions): ModelClient {
-  const client = options.client ?? new OpenAI();
+  // Made at the first request: without a key the SDK's constructor throws, and a turn reports
+  // that (an `authentication` error in its result) instead of the setup throwing.
+  let made: OpenAI | undefined;
+  const clientOf = (): OpenAI => {
+    made ??= options.client ?? new OpenAI();
+    return made;
+  };
   const body = (request: ModelRequest) => ({
     ...responsesParams(request, options),
     stream: true as const,
@@ -66,7 +104,10 @@ export function openaiResponsesModel(options: OpenAIResponsesModelOptions): Mode
     label: options.model,
     provider: "openai",
     send: (request, signal) =>
-      sdkResponse(() => client.responses.create(body(request), { signal }).asResponse(), signal),
+      sdkResponse(
+        () => clientOf().responses.create(body(request), { signal }).asResponse(),
+        signal,
+      ),
     translation: () => {
       const translator = new ResponsesEventTranslator();
       return {
@@ -87,6 +128,7 @@ export function responsesParams(
   const store = options.store ?? (typeof asked === "boolean" ? asked : false);
   const params: ResponseCreateParamsNonStreaming = {
     ...options.params,
+    ...(options.providerOptions as Partial<ResponseCreateParamsNonStreaming> | undefined),
     model: options.model,
     input: toResponsesInput(request.messages),
     store,
@@ -113,7 +155,26 @@ export function responsesParams(
       ...structuredClone(providerTools),
     ];
   }
+  if (request.toolChoice !== undefined) {
+    params.tool_choice = responsesToolChoice(request.toolChoice);
+  }
+  if (request.output) {
+    // Validated by the turn against the zod schema; strict mode would reject optional fields.
+    const { name, description, schema } = request.output;
+    params.text = {
+      ...params.text,
+      format: { type: "json_schema", name, description, schema, strict: false },
+    };
+  }
   const limit = request.maxTokens ?? options.maxTokens;
   if (limit !== undefined) params.max_output_tokens = limit;
   return params;
+}
+
+/** The Responses API's `tool_choice` for a neutral one. */
+export function responsesToolChoice(
+  choice: ToolChoice,
+): NonNullable<ResponseCreateParamsNonStreaming["tool_choice"]> {
+  if (typeof choice === "string") return choice;
+  return { type: "function", name: choice.toolName };
 }

@@ -11,8 +11,11 @@
  *   `openai_reasoning` blocks → their item, unchanged, in place; `openai_tool_result` blocks →
  *   their provider-side item (web search, file search, code interpreter, MCP...), unchanged, in
  *   place (the `server_tool_use` block before each, its call shown, adds nothing);
+ * - a user's images → `input_image` (a URL, or a `data:` URL), other files → `input_file`
+ *   (`file_data` as a `data:` URL with the file's name, or `file_url`); audio, which a message
+ *   item cannot hold, ends the turn with an error naming the part;
  * - Anthropic-only blocks (thinking, server tools and their results) have no place here and are
- *   left out, as are images and documents in user messages.
+ *   left out.
  *
  * A reasoning item must be followed by the item it preceded (a message, a function call or a
  * provider-side item): one that is not (a response cut right after its reasoning) is left out
@@ -22,10 +25,19 @@
 import type {
   EasyInputMessage,
   ResponseFunctionToolCall,
+  ResponseInputContent,
   ResponseInputItem,
   ResponseOutputMessage,
   ResponseOutputText,
 } from "openai/resources/responses/responses";
+import {
+  isKnownSource,
+  isMediaBlock,
+  type MediaBlock,
+  unsupportedMedia,
+  urlOfSource,
+} from "../../agent/media-parts.js";
+import { fileNameOf } from "../../agent/openai-chat-messages.js";
 import type {
   AssistantMessage,
   Message,
@@ -37,17 +49,32 @@ import type {
 /** Responses API input items for a conversation (the system prompt goes to `instructions`). */
 export function toResponsesInput(messages: readonly Message[]): ResponseInputItem[] {
   const out: ResponseInputItem[] = [];
-  for (const message of messages) {
-    if (message.role === "user") out.push(...userItems(message));
+  for (const [index, message] of messages.entries()) {
+    if (message.role === "user") out.push(...userItems(message, index));
     else out.push(...assistantItems(message));
   }
   return out;
 }
 
-function userItems(message: UserMessage): ResponseInputItem[] {
+function userItems(message: UserMessage, index: number): ResponseInputItem[] {
   if (typeof message.content === "string") return [{ role: "user", content: message.content }];
   const items: ResponseInputItem[] = [];
   const texts: string[] = [];
+  if (message.content.some(isMediaBlock)) {
+    const content: ResponseInputContent[] = [];
+    message.content.forEach((block, j) => {
+      if (block.type === "tool_result") {
+        items.push({
+          type: "function_call_output",
+          call_id: block.tool_use_id,
+          output: resultText(block.content),
+        });
+      } else if (block.type === "text") content.push({ type: "input_text", text: block.text });
+      else if (isMediaBlock(block)) content.push(responsesMediaPart(block, index, j));
+    });
+    items.push({ role: "user", content });
+    return items;
+  }
   for (const block of message.content) {
     if (block.type === "tool_result") {
       items.push({
@@ -155,4 +182,27 @@ function itemType(item: ResponseInputItem): string {
 
 function resultText(content: string | TextBlock[]): string {
   return typeof content === "string" ? content : content.map((b) => b.text).join("\n");
+}
+
+/** An image or a file as a Responses API input part (see the module comment). */
+function responsesMediaPart(block: MediaBlock, index: number, part: number): ResponseInputContent {
+  const source = block.source;
+  const audio = (source.media_type ?? "").startsWith("audio/");
+  if (!isKnownSource(source) || (block.type === "document" && audio)) {
+    throw unsupportedMedia(
+      index,
+      part,
+      block,
+      "the OpenAI Responses API",
+      "images and files (PDFs, text...) inline or at a URL; no audio in a message",
+    );
+  }
+  if (block.type === "image") {
+    return { type: "input_image", image_url: urlOfSource(source), detail: "auto" };
+  }
+  // The API asks for a name with inline data.
+  const filename = block.title || fileNameOf(block, index, part);
+  return source.type === "url"
+    ? { type: "input_file", file_url: source.url, ...(block.title ? { filename } : {}) }
+    : { type: "input_file", file_data: urlOfSource(source), filename };
 }
