@@ -86,6 +86,9 @@ export interface KyselyShopStoreOptions {
   clock?: () => number;
 }
 
+/** How long an ended turn's event log is kept in the database, in ms. */
+export const TURN_LOG_RETAIN_MS = 15 * 60_000;
+
 /** A {@link ShopStore} over any Kysely dialect. */
 export class KyselyShopStore implements ShopStore {
   readonly dialect: "sqlite" | "postgres";
@@ -121,7 +124,13 @@ export class KyselyShopStore implements ShopStore {
     this.cartRules = Object.freeze({ ...DEFAULT_CART_RULES, ...options.cartRules });
     this.durable = new DurableStore(kyselySqlDriver(db, dialect, options.wakeups), {
       prefix: DURABLE_PREFIX,
-      ...(options.turnEvents ? { events: { transport: options.turnEvents } } : {}),
+      events: {
+        // As long as the instance that ran a turn keeps its log in memory (`TurnRegistry`): a
+        // reload on any instance shows the chat's last turn for as long, then the stored
+        // conversation alone. A turn's end deletes the older logs now and then.
+        retainEndedMs: TURN_LOG_RETAIN_MS,
+        ...(options.turnEvents ? { transport: options.turnEvents } : {}),
+      },
     });
     // One source for every part: sessions, carts and orders never share a timestamp.
     // The clock token lifetimes are measured at also stamps the rows, so a token's creation and

@@ -36,7 +36,8 @@ export function spawnShop(
   });
   return new Promise((resolve, reject) => {
     let out = "";
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 30_000);
+    // A start transforms the sources (tsx): on a loaded machine the first one took over 30 s.
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 90_000);
     child.stdout?.on("data", (chunk: Buffer) => {
       out += chunk.toString();
       const match = out.match(/Shopping assistant: (http:\/\/\S+)/);

@@ -9,7 +9,7 @@
  */
 
 import { sseResponseBody } from "overlap-runtime";
-import type { TurnView } from "./turn-registry.js";
+import type { TurnView } from "./turn-view.js";
 
 /** Options of {@link sseResponse}. */
 export interface SseResponseOptions {

@@ -29,7 +29,6 @@ import {
   type ApprovalDecision,
   type DecideResult,
   InMemoryApprovals,
-  type LoggedEvent,
   TurnEventLog,
 } from "overlap-runtime";
 import {
@@ -41,18 +40,9 @@ import {
 } from "overlap-runtime/durable";
 import type { TurnContext } from "../turns/turn-context.js";
 import { RemoteApprovals } from "./remote-approvals.js";
+import { type TurnView, viewOf } from "./turn-view.js";
 
-/** A turn as its readers see it, wherever it runs. */
-export interface TurnView {
-  readonly turnId: string;
-  /** True while the turn runs (on this instance or a live other one). */
-  readonly running: boolean;
-  /**
-   * The events after `lastEventId` (all of them when it names another turn or nothing), then the
-   * live rest until the turn ends or `signal` aborts; ids `<turnId>:<seq>` as {@link TurnEventLog}.
-   */
-  read(lastEventId?: string | null, signal?: AbortSignal): AsyncIterable<LoggedEvent>;
-}
+export type { TurnView } from "./turn-view.js";
 
 /** The chats' leases and turn logs in the database, and who this instance is. */
 export interface RegistryDurable {
@@ -489,15 +479,4 @@ export class TurnRegistry {
 /** True while a lease holds: not expired, and not of a process of this machine that is gone. */
 function leaseAlive(lease: TurnLease): boolean {
   return lease.expiresAt > Date.now() && !holderIsGone(lease.holder);
-}
-
-/** A log of this process as a {@link TurnView}. */
-function viewOf(log: TurnEventLog): TurnView {
-  return {
-    turnId: log.turnId,
-    get running() {
-      return !log.closed;
-    },
-    read: (lastEventId, signal) => log.read(lastEventId, signal),
-  };
 }

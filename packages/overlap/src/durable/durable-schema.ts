@@ -105,6 +105,17 @@ const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    // Retention: the pruner finds the turns that ended before a bound (and the dead ones that
+    // never ended, oldest first) through this index instead of reading the whole table. And
+    // `table_from`: the seq from which a turn's events are in the table because its transport
+    // (Redis) failed for good.
+    version: 2,
+    statements: (t) => [
+      `CREATE INDEX IF NOT EXISTS ${t.turns}_by_end ON ${t.turns} (ended_at, started_at)`,
+      `ALTER TABLE ${t.turns} ADD COLUMN table_from INTEGER`,
+    ],
+  },
 ];
 
 /** The newest migration's number. */

@@ -21,6 +21,7 @@ import { type DurableTables, durableTables, migrateDurableSchema } from "./durab
 import { DurableToolLedger, insertLedgerRecord, ledgerRecords } from "./durable-tool-ledger.js";
 import { DurableTurnEvents, type DurableTurnEventsOptions } from "./durable-turn-events.js";
 import { assertLeaseHeld, chatLock, DurableTurnLeases } from "./durable-turn-leases.js";
+import type { PrunedTurns, PruneEndedTurnsOptions } from "./prune-ended-turns.js";
 import {
   checkTablePrefix,
   lockInTransaction,
@@ -34,7 +35,7 @@ export interface DurableStoreOptions {
   prefix?: string;
   /** Run the migrations on open. Default true. */
   migrate?: boolean;
-  /** How turn event logs are read. */
+  /** How turn event logs are read, where they are kept, and how long an ended one is kept. */
   events?: DurableTurnEventsOptions;
   /** The clock of leases and logs, epoch ms. Default `Date.now`. */
   now?: () => number;
@@ -124,6 +125,17 @@ export class DurableStore {
   /** Creates or upgrades the tables; returns the migrations applied. */
   migrate(): Promise<number[]> {
     return migrateDurableSchema(this.driver, this.prefix);
+  }
+
+  /**
+   * Deletes the event logs (events and turn rows) of the turns that ended more than
+   * `olderThanMs` ago (default `events.retainEndedMs`, 15 minutes), in batches; never a running
+   * turn's. A turn's end does it on its own at most once a minute; call this from a job of your
+   * own with `retainEndedMs: Infinity`. A reader resuming a deleted turn gets `error`
+   * (`turn_log_expired`) and `done`.
+   */
+  pruneEndedTurns(options?: PruneEndedTurnsOptions): Promise<PrunedTurns> {
+    return this.events.prune(options);
   }
 
   /** The round journal of a chat's turn, keying each call with `keyOf`. */

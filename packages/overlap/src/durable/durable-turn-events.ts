@@ -10,18 +10,30 @@
  * lease is gone but which has not ended, unless its instance died: the reader then ends it for
  * everyone (`endCrashed`: an `error` with code `turn_crashed` and a `done`). An instance is dead
  * once its lease expired, or at once when it was a process of this machine that is gone.
+ *
+ * Ended turns are deleted `retainEndedMs` after their end (see `prune-ended-turns.ts`), by a
+ * pruning a turn's end starts now and then; a reader resuming a deleted turn is told it ended
+ * (`turn_log_expired`, then `done`).
  */
 
 import type { AgentEvent } from "../protocol/agent-event.js";
 import type { LoggedEvent } from "../sse/turn-event-log.js";
-import { holderIsGone } from "./durable-identity.js";
+import { appendWithRetries, markTableFrom, TRANSPORT_RETRY_MS } from "./append-with-retries.js";
 import type { DurableTables } from "./durable-schema.js";
-import { chatLock, readLease, type TurnLease } from "./durable-turn-leases.js";
-import type { SqlDriver, SqlExecutor } from "./sql-driver.js";
+import { chatLock, leaseLives, readLease } from "./durable-turn-leases.js";
+import { insertEvents, lastSeq } from "./insert-events.js";
+import { parseEventId } from "./parse-event-id.js";
+import {
+  type PrunedTurns,
+  type PruneEndedTurnsOptions,
+  pruneEndedTurns,
+} from "./prune-ended-turns.js";
+import type { SqlDriver } from "./sql-driver.js";
+import type { NumberedEvent, TurnEventTransport } from "./turn-event-transport.js";
+import { crashEnd, expiredEnd } from "./turn-log-endings.js";
 
-/** The sentence of the `turn_crashed` error a reader of a dead instance's turn gets. */
-export const TURN_CRASHED_MESSAGE =
-  "The server writing this reply stopped. Whatever it finished is kept; send your message again to continue.";
+/** How often at most a process prunes ended turns on its own (when a turn ends), in ms. */
+const PRUNE_EVERY_MS = 60_000;
 
 /** Options of {@link DurableTurnEvents}. */
 export interface DurableTurnEventsOptions {
@@ -34,26 +46,22 @@ export interface DurableTurnEventsOptions {
    * turns' lifecycle (started, ended, their leases) stays in the database either way.
    */
   transport?: TurnEventTransport;
+  /**
+   * With a `transport`: the delays before each new attempt of a write that failed, in ms
+   * (default 100, 200, 400, 800, 1600). The turn goes on meanwhile; once they are spent, the
+   * turn's events go to the database's table from there on, where every reader finds them.
+   */
+  transportRetryMs?: readonly number[];
+  /**
+   * How long an ended turn's log (its events and its row) is kept, in ms; a turn's end then
+   * deletes the older ones now and then (at most once a minute per process, in batches). Default
+   * 15 minutes: the log is for resuming a stream (a reader that lost its connection), which takes
+   * seconds to minutes, while a reload shows the stored conversation; it is also how long the
+   * Redis transport and an in-memory `TurnEventLog` keep a turn. `Infinity`: never on its own
+   * (call `DurableStore.pruneEndedTurns` from a job of your own).
+   */
+  retainEndedMs?: number;
   now?: () => number;
-}
-
-/** One numbered event of a turn. */
-export interface NumberedEvent {
-  seq: number;
-  event: AgentEvent;
-}
-
-/**
- * Where a turn's events are kept when not in the database (`redisTurnEvents`: Redis Streams). An
- * event whose seq is taken already must be dropped, never overwrite the one there.
- */
-export interface TurnEventTransport {
-  /** Appends events in seq order. */
-  append(turnId: string, events: readonly NumberedEvent[]): Promise<void>;
-  /** Up to `limit` events after `seq`, in order. */
-  after(turnId: string, seq: number, limit: number): Promise<NumberedEvent[]>;
-  /** The last seq written (0 for none). */
-  last(turnId: string): Promise<number>;
 }
 
 /** The writer of one turn's log. */
@@ -76,6 +84,12 @@ export class DurableTurnEvents {
   /** Readers of this process waiting for a turn's next events. */
   readonly #waiters = new Map<string, Set<() => void>>();
   #unlisten: Promise<(() => Promise<void>) | undefined> | undefined;
+  readonly #retainEndedMs: number;
+  readonly #retryMs: readonly number[];
+  /** Per writer: its last seq, and from which seq its events went to the table instead. */
+  readonly #writers = new WeakMap<TurnEventWriter, { seq: number; tableFrom?: number }>();
+  #lastPrune = Number.NEGATIVE_INFINITY;
+  #pruning: Promise<unknown> | undefined;
 
   constructor(driver: SqlDriver, tables: DurableTables, options: DurableTurnEventsOptions = {}) {
     this.#driver = driver;
@@ -83,6 +97,8 @@ export class DurableTurnEvents {
     this.#pollMs = options.pollMs ?? 250;
     this.#now = options.now ?? Date.now;
     this.#transport = options.transport;
+    this.#retainEndedMs = options.retainEndedMs ?? 15 * 60_000;
+    this.#retryMs = options.transportRetryMs ?? TRANSPORT_RETRY_MS;
     const notify = options.notify ?? true;
     this.#channel = notify && driver.listen && driver.notify ? `${tables.events}` : undefined;
   }
@@ -97,7 +113,7 @@ export class DurableTurnEvents {
   }
 
   #writer(turnId: string): TurnEventWriter {
-    let seq = 0;
+    const state: { seq: number; tableFrom?: number } = { seq: 0 };
     let pending: { seq: number; event: AgentEvent }[] = [];
     let writing: Promise<void> = Promise.resolve();
     let failure: unknown;
@@ -106,19 +122,17 @@ export class DurableTurnEvents {
       pending = [];
       if (batch.length === 0) return;
       try {
-        await (this.#transport
-          ? this.#transport.append(turnId, batch)
-          : insertEvents(this.#driver, this.#tables, turnId, batch));
+        await this.#store(turnId, batch, state);
         this.#wake(turnId);
         await this.#notify(turnId);
       } catch (error) {
         failure ??= error;
       }
     };
-    return {
+    const writer: TurnEventWriter = {
       turnId,
       append: (event) => {
-        seq++;
+        const seq = ++state.seq;
         pending.push({ seq, event });
         // One batch at a time: the events that come while one is written go in the next.
         if (pending.length === 1) writing = writing.then(write);
@@ -133,6 +147,29 @@ export class DurableTurnEvents {
         }
       },
     };
+    this.#writers.set(writer, state);
+    return writer;
+  }
+
+  /** Writes a batch: to the transport (retried), or to the table once the transport failed. */
+  async #store(
+    turnId: string,
+    batch: readonly NumberedEvent[],
+    state: { tableFrom?: number },
+  ): Promise<void> {
+    const transport = this.#transport;
+    if (transport && state.tableFrom === undefined) {
+      try {
+        await appendWithRetries(transport, turnId, batch, this.#retryMs);
+        return;
+      } catch {
+        // Readers elsewhere would have a gap: the rest of the turn goes where they all look.
+        const from = batch[0]?.seq ?? 1;
+        await markTableFrom(this.#driver, this.#tables, turnId, from);
+        state.tableFrom = from;
+      }
+    }
+    await insertEvents(this.#driver, this.#tables, turnId, batch);
   }
 
   /**
@@ -148,19 +185,25 @@ export class DurableTurnEvents {
     await writer.flush().catch(() => undefined);
     const t = this.#tables;
     const transport = this.#transport;
-    if (transport && held.length > 0) {
+    const state = this.#writers.get(writer);
+    // In the table: without a transport, or once it failed for this turn.
+    let toTable = !transport || state?.tableFrom !== undefined;
+    if (transport && !toTable && held.length > 0) {
       // Elsewhere than the database: the last events first, so that a reader who sees the turn
       // ended (or its lease gone) finds them.
-      const last = await transport.last(turnId);
-      await transport.append(
-        turnId,
-        held.map((event, i) => ({ seq: last + 1 + i, event })),
-      );
+      try {
+        const last = await transport.last(turnId);
+        const events = held.map((event, i) => ({ seq: last + 1 + i, event }));
+        await appendWithRetries(transport, turnId, events, this.#retryMs);
+      } catch {
+        toTable = true; // the turn's end reaches every reader through the table
+      }
     }
     await this.#driver.transaction(
       async (tx) => {
-        const last = transport ? 0 : await lastSeq(tx, t, turnId);
-        if (!transport && held.length > 0) {
+        if (toTable && held.length > 0) {
+          const last = Math.max(state?.seq ?? 0, await lastSeq(tx, t, turnId));
+          if (transport) await markTableFrom(tx, t, turnId, last + 1);
           await insertEvents(
             tx,
             t,
@@ -181,6 +224,36 @@ export class DurableTurnEvents {
     );
     this.#wake(turnId);
     await this.#notify(turnId).catch(() => undefined);
+    this.#pruneNowAndThen();
+  }
+
+  /**
+   * Deletes the turns that ended more than `olderThanMs` ago (default `retainEndedMs`), their
+   * events with them, in batches; never a turn that runs. A dead instance's turn nobody ended
+   * (no reader came) is ended now (`turn_crashed`), to be deleted as ended turns are.
+   */
+  async prune(options: PruneEndedTurnsOptions = {}): Promise<PrunedTurns> {
+    return pruneEndedTurns(this.#driver, this.#tables, {
+      olderThanMs: options.olderThanMs ?? this.#retainEndedMs,
+      batchSize: options.batchSize ?? 50,
+      now: this.#now(),
+      events: !this.#transport,
+      endCrashed: (chatId, turnId) => this.endCrashed(chatId, turnId),
+    });
+  }
+
+  /** Starts a pruning unless one ran in the last minute (or runs): a turn's end pays nothing. */
+  #pruneNowAndThen(): void {
+    const retain = this.#retainEndedMs;
+    if (!Number.isFinite(retain) || this.#pruning) return;
+    const now = this.#now();
+    if (now - this.#lastPrune < Math.min(PRUNE_EVERY_MS, retain)) return;
+    this.#lastPrune = now;
+    this.#pruning = this.prune()
+      .catch(() => undefined) // the next turn's end tries again
+      .finally(() => {
+        this.#pruning = undefined;
+      });
   }
 
   /**
@@ -191,10 +264,11 @@ export class DurableTurnEvents {
    */
   async endCrashed(chatId: string, turnId: string): Promise<boolean> {
     const t = this.#tables;
+    let inTransport = false;
     const ended = await this.#driver.transaction(
       async (tx) => {
-        const { rows } = await tx.query<{ ended_at: number | string | null }>(
-          `SELECT ended_at FROM ${t.turns} WHERE turn_id = ?`,
+        const { rows } = await tx.query<{ ended_at: unknown; table_from: unknown }>(
+          `SELECT ended_at, table_from FROM ${t.turns} WHERE turn_id = ?`,
           [turnId],
         );
         if (!rows[0] || rows[0].ended_at !== null) return false;
@@ -207,14 +281,16 @@ export class DurableTurnEvents {
             turnId,
           ]);
         }
-        if (!this.#transport)
+        inTransport = this.#transport !== undefined && rows[0].table_from === null;
+        if (!inTransport) {
           await insertEvents(tx, t, turnId, crashEnd(await lastSeq(tx, t, turnId)));
+        }
         await tx.query(`UPDATE ${t.turns} SET ended_at = ? WHERE turn_id = ?`, [now, turnId]);
         return true;
       },
       chatLock(t, chatId),
     );
-    if (ended && this.#transport) {
+    if (ended && inTransport && this.#transport) {
       await this.#transport.append(turnId, crashEnd(await this.#transport.last(turnId)));
     }
     if (ended) {
@@ -260,7 +336,11 @@ export class DurableTurnEvents {
       }
     }
     turnId ??= (await this.latest(chatId))?.turnId;
-    if (turnId === undefined) return;
+    if (turnId === undefined) {
+      // The turn the reader was reading is deleted (its log expired) and the chat has no other.
+      if (named) yield* expiredEnd(named.turnId, named.seq);
+      return;
+    }
     const id = turnId;
     let resume: (() => void) | undefined;
     const wake = () => {
@@ -276,25 +356,44 @@ export class DurableTurnEvents {
     waiters.add(wake);
     signal?.addEventListener("abort", wake, { once: true });
     await this.#listen();
+    // From which seq the turn's events are in the table (its transport failed), once known.
+    let from: number | undefined;
     try {
       while (!signal?.aborted) {
-        const rows = await this.#after(id, next, 500);
+        let rows: NumberedEvent[];
+        try {
+          rows = await this.#after(id, next, 500, from);
+        } catch (error) {
+          // The transport is out: the turn's row says whether its writer moved to the table.
+          if (!this.#transport) throw error;
+          rows = [];
+        }
         for (const row of rows) {
           next = row.seq;
           yield { id: `${id}:${next}`, event: row.event };
           if (signal?.aborted) return;
         }
         if (rows.length > 0) continue;
-        const state = await this.#driver.query<{ ended_at: unknown }>(
-          `SELECT ended_at FROM ${t.turns} WHERE turn_id = ?`,
+        const state = await this.#driver.query<{ ended_at: unknown; table_from: unknown }>(
+          `SELECT ended_at, table_from FROM ${t.turns} WHERE turn_id = ?`,
           [id],
         );
+        const tableFrom = state.rows[0]?.table_from;
+        if (tableFrom !== null && tableFrom !== undefined && from === undefined) {
+          from = Number(tableFrom);
+          continue;
+        }
+        if (state.rows.length === 0) {
+          // Deleted while this reader was away: it learns the turn ended, not how.
+          if (next > 0) yield* expiredEnd(id, next);
+          return;
+        }
         if (state.rows[0]?.ended_at !== null) {
           // Ended: what was written before the end is read once more, then the reader stops.
-          if (await this.#hasAfter(id, next)) continue;
+          if (await this.#hasAfter(id, next, from)) continue;
           // A reader ahead of the log (it read, elsewhere, events its dead writer never wrote
           // here) is still told how the turn ended, with the ids its next events would have had.
-          for (const [i, event] of (await this.#endAfter(id, next)).entries()) {
+          for (const [i, event] of (await this.#endAfter(id, next, from)).entries()) {
             yield { id: `${id}:${next + i + 1}`, event };
           }
           return;
@@ -317,30 +416,43 @@ export class DurableTurnEvents {
     }
   }
 
-  /** Stops listening for other processes' notifications. */
+  /** Stops listening for other processes' notifications (after a pruning under way). */
   async close(): Promise<void> {
+    await this.#pruning;
     const unlisten = await this.#unlisten;
     this.#unlisten = undefined;
     await unlisten?.();
   }
 
   /** The turn's closing `error` and `done` when the log ends before `seq`; else none. */
-  async #endAfter(turnId: string, seq: number): Promise<AgentEvent[]> {
-    const last = this.#transport
-      ? await this.#transport.last(turnId)
-      : await lastSeq(this.#driver, this.#tables, turnId);
+  async #endAfter(turnId: string, seq: number, from?: number): Promise<AgentEvent[]> {
+    const last =
+      this.#transport && from === undefined
+        ? await this.#transport.last(turnId)
+        : await lastSeq(this.#driver, this.#tables, turnId);
     if (last >= seq) return [];
-    const tail = (await this.#after(turnId, Math.max(0, last - 2), 2)).map((row) => row.event);
+    // Nothing left of the log (the transport's copy expired): the reader learns the turn ended.
+    if (last === 0) return expiredEnd(turnId, seq).map((logged) => logged.event);
+    const after = Math.max(0, last - 2, (from ?? 1) - 1);
+    const tail = (await this.#after(turnId, after, 2, from)).map((row) => row.event);
     const end = tail.findIndex((event) => event.type === "error" || event.type === "done");
     return end === -1 ? [] : tail.slice(end);
   }
 
-  async #hasAfter(turnId: string, seq: number): Promise<boolean> {
-    return (await this.#after(turnId, seq, 1)).length > 0;
+  async #hasAfter(turnId: string, seq: number, from?: number): Promise<boolean> {
+    return (await this.#after(turnId, seq, 1, from)).length > 0;
   }
 
-  async #after(turnId: string, seq: number, limit: number): Promise<NumberedEvent[]> {
-    if (this.#transport) return this.#transport.after(turnId, seq, limit);
+  /** Events after `seq`: from the table, or the transport before `from` (where it failed). */
+  async #after(
+    turnId: string,
+    seq: number,
+    limit: number,
+    from?: number,
+  ): Promise<NumberedEvent[]> {
+    if (this.#transport && (from === undefined || seq + 1 < from)) {
+      return this.#transport.after(turnId, seq, limit);
+    }
     const { rows } = await this.#driver.query<{ seq: number | string; event: string }>(
       `SELECT seq, event FROM ${this.#tables.events} WHERE turn_id = ? AND seq > ? ORDER BY seq LIMIT ${Math.floor(limit)}`,
       [turnId, seq],
@@ -371,60 +483,5 @@ export class DurableTurnEvents {
   }
 }
 
-/**
- * True while a lease holds: not expired, and not of a process of this machine known to be gone
- * (a restart after a crash: its turn's readers need not wait out the lease).
- */
-function leaseLives(lease: TurnLease, now: number): boolean {
-  return lease.expiresAt > now && !holderIsGone(lease.holder);
-}
-
-/** The turn and seq an event id names, if it is one. */
-export function parseEventId(
-  id: string | null | undefined,
-): { turnId: string; seq: number } | undefined {
-  if (!id) return undefined;
-  const at = id.lastIndexOf(":");
-  if (at <= 0) return undefined;
-  const seq = Number(id.slice(at + 1));
-  if (!Number.isInteger(seq) || seq < 0) return undefined;
-  return { turnId: id.slice(0, at), seq };
-}
-
-/** What a reader of a turn whose instance died is told, after the turn's last event. */
-function crashEnd(last: number): NumberedEvent[] {
-  return [
-    {
-      seq: last + 1,
-      event: { type: "error", code: "turn_crashed", message: TURN_CRASHED_MESSAGE },
-    },
-    { seq: last + 2, event: { type: "done", roundCount: 0, stopReason: "error" } },
-  ];
-}
-
-async function lastSeq(tx: SqlExecutor, t: DurableTables, turnId: string): Promise<number> {
-  const { rows } = await tx.query<{ last: number | string | null }>(
-    `SELECT MAX(seq) AS last FROM ${t.events} WHERE turn_id = ?`,
-    [turnId],
-  );
-  return Number(rows[0]?.last ?? 0);
-}
-
-async function insertEvents(
-  db: SqlExecutor,
-  t: DurableTables,
-  turnId: string,
-  events: readonly { seq: number; event: AgentEvent }[],
-): Promise<void> {
-  for (let i = 0; i < events.length; i += 300) {
-    const chunk = events.slice(i, i + 300);
-    const values: unknown[] = [];
-    for (const { seq, event } of chunk) values.push(turnId, seq, JSON.stringify(event));
-    // A dead-looking writer's late events never overwrite the crash end a reader wrote.
-    await db.query(
-      `INSERT INTO ${t.events} (turn_id, seq, event) VALUES ${chunk.map(() => "(?, ?, ?)").join(", ")}
-       ON CONFLICT (turn_id, seq) DO NOTHING`,
-      values,
-    );
-  }
-}
+export { parseEventId } from "./parse-event-id.js";
+export type { NumberedEvent, TurnEventTransport } from "./turn-event-transport.js";

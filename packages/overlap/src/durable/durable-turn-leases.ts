@@ -12,6 +12,7 @@
  * that turn's ({@link assertLeaseHeld}).
  */
 
+import { holderIsGone } from "./durable-identity.js";
 import type { DurableTables } from "./durable-schema.js";
 import type { SqlDriver, SqlExecutor } from "./sql-driver.js";
 
@@ -186,4 +187,12 @@ export async function readLease(
   // PostgreSQL's BIGINT comes back from pg as a string.
   const lease = { turnId: row.turn_id, holder: row.holder, expiresAt: Number(row.expires_at) };
   return row.cancel_reason === null ? lease : { ...lease, cancelReason: row.cancel_reason };
+}
+
+/**
+ * True while a lease holds: not expired, and not of a process of this machine known to be gone
+ * (a restart after a crash: its turn's readers need not wait out the lease).
+ */
+export function leaseLives(lease: TurnLease, now: number): boolean {
+  return lease.expiresAt > now && !holderIsGone(lease.holder);
 }

@@ -43,7 +43,6 @@ export {
   DurableTurnEvents,
   type DurableTurnEventsOptions,
   parseEventId,
-  TURN_CRASHED_MESSAGE,
   type TurnEventWriter,
 } from "./durable-turn-events.js";
 export {
@@ -54,6 +53,7 @@ export {
   type TurnLease,
   TurnLeaseLostError,
 } from "./durable-turn-leases.js";
+export type { PrunedTurns, PruneEndedTurnsOptions } from "./prune-ended-turns.js";
 export {
   checkTablePrefix,
   lockInTransaction,
@@ -62,3 +62,4 @@ export {
   type SqlExecutor,
   type SqlResult,
 } from "./sql-driver.js";
+export { TURN_CRASHED_MESSAGE, TURN_LOG_EXPIRED_MESSAGE } from "./turn-log-endings.js";

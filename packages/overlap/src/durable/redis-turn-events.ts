@@ -8,7 +8,7 @@
  */
 
 import type { AgentEvent } from "../protocol/agent-event.js";
-import type { NumberedEvent, TurnEventTransport } from "./durable-turn-events.js";
+import type { NumberedEvent, TurnEventTransport } from "./turn-event-transport.js";
 
 /** What the transport uses of a Redis client: ioredis's generic `call`. */
 export interface RedisCallLike {

@@ -12,6 +12,7 @@ const CHINESE: Readonly<Record<string, string>> = {
   network_error: "连不上服务器。请检查网络后再试。",
   turn_lost: "回复在服务器上中断了，无法继续。请重新发送。",
   turn_crashed: "回复在服务器上中断了（服务器重启了）。请重新发送。",
+  turn_log_expired: "这条回复早已结束，服务器不再保留它的实时记录。请刷新页面查看。",
   turn_running: "上一条回复还在进行中。请等它结束或先停止它。",
   conversation_conflict: "这个对话同时在别处被修改了。请刷新页面后继续。",
   rate_limited: "消息发得太快了。请稍等片刻再试。",
