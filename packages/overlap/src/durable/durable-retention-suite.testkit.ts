@@ -7,9 +7,8 @@
 
 import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../protocol/agent-event.js";
+import { collect, type DurableHarness } from "./durable-harness.testkit.js";
 import type { DurableStore } from "./durable-store.js";
-import type { DurableHarness } from "./durable-store-suite.testkit.js";
-import { collect } from "./durable-store-suite.testkit.js";
 
 const HOUR = 3_600_000;
 

@@ -9,38 +9,22 @@
  */
 
 import { spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ConversationStore } from "../agent/conversation-store.js";
 import type { ToolLedger } from "../dispatch/tool-ledger.js";
 import { isOverlapError } from "../errors.js";
 import type { AgentEvent } from "../protocol/agent-event.js";
-import type { LoggedEvent } from "../sse/turn-event-log.js";
 import type { Message } from "../stream/message.js";
 import { type ToolCall, toolCallOf } from "../stream/tool-call.js";
 import type { ToolContext } from "../tools/define-tool.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
+import { collect, type DurableHarness, testPrefix } from "./durable-harness.testkit.js";
 import { durableHolderId } from "./durable-identity.js";
 import { registerRetentionTests } from "./durable-retention-suite.testkit.js";
-import type { DurableStore, DurableStoreOptions } from "./durable-store.js";
+import type { DurableStore } from "./durable-store.js";
 import { TurnLeaseLostError } from "./durable-turn-leases.js";
 import type { SqlExecutor } from "./sql-driver.js";
-
-/** A database for one test: stores over it, each like another instance's. */
-export interface DurableHarness {
-  /** A store over a connection of its own (another instance), migrated, with the test's prefix. */
-  open(options?: DurableStoreOptions): Promise<DurableStore>;
-  /** The test's table prefix (unique per test run: others share the database). */
-  readonly prefix: string;
-  /** Drops the test's tables and closes what it opened. */
-  dispose(): Promise<void>;
-}
-
-/** A unique table prefix for one test. */
-export function testPrefix(): string {
-  return `ovt_${randomBytes(5).toString("hex")}_`;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const text = (role: "user" | "assistant", content: string): Message =>
@@ -479,26 +463,4 @@ export function fakeCtx(call: ToolCall, idempotencyKey: string): ToolContext<unk
   };
 }
 
-/** Every event of a read, with a guard against a read that never ends. */
-export async function collect(
-  read: AsyncIterable<LoggedEvent>,
-  timeoutMs = 5_000,
-): Promise<LoggedEvent[]> {
-  const out: LoggedEvent[] = [];
-  const run = (async () => {
-    for await (const event of read) out.push(event);
-    return out;
-  })();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`read did not end; got ${JSON.stringify(out.map((e) => e.id))}`)),
-      timeoutMs,
-    );
-  });
-  try {
-    return await Promise.race([run, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+export { collect, type DurableHarness, testPrefix };
